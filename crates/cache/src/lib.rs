@@ -1,0 +1,292 @@
+//! Outcome cache of a reduction.
+//!
+//! Stable verdicts (interesting, uninteresting, flaky) are stored under a key derived from the
+//! candidate's full content digest and the predicate's configuration digest; timeouts and launch
+//! errors never are. A cached outcome holds everything a fresh run would report, so a hit is
+//! indistinguishable from a run in every output and log.
+//!
+//! With a file, the cache is persistent: a versioned JSON document written atomically (sibling
+//! file, fsync, rename). Each entry carries a checksum and is validated when read; a corrupt entry
+//! is dropped, never trusted. A lock file next to the cache keeps two reducers from sharing it.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use minrepro_predicate::{Outcome, Status};
+use serde::{Deserialize, Serialize};
+
+/// `format` field of a cache file.
+pub const CACHE_FORMAT: &str = "minrepro-outcome-cache";
+/// `version` field of a cache file.
+pub const CACHE_VERSION: u64 = 1;
+
+/// Why a cache file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// The file exists but is not a cache we wrote.
+    #[error("cache file {path}: {problem}")]
+    NotACache {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Another reducer holds the cache.
+    #[error("cache file {0} is in use by another minrepro process (give each process its own cache file)")]
+    Locked(PathBuf),
+    /// Reading or writing failed.
+    #[error("cache file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The failure.
+        source: std::io::Error,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredEntry {
+    outcome: serde_json::Value,
+    checksum: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheDocument {
+    format: String,
+    version: u64,
+    entries: BTreeMap<String, StoredEntry>,
+}
+
+struct Persistent {
+    path: PathBuf,
+    lock_path: PathBuf,
+    _lock: File,
+}
+
+/// The outcome cache; shared by all workers of a reduction.
+pub struct OutcomeCache {
+    entries: Mutex<BTreeMap<String, Outcome>>,
+    persistent: Option<Persistent>,
+    rejected_entries: usize,
+}
+
+/// Cache key of a candidate under a predicate configuration.
+pub fn cache_key(candidate_digest: &str, config_digest: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"minrepro-cache-key-v1\0");
+    hasher.update(candidate_digest.as_bytes());
+    hasher.update(b"\0");
+    hasher.update(config_digest.as_bytes());
+    hasher.finalize().to_hex().to_string()
+}
+
+fn checksum(key: &str, outcome_json: &str) -> String {
+    blake3::hash(format!("{key}\0{outcome_json}").as_bytes())
+        .to_hex()
+        .to_string()
+}
+
+impl OutcomeCache {
+    /// A cache that lives only as long as the reduction.
+    pub fn in_memory() -> Self {
+        OutcomeCache {
+            entries: Mutex::new(BTreeMap::new()),
+            persistent: None,
+            rejected_entries: 0,
+        }
+    }
+
+    /// Opens (or prepares to create) a persistent cache at `path`, taking its lock.
+    pub fn open(path: &Path) -> Result<Self, CacheError> {
+        let io = |source| CacheError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let lock_path = lock_path_of(path);
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| CacheError::Io {
+                path: lock_path.clone(),
+                source: e,
+            })?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(CacheError::Locked(path.to_path_buf()));
+        }
+        let mut cache = OutcomeCache::in_memory();
+        cache.persistent = Some(Persistent {
+            path: path.to_path_buf(),
+            lock_path,
+            _lock: lock,
+        });
+        match std::fs::read(path) {
+            Ok(bytes) => cache.load(path, &bytes)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(e)),
+        }
+        Ok(cache)
+    }
+
+    fn load(&mut self, path: &Path, bytes: &[u8]) -> Result<(), CacheError> {
+        let not_cache = |problem: String| CacheError::NotACache {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let document: CacheDocument = serde_json::from_slice(bytes).map_err(|e| {
+            not_cache(format!(
+                "not a readable minrepro cache ({e}); delete it or choose another --cache-file"
+            ))
+        })?;
+        if document.format != CACHE_FORMAT || document.version != CACHE_VERSION {
+            return Err(not_cache(format!(
+                "format {:?} version {} is not {CACHE_FORMAT:?} version {CACHE_VERSION}",
+                document.format, document.version
+            )));
+        }
+        let entries = self.entries.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (key, stored) in document.entries {
+            let text = stored.outcome.to_string();
+            let valid = stored.checksum == checksum(&key, &text);
+            match serde_json::from_value::<Outcome>(stored.outcome) {
+                Ok(outcome)
+                    if valid && outcome.status.is_stable() && !outcome.exit_codes.is_empty() =>
+                {
+                    entries.insert(key, outcome);
+                }
+                _ => self.rejected_entries += 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of entries dropped as corrupt when the file was read.
+    pub fn rejected_entries(&self) -> usize {
+        self.rejected_entries
+    }
+
+    /// Path of the persistent file, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.persistent.as_ref().map(|p| p.path.as_path())
+    }
+
+    /// Looks up a verdict.
+    pub fn get(&self, key: &str) -> Option<Outcome> {
+        self.entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// Stores a verdict if it is stable.
+    pub fn put(&self, key: &str, outcome: &Outcome) {
+        if outcome.status.is_stable() && outcome.status != Status::LaunchError {
+            self.entries
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key.to_owned(), outcome.clone());
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the persistent file atomically (no-op for an in-memory cache).
+    pub fn persist(&self) -> Result<(), CacheError> {
+        let Some(persistent) = &self.persistent else {
+            return Ok(());
+        };
+        let path = &persistent.path;
+        let io = |source| CacheError::Io {
+            path: path.clone(),
+            source,
+        };
+        let entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let document = CacheDocument {
+            format: CACHE_FORMAT.into(),
+            version: CACHE_VERSION,
+            entries: entries
+                .into_iter()
+                .map(|(key, outcome)| {
+                    let value = serde_json::to_value(&outcome).expect("outcomes serialize");
+                    let sum = checksum(&key, &value.to_string());
+                    (
+                        key,
+                        StoredEntry {
+                            outcome: value,
+                            checksum: sum,
+                        },
+                    )
+                })
+                .collect(),
+        };
+        let bytes = serde_json::to_vec(&document).expect("cache serializes");
+        write_atomically(path, &bytes).map_err(io)
+    }
+}
+
+impl Drop for OutcomeCache {
+    fn drop(&mut self) {
+        if let Some(persistent) = &self.persistent {
+            // Removed while we still hold the lock; the next process creates a fresh one.
+            let _ = std::fs::remove_file(&persistent.lock_path);
+        }
+    }
+}
+
+fn lock_path_of(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+/// Writes `bytes` to `path` through a sibling temporary file, fsync and rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = parent.join(format!(".{name}.minrepro-tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)?;
+        if let Ok(dir) = File::open(&parent) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests;

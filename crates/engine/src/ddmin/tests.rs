@@ -1,0 +1,127 @@
+use super::*;
+use proptest::prelude::*;
+
+/// Drives a search sequentially, as `-j 1` would: first interesting proposal wins.
+fn reduce(
+    len: usize,
+    min_size: usize,
+    interesting: &dyn Fn(&[usize]) -> bool,
+) -> (Vec<usize>, usize) {
+    let mut search = Ddmin::new(
+        min_size,
+        |items: &Vec<usize>| items.len(),
+        |items: &Vec<usize>, removed: &[usize]| {
+            let kept: Vec<usize> = items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !removed.contains(i))
+                .map(|(_, &v)| v)
+                .collect();
+            Some(Proposal {
+                case: kept,
+                change: serde_json::json!(removed),
+            })
+        },
+    );
+    let mut current: Vec<usize> = (0..len).collect();
+    let mut tests = 0;
+    while let Some(batch) = search.next_batch(&current) {
+        let mut accepted = None;
+        for (index, proposal) in batch.iter().enumerate() {
+            tests += 1;
+            if interesting(&proposal.case) {
+                accepted = Some(index);
+                break;
+            }
+        }
+        if let Some(index) = accepted {
+            current = batch[index].case.clone();
+        }
+        search.feedback(accepted);
+        assert!(tests < 10_000, "ddmin did not terminate");
+    }
+    (current, tests)
+}
+
+fn assert_one_minimal(result: &[usize], min_size: usize, interesting: &dyn Fn(&[usize]) -> bool) {
+    assert!(interesting(result), "result {result:?} is not interesting");
+    if result.len() <= min_size {
+        return;
+    }
+    for skip in 0..result.len() {
+        let smaller: Vec<usize> = result
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, &v)| v)
+            .collect();
+        assert!(
+            !interesting(&smaller),
+            "{result:?} is not 1-minimal: {smaller:?} is interesting"
+        );
+    }
+}
+
+#[test]
+fn split_chunks_covers_and_balances() {
+    for len in 0..20 {
+        for n in 1..25 {
+            let chunks = split_chunks(len, n);
+            let flat: Vec<usize> = chunks.iter().flat_map(|c| c.clone()).collect();
+            assert_eq!(flat, (0..len).collect::<Vec<_>>());
+            let sizes: Vec<usize> = chunks.iter().map(|c| c.len()).collect();
+            if let (Some(min), Some(max)) = (sizes.iter().min(), sizes.iter().max()) {
+                assert!(max - min <= 1);
+            }
+        }
+    }
+}
+
+/// Every monotone predicate on subsets of a list of up to 4 elements with the full set
+/// interesting: ddmin's result is interesting and 1-minimal, with and without a minimum size.
+#[test]
+fn exhaustive_monotone_predicates_give_one_minimal_results() {
+    for len in 0..=4usize {
+        let subsets = 1usize << len;
+        let full = subsets - 1;
+        let mut checked = 0;
+        for table in 0u64..(1u64 << subsets) {
+            let value = |mask: usize| table >> mask & 1 == 1;
+            if !value(full) {
+                continue;
+            }
+            let monotone =
+                (0..subsets).all(|a| !value(a) || (0..len).all(|bit| value(a | (1 << bit))));
+            if !monotone {
+                continue;
+            }
+            checked += 1;
+            let interesting = |items: &[usize]| value(items.iter().fold(0, |m, &i| m | (1 << i)));
+            for min_size in [0, 1] {
+                let (result, _) = reduce(len, min_size, &interesting);
+                assert!(result.len() >= min_size.min(len));
+                assert_one_minimal(&result, min_size, &interesting);
+            }
+        }
+        let dedekind_with_top = [1, 2, 5, 19, 167][len];
+        assert_eq!(checked, dedekind_with_top, "len {len}");
+    }
+}
+
+#[test]
+fn single_culprit_needs_logarithmic_tests() {
+    let (result, tests) = reduce(1024, 0, &|items| items.contains(&700));
+    assert_eq!(result, vec![700]);
+    assert!(tests <= 2 * 10 + 2, "{tests} tests");
+}
+
+proptest! {
+    /// Random monotone predicates: "some required set is contained".
+    #[test]
+    fn random_monotone_predicates(len in 1usize..24, sets in proptest::collection::vec(proptest::collection::btree_set(0usize..24, 0..4), 1..4), min_size in 0usize..2) {
+        let sets: Vec<Vec<usize>> = sets.into_iter().map(|s| s.into_iter().filter(|&i| i < len).collect()).collect();
+        let interesting = |items: &[usize]| sets.iter().any(|s| s.iter().all(|i| items.contains(i)));
+        let (result, _) = reduce(len, min_size, &interesting);
+        assert_one_minimal(&result, min_size, &interesting);
+    }
+}

@@ -1,0 +1,351 @@
+//! The decider: evaluates batches speculatively in parallel, accepts deterministically, runs the
+//! pass hierarchy to a fixpoint, and keeps the log and statistics.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use minrepro_cache::{cache_key, OutcomeCache};
+use minrepro_predicate::{is_interrupted, CancelFlag, EvalError, Outcome, Status};
+use serde::Serialize;
+
+use crate::progress::Progress;
+use crate::search::{Pass, Proposal};
+
+/// What a front end tells the engine about its test cases.
+pub trait Oracle<C>: Sync {
+    /// Digest of the candidate's full content (the case half of the cache key).
+    fn digest(&self, case: &C) -> String;
+    /// Size in the front end's unit (smaller is better).
+    fn size(&self, case: &C) -> u64;
+    /// Materializes and judges a candidate.
+    fn evaluate(&self, case: &C, cancel: &CancelFlag) -> Result<Outcome, EvalError>;
+}
+
+/// One decided candidate, in the order a sequential reduction decides them.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    /// Pass name.
+    pub pass: String,
+    /// What the edit did.
+    pub change: serde_json::Value,
+    /// Candidate content digest.
+    pub candidate_digest: String,
+    /// Whether the candidate became the current test case.
+    pub accepted: bool,
+    /// The verdict (identical for cache hits and fresh runs).
+    pub outcome: Outcome,
+}
+
+/// Counters reported at the end of a reduction (never written to deterministic logs).
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Candidates whose predicate actually ran (including speculative ones).
+    pub predicate_evaluations: usize,
+    /// Candidates answered by the cache.
+    pub cache_hits: usize,
+    /// Candidates decided (logged).
+    pub candidates_decided: usize,
+    /// Accepted transformations.
+    pub accepted: usize,
+    /// Size of the original.
+    pub size_before: u64,
+    /// Size of the result.
+    pub size_after: u64,
+    /// Wall time of the reduction.
+    pub wall_time: Duration,
+}
+
+/// Why a reduction stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// SIGINT/SIGTERM.
+    #[error("interrupted")]
+    Interrupted,
+    /// The original test case is not (stably) interesting.
+    #[error("the original input is not interesting: predicate status {}", status_name(.0.status))]
+    OriginalNotInteresting(Box<Outcome>),
+    /// A condition that makes every further verdict untrustworthy (identity change, …).
+    #[error("{0}")]
+    Fatal(String),
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Interesting => "interesting",
+        Status::Uninteresting => "uninteresting",
+        Status::Flaky => "flaky",
+        Status::Timeout => "timeout",
+        Status::LaunchError => "launch-error",
+    }
+}
+
+/// Engine settings.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    /// Parallel evaluations.
+    pub jobs: usize,
+    /// Predicate configuration digest (the configuration half of the cache key).
+    pub config_digest: String,
+    /// Unit of [`Oracle::size`] for messages ("bytes", "tokens").
+    pub size_unit: &'static str,
+}
+
+/// One reduction.
+pub struct Engine<'a, C> {
+    oracle: &'a dyn Oracle<C>,
+    cache: &'a OutcomeCache,
+    options: EngineOptions,
+    progress: &'a Progress,
+    log: Vec<LogEntry>,
+    stats: Stats,
+}
+
+type Verdict = Result<(Outcome, bool), EvalError>;
+/// Verdicts of a batch's decided prefix and the accepted index.
+type BatchResult = Result<(Vec<Option<(Outcome, bool)>>, Option<usize>), EngineError>;
+
+impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
+    /// A new engine over a front end's oracle.
+    pub fn new(
+        oracle: &'a dyn Oracle<C>,
+        cache: &'a OutcomeCache,
+        options: EngineOptions,
+        progress: &'a Progress,
+    ) -> Self {
+        Engine {
+            oracle,
+            cache,
+            options,
+            progress,
+            log: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Every decided candidate so far.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Judges the original; it must be interesting (flaky, timeout and launch errors are not).
+    pub fn check_original(&mut self, original: &C) -> Result<Outcome, EngineError> {
+        self.progress
+            .message("checking that the original input is interesting");
+        let (outcome, _) = self
+            .judge(original, &CancelFlag::new())
+            .map_err(eval_error)?;
+        if outcome.status != Status::Interesting {
+            return Err(EngineError::OriginalNotInteresting(Box::new(outcome)));
+        }
+        Ok(outcome)
+    }
+
+    /// Runs `passes` in order, again and again, until a complete round accepts nothing.
+    /// `on_accept` sees every new current case (e.g. to save it).
+    pub fn reduce(
+        &mut self,
+        original: C,
+        passes: &[&dyn Pass<C>],
+        on_accept: &mut dyn FnMut(&C) -> Result<(), EngineError>,
+    ) -> Result<C, EngineError> {
+        let started = Instant::now();
+        let mut current = original;
+        self.stats.size_before = self.oracle.size(&current);
+        self.progress.set_size(self.stats.size_before);
+        loop {
+            let mut changed = false;
+            for pass in passes {
+                let name = pass.name();
+                self.progress.start_pass(&name);
+                let mut search = pass.search(&current);
+                while let Some(batch) = search.next_batch(&current) {
+                    if is_interrupted() {
+                        return Err(EngineError::Interrupted);
+                    }
+                    let accepted = self.decide(&name, batch)?;
+                    let index = accepted.as_ref().map(|(index, _)| *index);
+                    if let Some((_, case)) = accepted {
+                        current = case;
+                        changed = true;
+                        self.stats.accepted += 1;
+                        self.progress.accepted(self.oracle.size(&current));
+                        on_accept(&current)?;
+                    }
+                    search.feedback(index);
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.stats.size_after = self.oracle.size(&current);
+        self.stats.wall_time = started.elapsed();
+        Ok(current)
+    }
+
+    /// Evaluates one batch and returns the accepted proposal, logging every decided candidate.
+    fn decide(
+        &mut self,
+        pass: &str,
+        batch: Vec<Proposal<C>>,
+    ) -> Result<Option<(usize, C)>, EngineError> {
+        if batch.is_empty() {
+            return Ok(None);
+        }
+        let digests: Vec<String> = batch.iter().map(|p| self.oracle.digest(&p.case)).collect();
+        let (verdicts, accepted) = self.evaluate_batch(&batch, &digests)?;
+        let decided = accepted.map_or(batch.len(), |i| i + 1);
+        for (index, (proposal, verdict)) in batch.iter().zip(verdicts).take(decided).enumerate() {
+            let (outcome, hit) = verdict.expect("every decided candidate has a verdict");
+            if hit {
+                self.stats.cache_hits += 1;
+            }
+            self.stats.candidates_decided += 1;
+            self.progress.tried(hit);
+            self.log.push(LogEntry {
+                pass: pass.to_owned(),
+                change: proposal.change.clone(),
+                candidate_digest: digests[index].clone(),
+                accepted: Some(index) == accepted,
+                outcome,
+            });
+        }
+        Ok(accepted.map(|index| {
+            (
+                index,
+                batch.into_iter().nth(index).expect("index in batch").case,
+            )
+        }))
+    }
+
+    /// Runs the batch on up to `jobs` workers. Verdicts are returned for every candidate up to the
+    /// accepted one (the first interesting in order); later runs are cancelled.
+    fn evaluate_batch(
+        &mut self,
+        batch: &[Proposal<C>],
+        digests: &[String],
+    ) -> BatchResult {
+        let jobs = self.options.jobs.max(1).min(batch.len());
+        if jobs == 1 {
+            // Sequential: no speculation at all.
+            let mut verdicts = Vec::new();
+            for (proposal, digest) in batch.iter().zip(digests) {
+                let verdict = self.judge_keyed(&proposal.case, digest, &CancelFlag::new());
+                let (outcome, hit) = verdict.map_err(eval_error)?;
+                let interesting = outcome.status == Status::Interesting;
+                verdicts.push(Some((outcome, hit)));
+                if interesting {
+                    let index = verdicts.len() - 1;
+                    return Ok((verdicts, Some(index)));
+                }
+            }
+            return Ok((verdicts, None));
+        }
+        let cancels: Vec<CancelFlag> = batch.iter().map(|_| CancelFlag::new()).collect();
+        let next = AtomicUsize::new(0);
+        let stop_after = AtomicUsize::new(usize::MAX);
+        let (sender, receiver) = mpsc::channel::<(usize, Verdict)>();
+        let this = &*self;
+        let result = std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let sender = sender.clone();
+                let (next, stop_after, cancels) = (&next, &stop_after, &cancels);
+                scope.spawn(move || loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= batch.len() || index > stop_after.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let verdict =
+                        this.judge_keyed(&batch[index].case, &digests[index], &cancels[index]);
+                    if sender.send((index, verdict)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            let mut verdicts: Vec<Option<Verdict>> = (0..batch.len()).map(|_| None).collect();
+            let mut frontier = 0;
+            let stop = |at: usize| {
+                stop_after.store(at, Ordering::SeqCst);
+                cancels.iter().skip(at + 1).for_each(CancelFlag::cancel);
+            };
+            for (index, verdict) in receiver.iter() {
+                verdicts[index] = Some(verdict);
+                while frontier < batch.len() {
+                    match &verdicts[frontier] {
+                        None => break,
+                        Some(Err(error)) => {
+                            let error = error.clone();
+                            stop(0);
+                            cancels.iter().for_each(CancelFlag::cancel);
+                            return Err(eval_error(error));
+                        }
+                        Some(Ok((outcome, _))) if outcome.status == Status::Interesting => {
+                            stop(frontier);
+                            let decided = verdicts
+                                .into_iter()
+                                .take(frontier + 1)
+                                .map(|v| v.map(|v| v.expect("decided verdicts are Ok")))
+                                .collect();
+                            return Ok((decided, Some(frontier)));
+                        }
+                        Some(Ok(_)) => frontier += 1,
+                    }
+                }
+                if frontier == batch.len() {
+                    break;
+                }
+            }
+            if frontier < batch.len() {
+                // A worker stopped early without an error at the frontier: only interruption.
+                return Err(EngineError::Interrupted);
+            }
+            let all = verdicts
+                .into_iter()
+                .map(|v| v.map(|v| v.expect("all Ok")))
+                .collect();
+            Ok((all, None))
+        });
+        result
+    }
+
+    fn judge(&self, case: &C, cancel: &CancelFlag) -> Verdict {
+        let digest = self.oracle.digest(case);
+        self.judge_keyed(case, &digest, cancel)
+    }
+
+    /// Cache lookup, else a predicate evaluation whose stable outcome is cached. The bool says
+    /// whether the verdict came from the cache.
+    fn judge_keyed(&self, case: &C, digest: &str, cancel: &CancelFlag) -> Verdict {
+        let key = cache_key(digest, &self.options.config_digest);
+        if let Some(outcome) = self.cache.get(&key) {
+            return Ok((outcome, true));
+        }
+        let outcome = self.oracle.evaluate(case, cancel)?;
+        self.progress.evaluated();
+        self.cache.put(&key, &outcome);
+        Ok((outcome, false))
+    }
+
+    /// Counters, with the predicate evaluations counted by the progress reporter.
+    pub fn finish_stats(&mut self) -> Stats {
+        self.stats.predicate_evaluations = self.progress.evaluations();
+        self.stats.clone()
+    }
+}
+
+fn eval_error(error: EvalError) -> EngineError {
+    match error {
+        EvalError::Interrupted | EvalError::Cancelled => EngineError::Interrupted,
+        EvalError::Fatal(message) => EngineError::Fatal(message),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,183 @@
+use super::*;
+use crate::ddmin::Ddmin;
+use crate::progress::ProgressMode;
+use minrepro_predicate::{CapturedStream, RunRecord};
+use std::sync::atomic::AtomicUsize;
+
+/// An in-process oracle: a case is a list of numbers; interesting when it keeps every required
+/// number. Evaluations sleep a little so parallel runs really overlap.
+struct Needs {
+    required: Vec<u32>,
+    evaluations: AtomicUsize,
+}
+
+fn outcome(interesting: bool) -> Outcome {
+    let stream = CapturedStream {
+        head: String::new(),
+        tail: String::new(),
+        contains_needle: false,
+    };
+    let code = if interesting { 0 } else { 1 };
+    Outcome {
+        status: if interesting {
+            Status::Interesting
+        } else {
+            Status::Uninteresting
+        },
+        exit_codes: vec![Some(code)],
+        last_run: RunRecord {
+            exit_code: Some(code),
+            stdout: stream.clone(),
+            stderr: stream,
+            error: None,
+        },
+    }
+}
+
+impl Oracle<Vec<u32>> for Needs {
+    fn digest(&self, case: &Vec<u32>) -> String {
+        format!("{case:?}")
+    }
+    fn size(&self, case: &Vec<u32>) -> u64 {
+        case.len() as u64
+    }
+    fn evaluate(&self, case: &Vec<u32>, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
+        self.evaluations.fetch_add(1, Ordering::SeqCst);
+        for _ in 0..(case.len() % 3) {
+            std::thread::sleep(Duration::from_millis(1));
+            if cancel.is_cancelled() {
+                return Err(EvalError::Cancelled);
+            }
+        }
+        Ok(outcome(self.required.iter().all(|r| case.contains(r))))
+    }
+}
+
+struct ListPass;
+
+impl Pass<Vec<u32>> for ListPass {
+    fn name(&self) -> String {
+        "items".into()
+    }
+    fn search(&self, _: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
+        Box::new(Ddmin::new(
+            0,
+            |c: &Vec<u32>| c.len(),
+            |c: &Vec<u32>, removed: &[usize]| {
+                let kept = c
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !removed.contains(i))
+                    .map(|(_, &v)| v)
+                    .collect();
+                Some(Proposal {
+                    case: kept,
+                    change: serde_json::json!({ "removed": removed }),
+                })
+            },
+        ))
+    }
+}
+
+fn run(jobs: usize, required: &[u32]) -> (Vec<u32>, String, Stats, usize) {
+    let oracle = Needs {
+        required: required.to_vec(),
+        evaluations: AtomicUsize::new(0),
+    };
+    let cache = OutcomeCache::in_memory();
+    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
+    let options = EngineOptions {
+        jobs,
+        config_digest: "cfg".into(),
+        size_unit: "items",
+    };
+    let mut engine = Engine::new(&oracle, &cache, options, &progress);
+    let original: Vec<u32> = (0..40).collect();
+    engine.check_original(&original).unwrap();
+    let mut accepted_sizes = Vec::new();
+    let result = engine
+        .reduce(original, &[&ListPass], &mut |c| {
+            accepted_sizes.push(c.len());
+            Ok(())
+        })
+        .unwrap();
+    assert!(accepted_sizes.windows(2).all(|w| w[0] > w[1]));
+    let log = serde_json::to_string(engine.log()).unwrap();
+    let stats = engine.finish_stats();
+    (
+        result,
+        log,
+        stats,
+        oracle.evaluations.load(Ordering::SeqCst),
+    )
+}
+
+#[test]
+fn parallel_runs_accept_exactly_what_sequential_runs_accept() {
+    let required = [3, 17, 18, 39];
+    let (result1, log1, stats1, evals1) = run(1, &required);
+    assert_eq!(result1, required.to_vec());
+    assert_eq!(stats1.size_before, 40);
+    assert_eq!(stats1.size_after, 4);
+    assert_eq!(evals1, stats1.predicate_evaluations);
+    for jobs in [2, 4, 8] {
+        let (result, log, stats, _) = run(jobs, &required);
+        assert_eq!(result, result1, "-j {jobs}");
+        assert_eq!(log, log1, "-j {jobs} log differs");
+        assert_eq!(stats.accepted, stats1.accepted);
+        assert_eq!(stats.candidates_decided, stats1.candidates_decided);
+    }
+}
+
+#[test]
+fn uninteresting_original_is_reported() {
+    let oracle = Needs {
+        required: vec![99],
+        evaluations: AtomicUsize::new(0),
+    };
+    let cache = OutcomeCache::in_memory();
+    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
+    let options = EngineOptions {
+        jobs: 1,
+        config_digest: "cfg".into(),
+        size_unit: "items",
+    };
+    let mut engine: Engine<'_, Vec<u32>> = Engine::new(&oracle, &cache, options, &progress);
+    let err = engine.check_original(&vec![1, 2]).unwrap_err();
+    assert!(matches!(err, EngineError::OriginalNotInteresting(_)));
+}
+
+#[test]
+fn cache_hits_are_logged_like_fresh_runs() {
+    let oracle = Needs {
+        required: vec![5],
+        evaluations: AtomicUsize::new(0),
+    };
+    let cache = OutcomeCache::in_memory();
+    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
+    let options = EngineOptions {
+        jobs: 1,
+        config_digest: "cfg".into(),
+        size_unit: "items",
+    };
+    let original: Vec<u32> = (0..10).collect();
+    let first_log = {
+        let mut engine = Engine::new(&oracle, &cache, options.clone(), &progress);
+        engine
+            .reduce(original.clone(), &[&ListPass], &mut |_| Ok(()))
+            .unwrap();
+        serde_json::to_string(engine.log()).unwrap()
+    };
+    let runs_after_first = oracle.evaluations.load(Ordering::SeqCst);
+    let mut engine = Engine::new(&oracle, &cache, options, &progress);
+    engine
+        .reduce(original, &[&ListPass], &mut |_| Ok(()))
+        .unwrap();
+    assert_eq!(
+        oracle.evaluations.load(Ordering::SeqCst),
+        runs_after_first,
+        "second run fully cached"
+    );
+    assert!(engine.stats().cache_hits > 0);
+    assert_eq!(serde_json::to_string(engine.log()).unwrap(), first_log);
+}

@@ -1,0 +1,26 @@
+//! The reduction engine shared by every front end.
+//!
+//! A reduction is a fixpoint over [`Pass`]es: each pass opens a [`Search`] that proposes batches of
+//! candidate edits of the current test case, in the order a sequential reducer would try them. The
+//! [`Engine`] alone decides: it evaluates a batch speculatively on `-j` workers, accepts the first
+//! interesting candidate in batch order (exactly what `-j 1` would accept), cancels the runs that
+//! no longer matter, records every decided candidate in the log, and repeats the pass hierarchy
+//! until a complete round changes nothing. Front ends supply an [`Oracle`] (how to digest, measure
+//! and judge a candidate) and the passes; the engine owns the cache, scheduling and progress.
+
+pub mod ddmin;
+pub mod engine;
+pub mod frontend;
+pub mod progress;
+pub mod publish;
+pub mod search;
+
+pub use ddmin::{split_chunks, Ddmin};
+pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
+pub use frontend::{
+    describe_uninteresting, open_cache, reduce_with_engine, resolve_for_comparison, stats_line,
+    CommonArgs, PredicateArgs, Reduced, RunError,
+};
+pub use progress::{Progress, ProgressMode};
+pub use publish::{publish_directory, write_atomically, TempRoot};
+pub use search::{Pass, Proposal, Search};

@@ -1,0 +1,30 @@
+//! What a pass is: a generator of candidate batches that learns which candidate was accepted.
+
+/// A candidate edit of the current test case.
+#[derive(Debug, Clone)]
+pub struct Proposal<C> {
+    /// The edited test case.
+    pub case: C,
+    /// What the edit does, for the log (deterministic JSON, e.g. the removed items).
+    pub change: serde_json::Value,
+}
+
+/// One pass's search over the current test case.
+///
+/// The engine calls [`Search::next_batch`] with the current case, evaluates the batch, then
+/// reports the index of the accepted proposal (the first interesting one) or `None`.
+pub trait Search<C>: Send {
+    /// The next candidates, in the order a sequential reducer would try them; `None` when the
+    /// search is exhausted. An empty batch is allowed and means "nothing this round".
+    fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>>;
+    /// Tells the search which proposal of the last batch became the current case.
+    fn feedback(&mut self, accepted: Option<usize>);
+}
+
+/// A reduction pass: a named factory of searches.
+pub trait Pass<C>: Sync {
+    /// Name used in logs and progress.
+    fn name(&self) -> String;
+    /// Opens a search over `current`.
+    fn search(&self, current: &C) -> Box<dyn Search<C> + '_>;
+}

@@ -1,0 +1,216 @@
+//! The files a verdict depends on: the predicate executable, regular-file arguments and declared
+//! dependencies, identified by absolute path, content digest and mode.
+
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+/// Identity of one file as recorded in cache keys and logs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileIdentity {
+    /// Absolute path as used.
+    pub path: PathBuf,
+    /// blake3 of the content, hex.
+    pub blake3: String,
+    /// Permission bits (`st_mode & 0o7777`).
+    pub mode: u32,
+}
+
+/// Cheap metadata used to skip re-hashing unchanged files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StatStamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+    mode: u32,
+}
+
+fn stamp(path: &Path) -> std::io::Result<StatStamp> {
+    let meta = std::fs::metadata(path)?;
+    Ok(StatStamp {
+        dev: meta.dev(),
+        ino: meta.ino(),
+        size: meta.size(),
+        mtime_ns: meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128,
+        ctime_ns: meta.ctime() as i128 * 1_000_000_000 + meta.ctime_nsec() as i128,
+        mode: meta.mode(),
+    })
+}
+
+/// blake3 of a file's content, hex.
+pub fn digest_file(path: &Path) -> std::io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = blake3::Hasher::new();
+    let mut buffer = vec![0u8; 256 * 1024];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+    }
+    Ok(hasher.finalize().to_hex().to_string())
+}
+
+impl FileIdentity {
+    /// Reads the identity of a regular file.
+    pub fn of(path: &Path) -> Result<Self, String> {
+        let meta =
+            std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if !meta.is_file() {
+            return Err(format!("{} is not a regular file", path.display()));
+        }
+        let blake3 =
+            digest_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Ok(FileIdentity {
+            path: path.to_path_buf(),
+            blake3,
+            mode: meta.mode() & 0o7777,
+        })
+    }
+}
+
+/// A set of identities that can be re-checked cheaply before and after every run.
+#[derive(Debug)]
+pub struct IdentitySet {
+    files: Vec<FileIdentity>,
+    stamps: Mutex<Vec<Option<StatStamp>>>,
+}
+
+impl IdentitySet {
+    /// Records the identity of every path (deduplicated, order kept).
+    pub fn new(paths: &[PathBuf]) -> Result<Self, String> {
+        let mut files: Vec<FileIdentity> = Vec::new();
+        let mut stamps = Vec::new();
+        for path in paths {
+            if files.iter().any(|f| &f.path == path) {
+                continue;
+            }
+            let before = stamp(path).ok();
+            files.push(FileIdentity::of(path)?);
+            stamps.push(before);
+        }
+        Ok(IdentitySet {
+            files,
+            stamps: Mutex::new(stamps),
+        })
+    }
+
+    /// The recorded identities.
+    pub fn files(&self) -> &[FileIdentity] {
+        &self.files
+    }
+
+    /// Whether `path` is one of the identity files.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.files.iter().any(|f| f.path == path)
+    }
+
+    /// Checks that every file still has its recorded identity; re-hashes only files whose
+    /// metadata changed. Returns a message naming the first changed file.
+    pub fn verify(&self) -> Result<(), String> {
+        let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
+        for (file, known) in self.files.iter().zip(stamps.iter_mut()) {
+            let now = stamp(&file.path).map_err(|e| {
+                format!("{} changed during the reduction: {e}", file.path.display())
+            })?;
+            if *known == Some(now) {
+                continue;
+            }
+            let current = FileIdentity::of(&file.path).map_err(|e| {
+                format!("{} changed during the reduction: {e}", file.path.display())
+            })?;
+            if current != *file {
+                let what = if current.blake3 != file.blake3 {
+                    "content"
+                } else {
+                    "mode"
+                };
+                return Err(format!(
+                    "{} changed during the reduction ({what} differs); aborting so that no stale \
+                     verdict is used",
+                    file.path.display()
+                ));
+            }
+            *known = Some(now);
+        }
+        Ok(())
+    }
+}
+
+/// Resolves an executable name through `PATH` (names with a `/` are taken as paths) to an
+/// absolute path of an executable regular file.
+pub fn resolve_executable(name: &str) -> Result<PathBuf, String> {
+    if name.is_empty() {
+        return Err("the predicate executable is empty".into());
+    }
+    let candidates: Vec<PathBuf> = if name.contains('/') {
+        vec![std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?]
+    } else {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .map(|dir| dir.join(name))
+            .collect()
+    };
+    for candidate in &candidates {
+        if let Ok(meta) = std::fs::metadata(candidate) {
+            if meta.is_file() && meta.mode() & 0o111 != 0 {
+                let absolute = std::path::absolute(candidate)
+                    .map_err(|e| format!("{}: {e}", candidate.display()))?;
+                return Ok(absolute);
+            }
+        }
+    }
+    if name.contains('/') {
+        match std::fs::metadata(&candidates[0]) {
+            Ok(meta) if !meta.is_file() => {
+                Err(format!("predicate executable {name} is not a regular file"))
+            }
+            Ok(_) => Err(format!("predicate executable {name} is not executable")),
+            Err(e) => Err(format!("predicate executable {name} not found: {e}")),
+        }
+    } else {
+        Err(format!("predicate executable {name} not found on PATH"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn verify_detects_content_and_mode_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dep");
+        std::fs::write(&path, "one").unwrap();
+        let set = IdentitySet::new(std::slice::from_ref(&path)).unwrap();
+        set.verify().unwrap();
+        std::fs::write(&path, "two").unwrap();
+        assert!(set.verify().unwrap_err().contains("content"));
+        std::fs::write(&path, "one").unwrap();
+        set.verify().unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(set.verify().unwrap_err().contains("mode"));
+        std::fs::remove_file(&path).unwrap();
+        assert!(set.verify().is_err());
+    }
+
+    #[test]
+    fn resolves_through_path_and_reports_missing() {
+        let sh = resolve_executable("sh").unwrap();
+        assert!(sh.is_absolute());
+        assert!(resolve_executable("definitely-not-a-command-xyz")
+            .unwrap_err()
+            .contains("not found"));
+        assert!(resolve_executable("/")
+            .unwrap_err()
+            .contains("not a regular file"));
+    }
+}

@@ -1,0 +1,128 @@
+//! Interruption and cancellation.
+//!
+//! Children run in their own process groups, so the terminal's Ctrl-C never reaches them: on
+//! SIGINT/SIGTERM our handler marks the run as interrupted and kills every live group itself.
+//! Waiting loops poll [`is_interrupted`] and their own [`CancelFlag`] and then unwind normally, so
+//! every temporary directory is removed by its owner's `Drop`.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+static HANDLER: OnceLock<Result<(), String>> = OnceLock::new();
+
+/// A per-evaluation cancellation request (e.g. a speculative run whose result no longer matters).
+#[derive(Debug, Clone, Default)]
+pub struct CancelFlag(Arc<AtomicBool>);
+
+impl CancelFlag {
+    /// A flag that is not raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Asks the evaluation to stop as soon as possible.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    /// Whether cancellation was requested, or the whole process was interrupted.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst) || is_interrupted()
+    }
+}
+
+/// Installs the SIGINT/SIGTERM handler once per process. Later calls return the first result.
+pub fn install_interrupt_handler() -> Result<(), String> {
+    HANDLER
+        .get_or_init(|| {
+            ctrlc_install().map_err(|e| format!("cannot install the signal handler: {e}"))
+        })
+        .clone()
+}
+
+fn ctrlc_install() -> std::io::Result<()> {
+    // A plain sigaction handler: it only stores a flag and kills process groups, both of which
+    // are async-signal-safe (`kill`), but the group set sits behind a mutex, so a watcher thread
+    // does the killing instead of the handler itself.
+    unsafe extern "C" fn on_signal(_: libc::c_int) {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installing a handler that only touches an atomic.
+        let previous = unsafe { libc::signal(signal, on_signal as *const () as usize) };
+        if previous == libc::SIG_ERR {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    std::thread::Builder::new()
+        .name("minrepro-interrupt-watch".into())
+        .spawn(|| loop {
+            if is_interrupted() {
+                kill_all_groups();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        })?;
+    Ok(())
+}
+
+/// Whether SIGINT/SIGTERM was received (or [`simulate_interrupt`] was called).
+pub fn is_interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Marks the process as interrupted, as a signal would (for tests and fatal errors).
+pub fn simulate_interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    kill_all_groups();
+}
+
+/// Spawns a child that leads its own process group and registers the group so an interruption
+/// can kill it. Spawning under the registry's lock lets orphan sweeps tell our direct children
+/// (registered) from re-parented ones without a race.
+pub fn spawn_registered(
+    command: &mut std::process::Command,
+) -> std::io::Result<std::process::Child> {
+    let mut groups = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    let child = command.spawn()?;
+    groups.insert(child.id() as i32);
+    drop(groups);
+    if is_interrupted() {
+        kill_group(child.id() as i32);
+    }
+    Ok(child)
+}
+
+/// Runs `f` with the set of registered groups locked (no spawn can happen meanwhile).
+pub(crate) fn with_live_groups<R>(f: impl FnOnce(&BTreeSet<i32>) -> R) -> R {
+    let groups = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    f(&groups)
+}
+
+/// Forgets a process group after it was killed and reaped.
+pub fn unregister_group(pgid: i32) {
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&pgid);
+}
+
+fn kill_all_groups() {
+    let groups = LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    for pgid in groups {
+        kill_group(pgid);
+    }
+}
+
+/// Sends SIGKILL to a whole process group; a group that no longer exists is fine.
+pub fn kill_group(pgid: i32) {
+    if pgid > 1 {
+        // SAFETY: kill(2) with a negative pid targets the group only.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}

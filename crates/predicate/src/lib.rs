@@ -1,0 +1,27 @@
+//! The interestingness test of a reduction.
+//!
+//! A predicate is an argv vector (never a shell string) with literal `{name}` placeholders that are
+//! expanded per candidate. Every run happens in the candidate's workspace directory, in its own
+//! process group, with stdin from `/dev/null`; the whole group (and any descendant that escaped it
+//! with `setsid`) is killed after every run. Output is captured in bounded memory while a required
+//! substring is searched for over the full stream.
+//!
+//! Layers, bottom up: [`capture`] (bounded capture and streaming search), [`process`] (one child
+//! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
+//! depends on), [`predicate`] (configuration, repeated runs, statuses).
+
+pub mod capture;
+pub mod identity;
+pub mod interrupt;
+pub mod predicate;
+pub mod process;
+pub mod template;
+
+pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
+pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
+pub use interrupt::{install_interrupt_handler, is_interrupted, simulate_interrupt, CancelFlag};
+pub use predicate::{
+    Acceptance, EvalError, Outcome, OutputCheck, Predicate, PredicateConfig, PredicateError,
+    RunRecord, Status,
+};
+pub use template::ArgTemplate;

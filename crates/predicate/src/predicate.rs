@@ -1,0 +1,378 @@
+//! Predicate configuration, repeated runs and verdicts.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::capture::CapturedStream;
+use crate::identity::{resolve_executable, FileIdentity, IdentitySet};
+use crate::interrupt::{is_interrupted, CancelFlag};
+use crate::process::{run_child, RunEnd, RunRequest};
+use crate::template::ArgTemplate;
+
+/// A judge of a single run's output beyond exit code and substring (e.g. "same exception type").
+#[derive(Clone)]
+pub struct OutputCheck {
+    /// Stable description; part of the configuration digest and of logs.
+    pub description: String,
+    /// Returns whether the run still counts as interesting.
+    pub check: Arc<dyn Fn(&RunRecord) -> bool + Send + Sync>,
+}
+
+impl std::fmt::Debug for OutputCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputCheck")
+            .field("description", &self.description)
+            .finish()
+    }
+}
+
+/// When a run counts as interesting. All given conditions must hold.
+#[derive(Debug, Clone, Default)]
+pub struct Acceptance {
+    /// Required exit code.
+    pub exit_code: Option<i32>,
+    /// Required substring in stdout or stderr (case-sensitive).
+    pub substring: Option<String>,
+    /// Further judge of the run.
+    pub output_check: Option<OutputCheck>,
+}
+
+/// What the user configured.
+#[derive(Debug, Clone)]
+pub struct PredicateConfig {
+    /// Executable name or path (resolved through PATH once).
+    pub executable: String,
+    /// Argument template.
+    pub args: Vec<String>,
+    /// Placeholder names the front end expands.
+    pub placeholders: Vec<&'static str>,
+    /// Acceptance conditions.
+    pub acceptance: Acceptance,
+    /// Number of runs per candidate (disagreement ⇒ flaky).
+    pub runs: u32,
+    /// Per-run timeout in seconds.
+    pub timeout_secs: f64,
+    /// Free-form identity strings (environment, configuration).
+    pub cache_tags: Vec<String>,
+    /// Further files the verdict depends on.
+    pub cache_dependencies: Vec<PathBuf>,
+    /// Extra environment for every run (part of the configuration digest).
+    pub env: Vec<(String, String)>,
+}
+
+/// Errors in the configuration, found before anything runs.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum PredicateError {
+    /// A bad setting, with a one-line explanation.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Verdict of a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Every run was interesting.
+    Interesting,
+    /// Every run agreed and was not interesting.
+    Uninteresting,
+    /// Runs disagreed.
+    Flaky,
+    /// A run hit the timeout.
+    Timeout,
+    /// The predicate could not be started.
+    LaunchError,
+}
+
+impl Status {
+    /// Whether this outcome may be cached (timeouts and launch errors are not).
+    pub fn is_stable(self) -> bool {
+        matches!(
+            self,
+            Status::Interesting | Status::Uninteresting | Status::Flaky
+        )
+    }
+}
+
+/// One run's observable result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Exit code (negative: killed by that signal); `None` for timeouts and launch errors.
+    pub exit_code: Option<i32>,
+    /// Captured stdout.
+    pub stdout: CapturedStream,
+    /// Captured stderr.
+    pub stderr: CapturedStream,
+    /// Launch error text, if any.
+    pub error: Option<String>,
+}
+
+/// The verdict on one candidate with what the log needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The verdict.
+    pub status: Status,
+    /// Exit code of each run made (`None` for a timeout or launch error).
+    pub exit_codes: Vec<Option<i32>>,
+    /// The last run's captured output.
+    pub last_run: RunRecord,
+}
+
+/// Why an evaluation produced no verdict.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum EvalError {
+    /// The evaluation was cancelled (its result no longer matters).
+    #[error("cancelled")]
+    Cancelled,
+    /// SIGINT/SIGTERM arrived.
+    #[error("interrupted")]
+    Interrupted,
+    /// An identity file changed, or a placeholder could not be expanded: the reduction must stop.
+    #[error("{0}")]
+    Fatal(String),
+}
+
+/// A validated, resolved predicate.
+#[derive(Debug)]
+pub struct Predicate {
+    executable: PathBuf,
+    template: ArgTemplate,
+    acceptance: Acceptance,
+    runs: u32,
+    timeout: Duration,
+    timeout_secs: f64,
+    cache_tags: Vec<String>,
+    env: Vec<(OsString, OsString)>,
+    env_text: Vec<(String, String)>,
+    identities: IdentitySet,
+    digest: String,
+}
+
+impl Predicate {
+    /// Validates the configuration, resolves the executable and file arguments, and records the
+    /// identity of every file the verdict depends on.
+    pub fn new(config: PredicateConfig) -> Result<Self, PredicateError> {
+        let invalid = |m: String| PredicateError::Invalid(m);
+        if config.runs == 0 {
+            return Err(invalid("--predicate-runs must be at least 1".into()));
+        }
+        if !config.timeout_secs.is_finite() || config.timeout_secs <= 0.0 {
+            return Err(invalid(format!(
+                "--timeout must be a finite number of seconds greater than 0, not {}",
+                config.timeout_secs
+            )));
+        }
+        if config.timeout_secs > 1e9 {
+            return Err(invalid(format!(
+                "--timeout {} is too large",
+                config.timeout_secs
+            )));
+        }
+        if config.cache_tags.iter().any(|t| t.is_empty()) {
+            return Err(invalid("--cache-tag must not be empty".into()));
+        }
+        if config.acceptance.substring.as_deref() == Some("") {
+            return Err(invalid(
+                "the required output substring must not be empty".into(),
+            ));
+        }
+        let executable = resolve_executable(&config.executable).map_err(invalid)?;
+        let mut template =
+            ArgTemplate::parse(&config.args, &config.placeholders).map_err(invalid)?;
+        let mut identity_paths = vec![executable.clone()];
+        for index in 0..config.args.len() {
+            if !template.is_literal(index) {
+                continue;
+            }
+            let item = &config.args[index];
+            if item.is_empty() || !Path::new(item).is_file() {
+                continue;
+            }
+            let absolute =
+                std::path::absolute(item).map_err(|e| invalid(format!("{item}: {e}")))?;
+            template.replace_literal(index, absolute.to_string_lossy().into_owned());
+            identity_paths.push(absolute);
+        }
+        for dependency in &config.cache_dependencies {
+            let absolute = std::path::absolute(dependency)
+                .map_err(|e| invalid(format!("{}: {e}", dependency.display())))?;
+            if !absolute.is_file() {
+                return Err(invalid(format!(
+                    "--cache-dependency {} is not an existing regular file",
+                    dependency.display()
+                )));
+            }
+            identity_paths.push(absolute);
+        }
+        let identities = IdentitySet::new(&identity_paths).map_err(invalid)?;
+        let mut predicate = Predicate {
+            executable,
+            template,
+            acceptance: config.acceptance,
+            runs: config.runs,
+            timeout: Duration::from_secs_f64(config.timeout_secs),
+            timeout_secs: config.timeout_secs,
+            cache_tags: config.cache_tags,
+            env: config
+                .env
+                .iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+            env_text: config.env,
+            identities,
+            digest: String::new(),
+        };
+        predicate.digest = blake3::hash(predicate.describe().to_string().as_bytes())
+            .to_hex()
+            .to_string();
+        Ok(predicate)
+    }
+
+    /// Canonical JSON description of everything a verdict depends on (besides the candidate).
+    pub fn describe(&self) -> serde_json::Value {
+        json!({
+            "executable": self.executable,
+            "arguments": self.template.raw(),
+            "interesting_exit_code": self.acceptance.exit_code,
+            "required_substring": self.acceptance.substring,
+            "output_check": self.acceptance.output_check.as_ref().map(|c| c.description.clone()),
+            "predicate_runs": self.runs,
+            "timeout_seconds": self.timeout_secs,
+            "cache_tags": self.cache_tags,
+            "environment": self.env_text,
+            "identity_files": self.identities.files(),
+        })
+    }
+
+    /// blake3 of [`Predicate::describe`], hex: the configuration half of every cache key.
+    pub fn config_digest(&self) -> &str {
+        &self.digest
+    }
+
+    /// The resolved executable.
+    pub fn executable(&self) -> &Path {
+        &self.executable
+    }
+
+    /// The argument template (regular-file items already absolute).
+    pub fn template(&self) -> &ArgTemplate {
+        &self.template
+    }
+
+    /// The recorded identity files.
+    pub fn identity_files(&self) -> &[FileIdentity] {
+        self.identities.files()
+    }
+
+    /// Whether `path` is one of the identity files.
+    pub fn is_identity_file(&self, path: &Path) -> bool {
+        self.identities.contains(path)
+    }
+
+    /// Re-checks every identity file.
+    pub fn verify_identities(&self) -> Result<(), EvalError> {
+        self.identities.verify().map_err(EvalError::Fatal)
+    }
+
+    /// Runs the predicate on a materialized candidate: `workspace` is the cwd and `lookup` gives
+    /// each placeholder's value. Identity files are checked before and after.
+    pub fn evaluate(
+        &self,
+        workspace: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
+        self.verify_identities()?;
+        let args: Vec<OsString> = self
+            .template
+            .expand(lookup)
+            .map_err(EvalError::Fatal)?
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        let workspace_text = workspace.to_string_lossy();
+        let request = RunRequest {
+            program: &self.executable,
+            args: &args,
+            cwd: workspace,
+            env: &self.env,
+            timeout: self.timeout,
+            needle: self.acceptance.substring.as_deref().map(str::as_bytes),
+            workspace_text: Some(&workspace_text),
+            cancel,
+        };
+        let mut exit_codes = Vec::new();
+        let mut verdicts = Vec::new();
+        let mut last = None;
+        let mut stop_status = None;
+        for _ in 0..self.runs {
+            let raw = run_child(&request);
+            let (exit_code, error) = match &raw.end {
+                RunEnd::Exited(code) => (Some(*code), None),
+                RunEnd::Cancelled if is_interrupted() => return Err(EvalError::Interrupted),
+                RunEnd::Cancelled => return Err(EvalError::Cancelled),
+                RunEnd::TimedOut => {
+                    stop_status = Some(Status::Timeout);
+                    (
+                        None,
+                        Some(format!("timed out after {} s", self.timeout_secs)),
+                    )
+                }
+                RunEnd::LaunchError(text) => {
+                    stop_status = Some(Status::LaunchError);
+                    (None, Some(text.clone()))
+                }
+            };
+            let record = RunRecord {
+                exit_code,
+                stdout: raw.stdout,
+                stderr: raw.stderr,
+                error,
+            };
+            exit_codes.push(exit_code);
+            verdicts.push(exit_code.is_some() && self.accepts(&record));
+            last = Some(record);
+            if stop_status.is_some() {
+                break;
+            }
+        }
+        self.verify_identities()?;
+        if is_interrupted() {
+            return Err(EvalError::Interrupted);
+        }
+        let status = stop_status.unwrap_or_else(|| {
+            let agree = exit_codes.windows(2).all(|w| w[0] == w[1])
+                && verdicts.windows(2).all(|w| w[0] == w[1]);
+            match (agree, verdicts[0]) {
+                (false, _) => Status::Flaky,
+                (true, true) => Status::Interesting,
+                (true, false) => Status::Uninteresting,
+            }
+        });
+        Ok(Outcome {
+            status,
+            exit_codes,
+            last_run: last.expect("at least one run"),
+        })
+    }
+
+    fn accepts(&self, record: &RunRecord) -> bool {
+        let acceptance = &self.acceptance;
+        let code_ok = acceptance
+            .exit_code
+            .is_none_or(|code| record.exit_code == Some(code));
+        let text_ok = acceptance.substring.is_none()
+            || record.stdout.contains_needle
+            || record.stderr.contains_needle;
+        let check_ok = acceptance
+            .output_check
+            .as_ref()
+            .is_none_or(|c| (c.check)(record));
+        code_ok && text_ok && check_ok
+    }
+}

@@ -1,0 +1,384 @@
+//! One child run, the Unix way.
+//!
+//! The child gets its own process group, stdin from `/dev/null`, and piped stdout/stderr that we
+//! read with `poll(2)` on non-blocking descriptors, so a descendant holding a pipe open can delay us
+//! by at most [`DRAIN_DEADLINE`]. After every run, whatever its end, the whole group is killed; we
+//! are a child subreaper, so descendants that escaped the group with `setsid` are re-parented to us
+//! and killed too: each run tags its environment with a unique `MINREPRO_RUN_TAG`, which lets us
+//! tell whose orphan a process is without touching other workers' children.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use crate::capture::{CapturedStream, StreamCapture};
+use crate::interrupt::{
+    kill_group, spawn_registered, unregister_group, with_live_groups, CancelFlag,
+};
+
+/// Environment variable that marks every process started for one run.
+pub const RUN_TAG_VAR: &str = "MINREPRO_RUN_TAG";
+/// How long we keep reading after the child exited and its group was killed.
+pub const DRAIN_DEADLINE: Duration = Duration::from_millis(300);
+
+/// Everything needed to start one child.
+#[derive(Debug)]
+pub struct RunRequest<'a> {
+    /// Absolute path of the executable.
+    pub program: &'a Path,
+    /// Arguments after the program name.
+    pub args: &'a [OsString],
+    /// Working directory (the candidate's workspace).
+    pub cwd: &'a Path,
+    /// Extra environment variables.
+    pub env: &'a [(OsString, OsString)],
+    /// Wall-clock limit for the run.
+    pub timeout: Duration,
+    /// Substring searched for in each stream.
+    pub needle: Option<&'a [u8]>,
+    /// Text replaced by `{workspace}` in captured output.
+    pub workspace_text: Option<&'a str>,
+    /// Cancellation of this run (speculation no longer needed, or interruption).
+    pub cancel: &'a CancelFlag,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The child exited; negative codes are `-signal` for a child killed by a signal.
+    Exited(i32),
+    /// The timeout expired and the group was killed.
+    TimedOut,
+    /// The run was cancelled or the process interrupted.
+    Cancelled,
+    /// The child could not be started.
+    LaunchError(String),
+}
+
+/// The result of one child run.
+#[derive(Debug, Clone)]
+pub struct RawRun {
+    /// How it ended.
+    pub end: RunEnd,
+    /// Captured standard output.
+    pub stdout: CapturedStream,
+    /// Captured standard error.
+    pub stderr: CapturedStream,
+}
+
+static SUBREAPER: Once = Once::new();
+static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
+
+/// Makes this process a child subreaper (Linux), so escaped descendants come back to us.
+pub fn become_subreaper() {
+    SUBREAPER.call_once(|| {
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl with integer arguments only.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+    });
+}
+
+/// Encodes an exit status like Python's `returncode`: `-signal` for signal deaths.
+pub fn exit_code_of(status: ExitStatus) -> i32 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(signal)) => -signal,
+        (None, None) => -1,
+    }
+}
+
+/// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
+pub fn run_child(request: &RunRequest<'_>) -> RawRun {
+    become_subreaper();
+    let tag = format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT_TAG.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut out = StreamCapture::new(request.needle);
+    let mut err = StreamCapture::new(request.needle);
+    let mut command = Command::new(request.program);
+    command
+        .args(request.args)
+        .current_dir(request.cwd)
+        .env(RUN_TAG_VAR, &tag)
+        .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let end = match spawn_registered(&mut command) {
+        Err(error) => RunEnd::LaunchError(format!(
+            "cannot start {}: {error}",
+            request.program.display()
+        )),
+        Ok(child) => supervise(child, request, &tag, &mut out, &mut err),
+    };
+    RawRun {
+        end,
+        stdout: out.finish(request.workspace_text),
+        stderr: err.finish(request.workspace_text),
+    }
+}
+
+fn supervise(
+    mut child: Child,
+    request: &RunRequest<'_>,
+    tag: &str,
+    out: &mut StreamCapture,
+    err: &mut StreamCapture,
+) -> RunEnd {
+    let pgid = child.id() as i32;
+    let mut pipes = [
+        child
+            .stdout
+            .take()
+            .map(|s| Pipe::new(File::from(OwnedFd::from(s)))),
+        child
+            .stderr
+            .take()
+            .map(|s| Pipe::new(File::from(OwnedFd::from(s)))),
+    ];
+    let deadline = Instant::now() + request.timeout;
+    let mut exited: Option<ExitStatus> = None;
+    let mut end: Option<RunEnd> = None;
+    let mut drain_until: Option<Instant> = None;
+    let mut nap = Duration::from_micros(50);
+    loop {
+        let open = pipes.iter().any(Option::is_some);
+        if exited.is_none() {
+            match child.try_wait() {
+                Ok(Some(status)) => exited = Some(status),
+                Ok(None) => {}
+                Err(error) => {
+                    end = Some(RunEnd::LaunchError(format!(
+                        "cannot wait for the child: {error}"
+                    )))
+                }
+            }
+        }
+        let now = Instant::now();
+        if end.is_none() && exited.is_none() {
+            if request.cancel.is_cancelled() {
+                end = Some(RunEnd::Cancelled);
+            } else if now >= deadline {
+                end = Some(RunEnd::TimedOut);
+            }
+        }
+        if (exited.is_some() || end.is_some()) && drain_until.is_none() {
+            // The run is over: nothing of it may survive, whatever still holds our pipes.
+            kill_group(pgid);
+            kill_tagged_orphans(tag);
+            drain_until = Some(now + DRAIN_DEADLINE);
+        }
+        if let Some(limit) = drain_until {
+            if !open || now >= limit {
+                break;
+            }
+        }
+        if open {
+            let wait = match drain_until {
+                Some(limit) => limit.saturating_duration_since(now),
+                None => deadline.saturating_duration_since(now),
+            };
+            poll_pipes(&mut pipes, out, err, wait.min(Duration::from_millis(10)));
+        } else {
+            // Both streams ended; only the exit status is missing.
+            std::thread::sleep(nap.min(deadline.saturating_duration_since(now)));
+            nap = (nap * 2).min(Duration::from_millis(5));
+        }
+    }
+    kill_group(pgid);
+    let status = match exited {
+        Some(status) => Some(status),
+        None => child.wait().ok(),
+    };
+    kill_tagged_orphans(tag);
+    unregister_group(pgid);
+    match (end, status) {
+        (Some(end), _) => end,
+        (None, Some(status)) => RunEnd::Exited(exit_code_of(status)),
+        (None, None) => RunEnd::LaunchError("the child's exit status was lost".into()),
+    }
+}
+
+/// A non-blocking read end of a child's pipe.
+struct Pipe(File);
+
+impl Pipe {
+    fn new(reader: File) -> Self {
+        let fd = reader.as_raw_fd();
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        Pipe(reader)
+    }
+
+    /// Reads what is available; returns false at end of stream (or on a hard error).
+    fn read_available(&mut self, capture: &mut StreamCapture) -> bool {
+        let mut buffer = [0u8; 64 * 1024];
+        loop {
+            match self.0.read(&mut buffer) {
+                Ok(0) => return false,
+                Ok(n) => capture.push(&buffer[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return true,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return false,
+            }
+        }
+    }
+}
+
+fn poll_pipes(
+    pipes: &mut [Option<Pipe>; 2],
+    out: &mut StreamCapture,
+    err: &mut StreamCapture,
+    wait: Duration,
+) {
+    let mut fds: Vec<libc::pollfd> = pipes
+        .iter()
+        .flatten()
+        .map(|pipe| libc::pollfd {
+            fd: pipe.0.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    // SAFETY: fds is a valid array of pollfd for the duration of the call.
+    unsafe {
+        libc::poll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            wait.as_millis() as i32,
+        );
+    }
+    for (slot, capture) in pipes.iter_mut().zip([out, err]) {
+        let still_open = match slot {
+            Some(pipe) => pipe.read_available(capture),
+            None => continue,
+        };
+        if !still_open {
+            *slot = None;
+        }
+    }
+}
+
+/// Kills (and reaps) our re-parented descendants that carry `tag`, until none is left.
+pub fn kill_tagged_orphans(tag: &str) {
+    kill_orphans_where(|environ| environ_has(environ, RUN_TAG_VAR, Some(tag)));
+}
+
+/// Kills every re-parented descendant of any run (used once the reduction is over).
+pub fn kill_all_orphans() {
+    kill_orphans_where(|environ| environ_has(environ, RUN_TAG_VAR, None));
+}
+
+fn environ_has(environ: &[u8], var: &str, value: Option<&str>) -> bool {
+    environ.split(|&b| b == 0).any(|entry| {
+        let Some(rest) = entry.strip_prefix(var.as_bytes()) else {
+            return false;
+        };
+        let Some(found) = rest.strip_prefix(b"=") else {
+            return false;
+        };
+        value.is_none_or(|v| found == v.as_bytes())
+    })
+}
+
+fn kill_orphans_where(matches: impl Fn(&[u8]) -> bool) {
+    with_live_groups(|direct_children| kill_orphans_locked(direct_children, &matches));
+}
+
+fn kill_orphans_locked(direct_children: &BTreeSet<i32>, matches: &dyn Fn(&[u8]) -> bool) {
+    let me = std::process::id() as i32;
+    // Killing an orphan re-parents its own children to us: repeat until a scan finds nothing.
+    for _ in 0..16 {
+        let mut found = false;
+        for pid in children_of(me) {
+            if direct_children.contains(&pid) {
+                continue; // a run's own child: its worker waits for it
+            }
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            // A zombie's environ is empty, so whose it was cannot be told: it is dead and not a
+            // direct child (those are registered), so reaping it is always right.
+            let zombie = process_state(pid) == Some('Z');
+            if !(zombie || matches(&environ)) {
+                continue;
+            }
+            found = true;
+            // SAFETY: signalling and reaping a process that is our child by re-parenting.
+            unsafe {
+                if libc::getpgid(pid) == pid {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+        if !found {
+            return;
+        }
+    }
+}
+
+fn children_of(parent: i32) -> Vec<i32> {
+    // Each thread has its own list (workers spawn from their own threads, and orphans are
+    // re-parented to any live thread of ours).
+    let mut pids = Vec::new();
+    let mut listed = false;
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{parent}/task")) {
+        for task in tasks.flatten() {
+            if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+                listed = true;
+                pids.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok()),
+                );
+            }
+        }
+    }
+    if !listed {
+        pids = children_by_scanning_proc(parent);
+    }
+    pids.sort_unstable();
+    pids.dedup();
+    pids
+}
+
+fn process_state(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    after.trim_start().chars().next()
+}
+
+/// Fallback for kernels without `/proc/PID/task/TID/children`: read every process's parent.
+fn children_by_scanning_proc(parent: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let after = stat.rsplit_once(')')?.1.to_owned();
+                    after.split_whitespace().nth(1)?.parse::<i32>().ok()
+                })
+                == Some(parent)
+        })
+        .collect()
+}
