@@ -226,11 +226,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
 
     /// Runs the batch on up to `jobs` workers. Verdicts are returned for every candidate up to the
     /// accepted one (the first interesting in order); later runs are cancelled.
-    fn evaluate_batch(
-        &mut self,
-        batch: &[Proposal<C>],
-        digests: &[String],
-    ) -> BatchResult {
+    fn evaluate_batch(&mut self, batch: &[Proposal<C>], digests: &[String]) -> BatchResult {
         let jobs = self.options.jobs.max(1).min(batch.len());
         if jobs == 1 {
             // Sequential: no speculation at all.

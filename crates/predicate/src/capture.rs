@@ -22,6 +22,8 @@ pub struct StreamCapture {
     needle: Option<Vec<u8>>,
     carry: Vec<u8>,
     found: bool,
+    full: Option<(Vec<u8>, usize)>,
+    overflowed: bool,
 }
 
 /// What was kept of one output stream after a run.
@@ -49,12 +51,35 @@ impl StreamCapture {
             needle: needle.filter(|n| !n.is_empty()).map(<[u8]>::to_vec),
             carry: Vec::new(),
             found: false,
+            full: None,
+            overflowed: false,
         }
+    }
+
+    /// Also keeps the whole stream, up to `limit` bytes (for tools whose output we parse).
+    pub fn keep_all(mut self, limit: usize) -> Self {
+        self.full = Some((Vec::new(), limit));
+        self
+    }
+
+    /// The whole stream, when [`StreamCapture::keep_all`] was asked for and it fit.
+    pub fn take_full(&mut self) -> Option<Vec<u8>> {
+        if self.overflowed {
+            return None;
+        }
+        self.full.take().map(|(bytes, _)| bytes)
     }
 
     /// Feeds the next chunk of the stream.
     pub fn push(&mut self, chunk: &[u8]) {
         self.total += chunk.len() as u64;
+        if let Some((bytes, limit)) = &mut self.full {
+            if bytes.len() + chunk.len() <= *limit {
+                bytes.extend_from_slice(chunk);
+            } else {
+                self.overflowed = true;
+            }
+        }
         if self.head.len() < RAW_HEAD_LIMIT {
             let room = RAW_HEAD_LIMIT - self.head.len();
             self.head.extend_from_slice(&chunk[..chunk.len().min(room)]);

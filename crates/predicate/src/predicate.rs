@@ -305,6 +305,7 @@ impl Predicate {
             needle: self.acceptance.substring.as_deref().map(str::as_bytes),
             workspace_text: Some(&workspace_text),
             cancel,
+            keep_stdout: None,
         };
         let mut exit_codes = Vec::new();
         let mut verdicts = Vec::new();

@@ -48,6 +48,8 @@ pub struct RunRequest<'a> {
     pub workspace_text: Option<&'a str>,
     /// Cancellation of this run (speculation no longer needed, or interruption).
     pub cancel: &'a CancelFlag,
+    /// Keep the whole stdout up to this many bytes (for tools whose output is parsed).
+    pub keep_stdout: Option<usize>,
 }
 
 /// How a run ended.
@@ -72,6 +74,8 @@ pub struct RawRun {
     pub stdout: CapturedStream,
     /// Captured standard error.
     pub stderr: CapturedStream,
+    /// The whole stdout when [`RunRequest::keep_stdout`] was set and it fit.
+    pub stdout_full: Option<Vec<u8>>,
 }
 
 static SUBREAPER: Once = Once::new();
@@ -106,6 +110,9 @@ pub fn run_child(request: &RunRequest<'_>) -> RawRun {
         NEXT_TAG.fetch_add(1, Ordering::SeqCst)
     );
     let mut out = StreamCapture::new(request.needle);
+    if let Some(limit) = request.keep_stdout {
+        out = out.keep_all(limit);
+    }
     let mut err = StreamCapture::new(request.needle);
     let mut command = Command::new(request.program);
     command
@@ -126,6 +133,7 @@ pub fn run_child(request: &RunRequest<'_>) -> RawRun {
     };
     RawRun {
         end,
+        stdout_full: out.take_full(),
         stdout: out.finish(request.workspace_text),
         stderr: err.finish(request.workspace_text),
     }
