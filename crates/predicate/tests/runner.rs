@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
 
+/// A change to a configuration under test.
+type Mutation = dyn Fn(&mut PredicateConfig);
+
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
@@ -241,7 +244,7 @@ fn launch_errors_and_signals_are_reported() {
 fn bad_configuration_is_rejected_with_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let exe = script(dir.path(), "p.sh", "exit 0");
-    let cases: Vec<(Box<dyn Fn(&mut PredicateConfig)>, &str)> = vec![
+    let cases: Vec<(Box<Mutation>, &str)> = vec![
         (Box::new(|c| c.runs = 0), "--predicate-runs"),
         (Box::new(|c| c.timeout_secs = f64::NAN), "--timeout"),
         (Box::new(|c| c.timeout_secs = 0.0), "--timeout"),
@@ -362,7 +365,7 @@ fn configuration_digest_is_sensitive_to_everything_a_verdict_depends_on() {
     let digest = |c: PredicateConfig| Predicate::new(c).unwrap().config_digest().to_owned();
     let reference = digest(base());
     assert_eq!(digest(base()), reference, "digest is deterministic");
-    let variants: Vec<(&str, Box<dyn Fn(&mut PredicateConfig)>)> = vec![
+    let variants: Vec<(&str, Box<Mutation>)> = vec![
         (
             "tag",
             Box::new(|c| c.cache_tags = vec!["gpu=gfx90a".into()]),
