@@ -101,35 +101,52 @@ pub fn exit_code_of(status: ExitStatus) -> i32 {
     }
 }
 
-/// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
-pub fn run_child(request: &RunRequest<'_>) -> RawRun {
-    become_subreaper();
-    let tag = format!(
+/// A started run that the supervision loop watches: a direct child, or a process another
+/// program (e.g. a fork server) started for us.
+pub trait Supervisee {
+    /// The run's process group (killed when the run ends).
+    fn pgid(&self) -> i32;
+    /// The exit code if the run's main process has ended; never blocks.
+    fn try_exit(&mut self) -> Result<Option<i32>, String>;
+    /// The exit code once the group was killed (may block briefly).
+    fn wait_exit(&mut self) -> Option<i32>;
+}
+
+/// A fresh `MINREPRO_RUN_TAG` value.
+pub fn new_run_tag() -> String {
+    format!(
         "{}-{}",
         std::process::id(),
         NEXT_TAG.fetch_add(1, Ordering::SeqCst)
-    );
+    )
+}
+
+/// Output streams of a started run: the read ends of its stdout and stderr.
+pub type Streams = (File, File);
+
+/// Runs something that `start` launches (given the run tag), supervises it like a direct child
+/// and cleans up all it started. `start` returns the supervisee and its output streams.
+pub fn run_supervised(
+    request: &RunRequest<'_>,
+    start: impl FnOnce(&str) -> Result<(Box<dyn Supervisee + '_>, Streams), String>,
+) -> RawRun {
+    become_subreaper();
+    let tag = new_run_tag();
     let mut out = StreamCapture::new(request.needle);
     if let Some(limit) = request.keep_stdout {
         out = out.keep_all(limit);
     }
     let mut err = StreamCapture::new(request.needle);
-    let mut command = Command::new(request.program);
-    command
-        .args(request.args)
-        .current_dir(request.cwd)
-        .env(RUN_TAG_VAR, &tag)
-        .envs(request.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let end = match spawn_registered(&mut command) {
-        Err(error) => RunEnd::LaunchError(format!(
-            "cannot start {}: {error}",
-            request.program.display()
-        )),
-        Ok(child) => supervise(child, request, &tag, &mut out, &mut err),
+    let end = match start(&tag) {
+        Err(error) => RunEnd::LaunchError(error),
+        Ok((mut target, (stdout, stderr))) => supervise(
+            target.as_mut(),
+            [stdout, stderr],
+            request,
+            &tag,
+            &mut out,
+            &mut err,
+        ),
     };
     RawRun {
         end,
@@ -139,40 +156,80 @@ pub fn run_child(request: &RunRequest<'_>) -> RawRun {
     }
 }
 
+/// A direct child started with `std::process`.
+struct DirectChild(Child);
+
+impl Supervisee for DirectChild {
+    fn pgid(&self) -> i32 {
+        self.0.id() as i32
+    }
+    fn try_exit(&mut self) -> Result<Option<i32>, String> {
+        self.0
+            .try_wait()
+            .map(|status| status.map(exit_code_of))
+            .map_err(|e| format!("cannot wait for the child: {e}"))
+    }
+    fn wait_exit(&mut self) -> Option<i32> {
+        self.0.wait().ok().map(exit_code_of)
+    }
+}
+
+impl Drop for DirectChild {
+    fn drop(&mut self) {
+        unregister_group(self.0.id() as i32);
+    }
+}
+
+/// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
+pub fn run_child(request: &RunRequest<'_>) -> RawRun {
+    run_supervised(request, |tag| {
+        let mut command = Command::new(request.program);
+        command
+            .args(request.args)
+            .current_dir(request.cwd)
+            .env(RUN_TAG_VAR, tag)
+            .envs(request.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = spawn_registered(&mut command)
+            .map_err(|error| format!("cannot start {}: {error}", request.program.display()))?;
+        let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
+        let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
+        let target = DirectChild(child);
+        match (stdout, stderr) {
+            (Some(stdout), Some(stderr)) => {
+                Ok((Box::new(target) as Box<dyn Supervisee>, (stdout, stderr)))
+            }
+            _ => Err("the child's output pipes are missing".into()),
+        }
+    })
+}
+
 fn supervise(
-    mut child: Child,
+    target: &mut dyn Supervisee,
+    streams: [File; 2],
     request: &RunRequest<'_>,
     tag: &str,
     out: &mut StreamCapture,
     err: &mut StreamCapture,
 ) -> RunEnd {
-    let pgid = child.id() as i32;
-    let mut pipes = [
-        child
-            .stdout
-            .take()
-            .map(|s| Pipe::new(File::from(OwnedFd::from(s)))),
-        child
-            .stderr
-            .take()
-            .map(|s| Pipe::new(File::from(OwnedFd::from(s)))),
-    ];
+    let pgid = target.pgid();
+    let [stdout, stderr] = streams;
+    let mut pipes = [Some(Pipe::new(stdout)), Some(Pipe::new(stderr))];
     let deadline = Instant::now() + request.timeout;
-    let mut exited: Option<ExitStatus> = None;
+    let mut exited: Option<i32> = None;
     let mut end: Option<RunEnd> = None;
     let mut drain_until: Option<Instant> = None;
     let mut nap = Duration::from_micros(50);
     loop {
         let open = pipes.iter().any(Option::is_some);
-        if exited.is_none() {
-            match child.try_wait() {
-                Ok(Some(status)) => exited = Some(status),
+        if exited.is_none() && end.is_none() {
+            match target.try_exit() {
+                Ok(Some(code)) => exited = Some(code),
                 Ok(None) => {}
-                Err(error) => {
-                    end = Some(RunEnd::LaunchError(format!(
-                        "cannot wait for the child: {error}"
-                    )))
-                }
+                Err(error) => end = Some(RunEnd::LaunchError(error)),
             }
         }
         let now = Instant::now();
@@ -207,15 +264,14 @@ fn supervise(
         }
     }
     kill_group(pgid);
-    let status = match exited {
-        Some(status) => Some(status),
-        None => child.wait().ok(),
+    let code = match exited {
+        Some(code) => Some(code),
+        None => target.wait_exit(),
     };
     kill_tagged_orphans(tag);
-    unregister_group(pgid);
-    match (end, status) {
+    match (end, code) {
         (Some(end), _) => end,
-        (None, Some(status)) => RunEnd::Exited(exit_code_of(status)),
+        (None, Some(code)) => RunEnd::Exited(code),
         (None, None) => RunEnd::LaunchError("the child's exit status was lost".into()),
     }
 }
