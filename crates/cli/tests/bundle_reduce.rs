@@ -413,3 +413,42 @@ fn llvm_19_tools_when_installed() {
         "{sections:?}"
     );
 }
+
+#[test]
+fn allow_empty_bundle_controls_the_last_object() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    // Only the metadata matters to this predicate.
+    let predicate = script(
+        &area.input(),
+        "meta-only.sh",
+        "#!/bin/sh\ngrep -q '\"owner\"' metadata.json\n",
+    );
+    let run = |name: &str, allow_empty: bool| {
+        let out = area.out(name);
+        let mut command = area.cmd();
+        command
+            .arg("--bundle")
+            .arg(&bundle)
+            .arg("--output")
+            .arg(&out)
+            .arg("--predicate")
+            .arg(&predicate);
+        if allow_empty {
+            command.arg("--allow-empty-bundle");
+        }
+        let assert = command.assert().success();
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        (out, stdout)
+    };
+    let (out, stdout) = run("kept", false);
+    assert!(stdout.contains("1 code object(s)"), "{stdout}");
+    assert_eq!(std::fs::read_dir(out.join("objects")).unwrap().count(), 1);
+    let (out, stdout) = run("empty", true);
+    assert!(stdout.contains("0 code object(s)"), "{stdout}");
+    assert_eq!(std::fs::read_dir(out.join("objects")).unwrap().count(), 0);
+    let bundle_out: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    assert_eq!(bundle_out["code_objects"], serde_json::json!([]));
+    assert_eq!(log(&out)["allow_empty_bundle"], true);
+}
