@@ -130,9 +130,9 @@ impl Loader {
     }
 }
 
-/// Parses strict JSON (NaN, Infinity and out-of-range numbers are rejected).
+/// Parses strict JSON (NaN, Infinity, out-of-range numbers and duplicate keys are rejected).
 fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value, InputError> {
-    serde_json::from_slice(bytes).map_err(|e| bad(path, format!("invalid JSON: {e}")))
+    crate::strict_json::parse(bytes).map_err(|e| bad(path, format!("invalid JSON: {e}")))
 }
 
 /// Checks a metadata document: an object whose reducible lists have the right types.

@@ -4,7 +4,8 @@
 //! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
 //! test case and its digest), [`workspace`] (candidate directories and placeholders), [`passes`]
 //! (ddmin passes), [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`]
-//! (the engine's view of a candidate), [`log`] (the deterministic reduction log).
+//! (the engine's view of a candidate), [`log`] (the deterministic reduction log), [`strict_json`]
+//! (input JSON without duplicate keys).
 
 pub mod args;
 pub mod case;
@@ -14,6 +15,7 @@ pub mod log;
 pub mod oracle;
 pub mod passes;
 pub mod sections;
+pub mod strict_json;
 pub mod workspace;
 
 use std::path::Path;

@@ -62,6 +62,7 @@ fn rejects_malformed_bundles_naming_file_and_problem() {
         ("{\"a\": NaN}".to_owned(), "invalid JSON"),
         ("{\"a\": Infinity}".to_owned(), "invalid JSON"),
         ("{\"a\": 1e999}".to_owned(), "invalid JSON"),
+        (format!("{{{head}, \"code_objects\": [], \"version\": 1}}"), "duplicate key"),
         (format!("{{{head}, \"code_objects\": [], \"x\": 1}}"), "unknown bundle field"),
         (r#"{"format": "other", "version": 1, "code_objects": []}"#.to_owned(), "format"),
         (r#"{"format": "comgr-hotswap-reducer-bundle", "version": 2, "code_objects": []}"#.to_owned(), "version"),
