@@ -1,20 +1,190 @@
 //! `minrepro bundle`: reduces a JSON bundle of AMDGPU code objects and its metadata lists while a
 //! user's predicate command keeps returning the interesting exit code.
+//!
+//! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
+//! test case and its digest), [`workspace`] (candidate directories and placeholders), [`passes`]
+//! (ddmin passes), [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`]
+//! (the engine's view of a candidate), [`log`] (the deterministic reduction log), [`strict_json`]
+//! (input JSON without duplicate keys).
 
-use minrepro_engine::{CommonArgs, PredicateArgs, RunError};
+pub mod args;
+pub mod case;
+pub mod elf_tools;
+pub mod input;
+pub mod log;
+pub mod oracle;
+pub mod passes;
+pub mod sections;
+pub mod strict_json;
+pub mod workspace;
 
-/// Command line of `minrepro bundle`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct BundleArgs {
-    /// Engine flags.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Predicate flags.
-    #[command(flatten)]
-    pub predicate: PredicateArgs,
+use std::path::Path;
+use std::sync::Arc;
+
+use minrepro_engine::{
+    open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass, Progress, RunError,
+    TempRoot,
+};
+use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
+
+pub use args::BundleArgs;
+use case::BundleCase;
+use elf_tools::{ElfTools, ToolError};
+use input::METADATA_LISTS;
+use passes::{CaseArgumentsPass, MetadataListPass, ObjectPass, SectionPass};
+use sections::SectionPolicy;
+
+fn failed(message: impl Into<String>) -> RunError {
+    RunError::Failed(message.into())
 }
 
 /// Runs a bundle reduction; returns the success line.
-pub fn run(_args: &BundleArgs) -> Result<String, RunError> {
-    Err(RunError::Failed("not yet implemented".into()))
+pub fn run(args: &BundleArgs) -> Result<String, RunError> {
+    args.check()?;
+    let source = args.input_source()?;
+    if std::fs::symlink_metadata(&args.output).is_ok() {
+        return Err(failed(format!(
+            "{} already exists; it is never overwritten",
+            args.output.display()
+        )));
+    }
+    let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
+    let executable = args.predicate.predicate.clone().unwrap_or_default();
+    let config = args.predicate.config(
+        executable,
+        workspace::PLACEHOLDERS.to_vec(),
+        Acceptance::default(),
+        Some(0),
+        Vec::new(),
+    );
+    let predicate = Predicate::new(config).map_err(|e| failed(e.to_string()))?;
+    let uses_input = predicate.template().uses("input");
+    if uses_input && snapshot.case.objects.len() != 1 {
+        return Err(RunError::Usage(format!(
+            "{{input}} names the sole code object, but the input has {} code objects; use {{bundle}} or {{workspace}}",
+            snapshot.case.objects.len()
+        )));
+    }
+    let min_objects = usize::from(!args.allow_empty_bundle || uses_input);
+    if snapshot.case.objects.len() < min_objects {
+        return Err(failed(
+            "the input has no code objects (use --allow-empty-bundle to accept that)",
+        ));
+    }
+    let policy = SectionPolicy {
+        allow: args.allow_remove_section.clone(),
+        protect: args.protect_section.clone(),
+    };
+    let temp =
+        TempRoot::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
+    let mut original = snapshot.case.clone();
+    let tools = if policy.enabled() {
+        let tools = ElfTools::new(
+            &args.readobj,
+            &args.objcopy,
+            args.tool_timeout,
+            temp.path().to_path_buf(),
+        )
+        .map_err(failed)?;
+        list_sections(&tools, &mut original)?;
+        Some(Arc::new(tools))
+    } else {
+        None
+    };
+    let mut protected = snapshot.input_paths();
+    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
+    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
+    snapshot.verify().map_err(|e| failed(e.to_string()))?;
+
+    let oracle = oracle::BundleOracle::new(&predicate, &temp);
+    let object_pass = ObjectPass { min_objects };
+    let list_passes: Vec<MetadataListPass> = METADATA_LISTS
+        .iter()
+        .map(|&key| MetadataListPass { key })
+        .collect();
+    let section_pass = tools.map(|tools| SectionPass {
+        tools,
+        policy: Arc::new(policy.clone()),
+        quiet: args.common.quiet,
+    });
+    let mut passes: Vec<&dyn Pass<BundleCase>> = vec![&object_pass];
+    passes.extend(list_passes.iter().map(|p| p as &dyn Pass<BundleCase>));
+    passes.push(&CaseArgumentsPass);
+    if let Some(pass) = &section_pass {
+        passes.push(pass);
+    }
+    let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
+    let options = EngineOptions {
+        jobs: args.common.jobs as usize,
+        config_digest: predicate.config_digest().to_owned(),
+        size_unit: "bytes",
+    };
+    let initial_digest = original.content_digest();
+    let reduced = reduce_with_engine(
+        &oracle,
+        &passes,
+        original,
+        &cache,
+        options,
+        &progress,
+        &mut |_| Ok(()),
+    )?;
+    if is_interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    let context = log::LogContext {
+        originals: &snapshot.originals,
+        predicate: &predicate,
+        policy: &policy,
+        initial_digest: &initial_digest,
+        original_outcome: &reduced.original_outcome,
+        entries: &reduced.log,
+        reduced: &reduced.case,
+        allow_empty_bundle: args.allow_empty_bundle,
+    };
+    let log_bytes = log::render(&context).map_err(failed)?;
+    publish(&args.output, &reduced.case, &log_bytes)?;
+    Ok(format!(
+        "{}: {} code object(s), final digest {}",
+        args.output.display(),
+        reduced.case.objects.len(),
+        reduced.case.content_digest()
+    ))
+}
+
+/// Lists every object's sections before any predicate runs; every object must be AMDGPU ELF.
+fn list_sections(tools: &ElfTools, case: &mut BundleCase) -> Result<(), RunError> {
+    for object in &mut case.objects {
+        match tools.list_bytes(&object.bytes) {
+            Ok(listing) => object.sections = Some(Arc::new(listing)),
+            Err(ToolError::Interrupted) => return Err(RunError::Interrupted),
+            Err(ToolError::Failed(message)) => {
+                return Err(failed(format!(
+                    "code object {:?}: {message} (section removal requires AMDGPU ELF input and working LLVM tools)",
+                    object.id
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Publishes the result atomically.
+fn publish(output: &Path, case: &BundleCase, log_bytes: &[u8]) -> Result<(), RunError> {
+    publish_directory(output, |dir| {
+        workspace::materialize(case, dir).map_err(|e| format!("cannot write the output: {e}"))?;
+        std::fs::write(dir.join("reduction-log.json"), log_bytes)
+            .map_err(|e| format!("cannot write the log: {e}"))?;
+        if is_interrupted() {
+            return Err("interrupted".into());
+        }
+        Ok(())
+    })
+    .map_err(|message| {
+        if is_interrupted() {
+            RunError::Interrupted
+        } else {
+            failed(message)
+        }
+    })
 }

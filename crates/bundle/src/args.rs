@@ -1,0 +1,128 @@
+//! Command line of `minrepro bundle` and its usage checks.
+
+use std::path::PathBuf;
+
+use minrepro_engine::{CommonArgs, PredicateArgs, RunError};
+
+use crate::input::InputSource;
+
+/// Command line of `minrepro bundle` (boxed, so the CLI's subcommand enum stays small).
+#[derive(Debug, Clone, clap::Args)]
+pub struct BundleArgs {
+    /// The options.
+    #[command(flatten)]
+    pub options: Box<BundleOptions>,
+}
+
+impl std::ops::Deref for BundleArgs {
+    type Target = BundleOptions;
+    fn deref(&self) -> &BundleOptions {
+        &self.options
+    }
+}
+
+/// The options of `minrepro bundle`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BundleOptions {
+    /// Input bundle JSON (object and metadata paths are relative to it).
+    #[arg(long = "bundle", value_name = "PATH")]
+    pub bundle: Option<PathBuf>,
+    /// A code object to reduce; repeat for more (instead of --bundle).
+    #[arg(long = "code-object", value_name = "PATH")]
+    pub code_objects: Vec<PathBuf>,
+    /// NUL-delimited list of code-object paths (relative entries resolve from its directory).
+    #[arg(long = "worklist", value_name = "PATH")]
+    pub worklist: Option<PathBuf>,
+    /// Metadata or selector JSON (only with --code-object or --worklist).
+    #[arg(long = "metadata", value_name = "PATH")]
+    pub metadata: Option<PathBuf>,
+    /// Output directory; must not exist. Published atomically.
+    #[arg(long = "output", value_name = "PATH", required = true)]
+    pub output: PathBuf,
+    /// Allow the reduction to remove every code object.
+    #[arg(long = "allow-empty-bundle")]
+    pub allow_empty_bundle: bool,
+    /// Glob of non-allocated, unprotected sections that may be removed; repeatable. Section
+    /// removal is off without it.
+    #[arg(long = "allow-remove-section", value_name = "GLOB")]
+    pub allow_remove_section: Vec<String>,
+    /// Glob of sections that must never be removed; repeatable.
+    #[arg(long = "protect-section", value_name = "GLOB")]
+    pub protect_section: Vec<String>,
+    /// llvm-readobj to use.
+    #[arg(long = "readobj", value_name = "EXE", default_value = "llvm-readobj")]
+    pub readobj: String,
+    /// llvm-objcopy to use.
+    #[arg(long = "objcopy", value_name = "EXE", default_value = "llvm-objcopy")]
+    pub objcopy: String,
+    /// Timeout in seconds for each llvm-readobj/llvm-objcopy run.
+    #[arg(long = "tool-timeout", value_name = "SECONDS", default_value_t = 30.0)]
+    pub tool_timeout: f64,
+    /// Engine flags.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Predicate flags.
+    #[command(flatten)]
+    pub predicate: PredicateArgs,
+}
+
+fn usage(message: impl Into<String>) -> RunError {
+    RunError::Usage(message.into())
+}
+
+impl BundleOptions {
+    /// The single input source, or a usage error.
+    pub fn input_source(&self) -> Result<InputSource, RunError> {
+        let given = usize::from(self.bundle.is_some())
+            + usize::from(!self.code_objects.is_empty())
+            + usize::from(self.worklist.is_some());
+        if given != 1 {
+            return Err(usage(
+                "give exactly one input: --bundle, --code-object (repeatable) or --worklist",
+            ));
+        }
+        if let Some(bundle) = &self.bundle {
+            if self.metadata.is_some() {
+                return Err(usage(
+                    "--metadata is only valid with --code-object or --worklist (a bundle names its own metadata)",
+                ));
+            }
+            return Ok(InputSource::Bundle(bundle.clone()));
+        }
+        if let Some(worklist) = &self.worklist {
+            return Ok(InputSource::Worklist(
+                worklist.clone(),
+                self.metadata.clone(),
+            ));
+        }
+        Ok(InputSource::CodeObjects(
+            self.code_objects.clone(),
+            self.metadata.clone(),
+        ))
+    }
+
+    /// Checks the flags that need no file access.
+    pub fn check(&self) -> Result<(), RunError> {
+        if self.predicate.predicate.is_none() {
+            return Err(usage("--predicate is required"));
+        }
+        if self.predicate.predicate_runs == 0 {
+            return Err(usage("--predicate-runs must be at least 1"));
+        }
+        if !self.predicate.timeout.is_finite() || self.predicate.timeout <= 0.0 {
+            return Err(usage("--timeout must be a positive number of seconds"));
+        }
+        if !self.tool_timeout.is_finite() || self.tool_timeout <= 0.0 || self.tool_timeout > 1e9 {
+            return Err(usage("--tool-timeout must be a positive number of seconds"));
+        }
+        for (flag, globs) in [
+            ("--allow-remove-section", &self.allow_remove_section),
+            ("--protect-section", &self.protect_section),
+        ] {
+            if globs.iter().any(String::is_empty) {
+                return Err(usage(format!("{flag} must not be empty")));
+            }
+        }
+        Ok(())
+    }
+}

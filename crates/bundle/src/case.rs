@@ -1,0 +1,143 @@
+//! The test case: retained code objects (bytes, workspace names, section listings) plus the
+//! metadata document, and its content digest.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use crate::sections::ElfListing;
+
+/// One code object of a candidate.
+#[derive(Debug, Clone)]
+pub struct CodeObject {
+    /// The unique id from the input.
+    pub id: String,
+    /// Sanitized, unique file name under `objects/` (fixed for the whole reduction).
+    pub name: String,
+    /// The object's content.
+    pub bytes: Arc<Vec<u8>>,
+    /// Hex SHA-256 of `bytes`.
+    pub sha256: String,
+    /// Sections from `llvm-readobj` (only when section removal is enabled).
+    pub sections: Option<Arc<ElfListing>>,
+}
+
+impl CodeObject {
+    /// A code object with its digest computed.
+    pub fn new(id: String, name: String, bytes: Vec<u8>) -> Self {
+        let sha256 = sha256_hex(&bytes);
+        CodeObject {
+            id,
+            name,
+            bytes: Arc::new(bytes),
+            sha256,
+            sections: None,
+        }
+    }
+}
+
+/// Hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A candidate bundle.
+#[derive(Debug, Clone)]
+pub struct BundleCase {
+    /// Retained objects, in input order.
+    pub objects: Vec<CodeObject>,
+    /// The metadata document (always a JSON object).
+    pub metadata: Arc<serde_json::Value>,
+    /// Set when building this candidate failed in an ELF tool: it is rejected without running
+    /// the predicate, and logged.
+    pub tool_error: Option<Arc<str>>,
+}
+
+impl BundleCase {
+    /// `bundle.json` of this candidate (canonical, pretty, newline-terminated).
+    pub fn bundle_json(&self) -> Vec<u8> {
+        let objects: Vec<serde_json::Value> = self
+            .objects
+            .iter()
+            .map(|o| {
+                serde_json::json!({
+                    "id": o.id,
+                    "path": format!("objects/{}", o.name),
+                    "sha256": o.sha256,
+                    "size": o.bytes.len(),
+                })
+            })
+            .collect();
+        let document = serde_json::json!({
+            "format": crate::input::BUNDLE_FORMAT,
+            "version": 1,
+            "code_objects": objects,
+            "metadata": "metadata.json",
+        });
+        pretty(&document)
+    }
+
+    /// `metadata.json` of this candidate.
+    pub fn metadata_json(&self) -> Vec<u8> {
+        pretty(&self.metadata)
+    }
+
+    /// blake3 over the complete materialized content (bundle.json, metadata.json, every object).
+    pub fn content_digest(&self) -> String {
+        let mut hasher = blake3::Hasher::new();
+        let mut part = |label: &str, bytes: &[u8]| {
+            hasher.update(label.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        part("bundle.json", &self.bundle_json());
+        part("metadata.json", &self.metadata_json());
+        for object in &self.objects {
+            part(&format!("objects/{}", object.name), &object.bytes);
+        }
+        hasher.finalize().to_hex().to_string()
+    }
+
+    /// Total object bytes plus the metadata document's length.
+    pub fn size(&self) -> u64 {
+        let objects: usize = self.objects.iter().map(|o| o.bytes.len()).sum();
+        (objects + self.metadata_json().len()) as u64
+    }
+}
+
+/// Pretty JSON with a trailing newline (keys keep their order).
+pub fn pretty(value: &serde_json::Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(metadata: serde_json::Value) -> BundleCase {
+        BundleCase {
+            objects: vec![CodeObject::new("a".into(), "a.co".into(), b"abc".to_vec())],
+            metadata: Arc::new(metadata),
+            tool_error: None,
+        }
+    }
+
+    #[test]
+    fn digest_covers_metadata_and_objects() {
+        let one = case(serde_json::json!({"kernels": [1]}));
+        let two = case(serde_json::json!({"kernels": []}));
+        assert_ne!(one.content_digest(), two.content_digest());
+        assert_eq!(one.content_digest(), one.clone().content_digest());
+        let mut three = one.clone();
+        three.objects[0] = CodeObject::new("a".into(), "a.co".into(), b"abd".to_vec());
+        assert_ne!(one.content_digest(), three.content_digest());
+        assert_eq!(
+            one.objects[0].sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

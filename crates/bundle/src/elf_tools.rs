@@ -1,0 +1,186 @@
+//! Running `llvm-readobj` and `llvm-objcopy` (through the predicate crate's child runner, with
+//! `--tool-timeout`), and verifying every transformed object.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
+use minrepro_predicate::{resolve_executable, CancelFlag};
+
+use crate::sections::{escape_for_objcopy, parse_readobj_json, ElfListing};
+
+/// Largest readobj output we accept.
+const MAX_TOOL_STDOUT: usize = 256 * 1024 * 1024;
+
+/// Why a tool step failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// SIGINT/SIGTERM arrived while a tool ran.
+    #[error("interrupted")]
+    Interrupted,
+    /// The tool failed, timed out, printed malformed output, or the result did not verify.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// The resolved tools and where they work.
+#[derive(Debug, Clone)]
+pub struct ElfTools {
+    readobj: PathBuf,
+    objcopy: PathBuf,
+    timeout: Duration,
+    scratch: PathBuf,
+}
+
+fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, String> {
+    resolve_executable(name).map_err(|_| {
+        format!("{flag} {name}: the tool was not found or is not an executable file (section removal needs it)")
+    })
+}
+
+impl ElfTools {
+    /// Resolves both tools (through PATH) and checks the timeout; `scratch` holds tool files.
+    pub fn new(
+        readobj: &str,
+        objcopy: &str,
+        timeout_secs: f64,
+        scratch: PathBuf,
+    ) -> Result<Self, String> {
+        Ok(ElfTools {
+            readobj: resolve_tool("--readobj", readobj)?,
+            objcopy: resolve_tool("--objcopy", objcopy)?,
+            timeout: Duration::from_secs_f64(timeout_secs),
+            scratch,
+        })
+    }
+
+    /// Runs a tool in `cwd`; returns its stdout, or an error with its stderr.
+    fn run(&self, program: &Path, args: &[OsString], cwd: &Path) -> Result<Vec<u8>, ToolError> {
+        let cancel = CancelFlag::new();
+        let request = RunRequest {
+            program,
+            args,
+            cwd,
+            env: &[],
+            timeout: self.timeout,
+            needle: None,
+            workspace_text: Some(&cwd.to_string_lossy()),
+            cancel: &cancel,
+            keep_stdout: Some(MAX_TOOL_STDOUT),
+        };
+        let raw = run_child(&request);
+        let shown = program.display();
+        match raw.end {
+            RunEnd::Exited(0) => raw
+                .stdout_full
+                .ok_or_else(|| ToolError::Failed(format!("{shown}: output too large"))),
+            RunEnd::Exited(code) => Err(ToolError::Failed(format!(
+                "{shown} exited with status {code}: {}",
+                raw.stderr.head.trim()
+            ))),
+            RunEnd::TimedOut => Err(ToolError::Failed(format!(
+                "{shown} timed out after {} s (--tool-timeout)",
+                self.timeout.as_secs_f64()
+            ))),
+            RunEnd::Cancelled => Err(ToolError::Interrupted),
+            RunEnd::LaunchError(text) => Err(ToolError::Failed(text)),
+        }
+    }
+
+    fn scratch_dir(&self) -> Result<tempfile::TempDir, ToolError> {
+        tempfile::Builder::new()
+            .prefix("tool-")
+            .tempdir_in(&self.scratch)
+            .map_err(|e| ToolError::Failed(format!("cannot create a tool directory: {e}")))
+    }
+
+    /// Lists the sections of `file` (run in `dir`) and checks it is AMDGPU ELF.
+    fn list_in(&self, dir: &Path, file: &str) -> Result<ElfListing, ToolError> {
+        let args: Vec<OsString> = vec![
+            "--elf-output-style=JSON".into(),
+            "--sections".into(),
+            file.into(),
+        ];
+        let stdout = self.run(&self.readobj, &args, dir)?;
+        let listing = parse_readobj_json(&stdout)
+            .map_err(|e| ToolError::Failed(format!("{}: {e}", self.readobj.display())))?;
+        if !listing.is_amdgpu_elf() {
+            return Err(ToolError::Failed(format!(
+                "not AMDGPU ELF (format {:?}, arch {:?})",
+                listing.format, listing.arch
+            )));
+        }
+        Ok(listing)
+    }
+
+    /// Lists the sections of an in-memory object; it must be AMDGPU ELF.
+    pub fn list_bytes(&self, bytes: &[u8]) -> Result<ElfListing, ToolError> {
+        let dir = self.scratch_dir()?;
+        std::fs::write(dir.path().join("object.co"), bytes)
+            .map_err(|e| ToolError::Failed(format!("cannot write a tool input: {e}")))?;
+        self.list_in(dir.path(), "object.co")
+    }
+
+    /// Removes the sections named `names` (escaped for objcopy's globbing) and verifies the
+    /// result against `before`: still AMDGPU ELF, every named section gone, nothing else lost.
+    pub fn remove_sections(
+        &self,
+        bytes: &[u8],
+        before: &ElfListing,
+        names: &[String],
+    ) -> Result<(Vec<u8>, ElfListing), ToolError> {
+        let dir = self.scratch_dir()?;
+        let write_error = |e: std::io::Error| ToolError::Failed(format!("tool file: {e}"));
+        std::fs::write(dir.path().join("in.co"), bytes).map_err(write_error)?;
+        let mut args: Vec<OsString> = names
+            .iter()
+            .map(|n| format!("--remove-section={}", escape_for_objcopy(n)).into())
+            .collect();
+        args.push("in.co".into());
+        args.push("out.co".into());
+        self.run(&self.objcopy, &args, dir.path())?;
+        let output = std::fs::read(dir.path().join("out.co"))
+            .map_err(|e| ToolError::Failed(format!("objcopy wrote no output: {e}")))?;
+        let after = self.list_in(dir.path(), "out.co")?;
+        verify_removal(before, &after, names).map_err(ToolError::Failed)?;
+        Ok((output, after))
+    }
+}
+
+/// Checks a transformed listing: every name in `removed` is gone and every other section of
+/// `before` is still present (as many instances as before).
+pub fn verify_removal(
+    before: &ElfListing,
+    after: &ElfListing,
+    removed: &[String],
+) -> Result<(), String> {
+    if !after.is_amdgpu_elf() {
+        return Err("the transformed object is no longer AMDGPU ELF".into());
+    }
+    let count = |listing: &ElfListing, name: &str| {
+        listing.sections.iter().filter(|s| s.name == name).count()
+    };
+    let still: Vec<&String> = removed.iter().filter(|n| count(after, n) > 0).collect();
+    if !still.is_empty() {
+        return Err(format!(
+            "objcopy left requested sections in place: {still:?}"
+        ));
+    }
+    let mut lost: Vec<&str> = Vec::new();
+    for section in &before.sections {
+        let name = section.name.as_str();
+        if !removed.iter().any(|r| r == name)
+            && count(after, name) < count(before, name)
+            && !lost.contains(&name)
+        {
+            lost.push(name);
+        }
+    }
+    if !lost.is_empty() {
+        return Err(format!(
+            "objcopy removed sections that were not requested: {lost:?}"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! The engine's view of a bundle candidate: digest, size, and evaluation in a fresh workspace.
+
+use minrepro_engine::{Oracle, TempRoot};
+use minrepro_predicate::{
+    CancelFlag, CapturedStream, EvalError, Outcome, Predicate, RunRecord, Status,
+};
+
+use crate::case::BundleCase;
+use crate::workspace::{materialize, placeholder_value};
+
+/// Judges candidates with the user's predicate.
+pub struct BundleOracle<'a> {
+    predicate: &'a Predicate,
+    temp: &'a TempRoot,
+}
+
+impl<'a> BundleOracle<'a> {
+    /// An oracle whose workspaces live under `temp`.
+    pub fn new(predicate: &'a Predicate, temp: &'a TempRoot) -> Self {
+        BundleOracle { predicate, temp }
+    }
+}
+
+fn empty_stream() -> CapturedStream {
+    CapturedStream {
+        head: String::new(),
+        tail: String::new(),
+        contains_needle: false,
+    }
+}
+
+impl Oracle<BundleCase> for BundleOracle<'_> {
+    fn digest(&self, case: &BundleCase) -> String {
+        let content = case.content_digest();
+        match &case.tool_error {
+            None => content,
+            Some(error) => {
+                let mut hasher = blake3::Hasher::new();
+                hasher.update(b"tool-error\0");
+                hasher.update(error.as_bytes());
+                hasher.update(b"\0");
+                hasher.update(content.as_bytes());
+                hasher.finalize().to_hex().to_string()
+            }
+        }
+    }
+
+    fn size(&self, case: &BundleCase) -> u64 {
+        case.size()
+    }
+
+    fn evaluate(&self, case: &BundleCase, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
+        if let Some(error) = &case.tool_error {
+            // Rejected without running the predicate; launch errors are never cached.
+            return Ok(Outcome {
+                status: Status::LaunchError,
+                exit_codes: Vec::new(),
+                last_run: RunRecord {
+                    exit_code: None,
+                    stdout: empty_stream(),
+                    stderr: empty_stream(),
+                    error: Some(format!("tool error: {error}")),
+                },
+            });
+        }
+        let workspace = self
+            .temp
+            .workspace()
+            .map_err(|e| EvalError::Fatal(format!("cannot create a candidate workspace: {e}")))?;
+        materialize(case, workspace.path())
+            .map_err(|e| EvalError::Fatal(format!("cannot write a candidate workspace: {e}")))?;
+        let dir = workspace.path().to_path_buf();
+        let lookup = |name: &str| {
+            placeholder_value(case, &dir, name).map(|p| p.to_string_lossy().into_owned())
+        };
+        self.predicate.evaluate(&dir, &lookup, cancel)
+    }
+}

@@ -1,0 +1,136 @@
+use super::*;
+
+const LLVM14: &str = include_str!("../../tests/fixtures/readobj-llvm14-alpha.json");
+const LLVM19: &str = include_str!("../../tests/fixtures/readobj-llvm19-alpha.json");
+
+fn section(name: &str, flags: u64) -> SectionInfo {
+    SectionInfo {
+        name: name.into(),
+        flags,
+    }
+}
+
+#[test]
+fn parses_both_llvm_layouts_identically() {
+    let old = parse_readobj_json(LLVM14.as_bytes()).unwrap();
+    let new = parse_readobj_json(LLVM19.as_bytes()).unwrap();
+    assert_eq!(old, new);
+    assert!(old.is_amdgpu_elf());
+    assert_eq!(old.format, "elf64-amdgpu");
+    let text = old.sections.iter().find(|s| s.name == ".text").unwrap();
+    assert_eq!(text.flags, 6);
+    assert!(text.is_allocated());
+    let debug = old
+        .sections
+        .iter()
+        .find(|s| s.name == ".debug_info")
+        .unwrap();
+    assert!(!debug.is_allocated());
+    assert_eq!(old.sections[0].name, "");
+}
+
+#[test]
+fn malformed_json_is_a_clear_error() {
+    for (text, needle) in [
+        ("not json", "malformed readobj JSON"),
+        ("[", "malformed readobj JSON"),
+        ("{}", "not a list"),
+        ("[]", "expected one file"),
+        ("[{\"FileSummary\": {\"Format\": \"elf64-amdgpu\"}}]", "no Arch"),
+        (
+            "[{\"FileSummary\": {\"Format\": \"elf64-amdgpu\", \"Arch\": \"amdgcn\"}}]",
+            "no Sections",
+        ),
+        (
+            "[{\"FileSummary\": {\"Format\": \"e\", \"Arch\": \"a\"}, \"Sections\": [{\"Section\": {\"Flags\": {\"Value\": 0}}}]}]",
+            "no name",
+        ),
+        (
+            "[{\"FileSummary\": {\"Format\": \"e\", \"Arch\": \"a\"}, \"Sections\": [{\"Section\": {\"Name\": {\"Name\": \"x\"}}}]}]",
+            "no Flags",
+        ),
+    ] {
+        let error = parse_readobj_json(text.as_bytes()).unwrap_err();
+        assert!(error.contains(needle), "{text}: {error}");
+    }
+}
+
+#[test]
+fn amdgpu_check() {
+    let listing = |format: &str, arch: &str| ElfListing {
+        format: format.into(),
+        arch: arch.into(),
+        sections: vec![],
+    };
+    assert!(listing("elf64-amdgpu", "amdgcn").is_amdgpu_elf());
+    assert!(listing("elf64-amdgpu", "amdgpu").is_amdgpu_elf());
+    assert!(!listing("elf64-x86-64", "x86_64").is_amdgpu_elf());
+    assert!(!listing("COFF", "amdgcn").is_amdgpu_elf());
+}
+
+#[test]
+fn globs() {
+    assert!(glob_match(".debug_*", ".debug_info"));
+    assert!(glob_match(".debug_*", ".debug_"));
+    assert!(!glob_match(".debug_*", ".comment"));
+    assert!(glob_match(".co?ment", ".comment"));
+    assert!(glob_match(".debug_[a-l]*", ".debug_line"));
+    assert!(!glob_match(".debug_[!a-l]*", ".debug_line"));
+    assert!(glob_match("a\\*b", "a*b"));
+    assert!(!glob_match("a\\*b", "axb"));
+    assert!(glob_match("*", ""));
+    assert!(glob_match("[", "["));
+}
+
+#[test]
+fn objcopy_escaping() {
+    assert_eq!(escape_for_objcopy(".debug_info"), ".debug_info");
+    assert_eq!(
+        escape_for_objcopy(".a*b?c[d]e\\f"),
+        ".a\\*b\\?c\\[d\\]e\\\\f"
+    );
+    assert_eq!(escape_for_objcopy("!x!"), "\\!x!");
+    // An escaped name, read as a glob, matches exactly itself.
+    for name in [".a*b", ".x?[y]", "\\z", ".debug_*"] {
+        let escaped = escape_for_objcopy(name);
+        assert!(glob_match(&escaped, name));
+        assert!(!glob_match(&escaped, ".a_b"));
+    }
+}
+
+#[test]
+fn policy_protects_allocated_default_and_named_sections() {
+    let policy = SectionPolicy {
+        allow: vec!["*".into()],
+        protect: vec![".keep*".into()],
+    };
+    let sections = vec![
+        section("", 0),
+        section(".text", 6),
+        section(".note.foo", 0),
+        section(".AMDGPU.csdata", 0),
+        section(".rela.debug", 0),
+        section(".symtab", 0),
+        section(".debug_info", 0),
+        section(".comment", 48),
+        section(".keep_me", 0),
+        section(".dup", 0),
+        section(".dup", SHF_ALLOC),
+        section(".debug_info", 0),
+        section(".mine", 2),
+    ];
+    assert_eq!(policy.removable(&sections), [".debug_info", ".comment"]);
+    let narrow = SectionPolicy {
+        allow: vec![".debug_*".into()],
+        protect: vec![],
+    };
+    assert_eq!(narrow.removable(&sections), [".debug_info"]);
+    assert!(!SectionPolicy::default().enabled());
+    for name in [
+        "", ".text", ".note", ".rel", ".rela", ".group", ".bss", ".data", ".dynamic",
+    ] {
+        assert!(is_default_protected(name), "{name}");
+    }
+    assert!(!is_default_protected(".notes"));
+    assert!(!is_default_protected(".debug_str"));
+}

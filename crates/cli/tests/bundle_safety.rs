@@ -1,0 +1,543 @@
+//! `minrepro bundle` safety: nothing is published on failure or interruption, existing outputs
+//! and inputs are never overwritten, malformed inputs fail before any predicate runs, and ELF
+//! tool failures are clear errors or logged rejections.
+
+mod bundle_support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bundle_support::*;
+
+/// A predicate that records every run in `marker` and is always interesting.
+fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
+    let marker = dir.join("ran");
+    let predicate = script(
+        dir,
+        "mark.sh",
+        &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
+    );
+    (predicate, marker)
+}
+
+fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn existing_output_is_never_overwritten() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let (predicate, marker) = marking_predicate(&area.input());
+    let out = area.out("exists");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep"), "mine").unwrap();
+    let output = area
+        .cmd()
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.starts_with("minrepro bundle: error:") && stderr.contains("already exists"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(out.join("keep")).unwrap(), "mine");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    assert!(!marker.exists());
+}
+
+#[test]
+fn cache_file_refusals() {
+    let area = Area::new();
+    let dir = area.input();
+    copy_fixture("alpha.co", &dir, "objects/a.co");
+    std::fs::write(dir.join("meta.json"), r#"{"kernels": []}"#).unwrap();
+    let bundle = dir.join("bundle.json");
+    std::fs::write(
+        &bundle,
+        r#"{"format": "comgr-hotswap-reducer-bundle", "version": 1,
+            "code_objects": [{"id": "a", "path": "objects/a.co"}], "metadata": "meta.json"}"#,
+    )
+    .unwrap();
+    let (predicate, marker) = marking_predicate(&dir);
+    let dependency = dir.join("dep.txt");
+    std::fs::write(&dependency, "x").unwrap();
+    let out = area.out("out");
+    for (cache, needle) in [
+        (bundle.clone(), "also an input"),
+        (dir.join("meta.json"), "also an input"),
+        (dir.join("objects/a.co"), "also an input"),
+        (dir.join("objects/../objects/a.co"), "also an input"),
+        (predicate.clone(), "also an input or predicate identity"),
+        (dependency.clone(), "also an input or predicate identity"),
+        (out.join("cache.json"), "inside the output"),
+    ] {
+        let output = area
+            .cmd()
+            .arg("--bundle")
+            .arg(&bundle)
+            .arg("--output")
+            .arg(&out)
+            .arg("--predicate")
+            .arg(&predicate)
+            .arg("--cache-dependency")
+            .arg(&dependency)
+            .arg("--cache-file")
+            .arg(&cache)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", cache.display());
+        let stderr = stderr_of(&output);
+        assert!(stderr.contains(needle), "{}: {stderr}", cache.display());
+        assert!(!out.exists());
+        assert!(!marker.exists(), "the predicate ran before the refusal");
+    }
+    assert!(std::fs::read(&bundle).unwrap().starts_with(b"{\"format\""));
+    assert!(area.tmp_is_empty());
+}
+
+#[test]
+fn uninteresting_original_publishes_nothing() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let predicate = script(
+        &area.input(),
+        "no.sh",
+        "#!/bin/sh\necho 'works fine here'\nexit 3\n",
+    );
+    let out = area.out("out");
+    let output = area
+        .cmd()
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.contains("not interesting") && stderr.contains("exit codes [3]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("works fine here"), "{stderr}");
+    assert!(!out.exists());
+    assert!(area.tmp_is_empty());
+    let leftovers: Vec<_> = std::fs::read_dir(area.root.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 2, "{leftovers:?}");
+}
+
+#[test]
+fn flaky_original_is_rejected() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let state = area.input().join("count");
+    let predicate = script(
+        &area.input(),
+        "flaky.sh",
+        &format!(
+            "#!/bin/sh\nif [ -f '{0}' ]; then rm '{0}'; exit 1; fi\ntouch '{0}'\nexit 0\n",
+            state.display()
+        ),
+    );
+    let out = area.out("out");
+    let output = area
+        .cmd()
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .args(["--predicate-runs", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("flaky"),
+        "{}",
+        stderr_of(&output)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn interruption_publishes_nothing_and_cleans_up() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let started = area.input().join("started");
+    // The original is interesting quickly; the first candidate then hangs.
+    let predicate = script(
+        &area.input(),
+        "slow.sh",
+        &format!(
+            "#!/bin/sh\nif [ -f '{0}' ]; then sleep 60; fi\ntouch '{0}'\nexit 0\n",
+            started.display()
+        ),
+    );
+    let out = area.out("out");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("minrepro"))
+        .env("TMPDIR", area.tmp())
+        .arg("bundle")
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while !started.exists() && Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the predicate never ran");
+    // Let the first candidate's run start.
+    std::thread::sleep(Duration::from_millis(300));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr_of(&output));
+    assert!(stderr_of(&output).contains("no output was published"));
+    assert!(!out.exists());
+    assert!(
+        area.tmp_is_empty(),
+        "temporary directories were left behind"
+    );
+    let siblings: Vec<_> = std::fs::read_dir(area.root.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !siblings.iter().any(|n| n.contains("minrepro")),
+        "{siblings:?}"
+    );
+}
+
+#[test]
+fn malformed_inputs_fail_before_any_predicate_runs() {
+    let area = Area::new();
+    let dir = area.input();
+    copy_fixture("alpha.co", &dir, "a.co");
+    let (predicate, marker) = marking_predicate(&dir);
+    let head = r#""format": "comgr-hotswap-reducer-bundle", "version": 1"#;
+    let write = |name: &str, text: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let bundles = [
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"kernels\": NaN}}}}"), "invalid JSON"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"../a.co\"}}]}}"), "a.co"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "not unique"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"cases\": [{{\"arguments\": {{}}}}]}}}}"), "arguments must be a list"),
+        (format!("{{{head}, \"code_objects\": []}}"), "no code objects"),
+    ];
+    for (text, needle) in bundles {
+        let bundle = write("bundle.json", text.as_bytes());
+        let output = area
+            .cmd()
+            .arg("--bundle")
+            .arg(&bundle)
+            .arg("--output")
+            .arg(area.out("out"))
+            .arg("--predicate")
+            .arg(&predicate)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        let stderr = stderr_of(&output);
+        assert!(stderr.contains(needle), "{text}: {stderr}");
+        if needle != "no code objects" {
+            assert!(stderr.contains("bundle.json"), "{stderr}");
+        }
+    }
+    for (list, needle) in [
+        (&b"a.co"[..], "NUL-terminated"),
+        (&b"a.co\0\0"[..], "empty"),
+        (&b"a.co\0./a.co\0"[..], "duplicate"),
+        (&b""[..], "empty"),
+    ] {
+        let worklist = write("list", list);
+        let output = area
+            .cmd()
+            .arg("--worklist")
+            .arg(&worklist)
+            .arg("--output")
+            .arg(area.out("out"))
+            .arg("--predicate")
+            .arg(&predicate)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = stderr_of(&output);
+        assert!(
+            stderr.contains("list") && stderr.contains(needle),
+            "{stderr}"
+        );
+    }
+    let meta = write("selector.json", br#"{"selected_tests": {"a": 1}}"#);
+    let output = area
+        .cmd()
+        .arg("--code-object")
+        .arg(dir.join("a.co"))
+        .arg("--metadata")
+        .arg(&meta)
+        .arg("--output")
+        .arg(area.out("out"))
+        .arg("--predicate")
+        .arg(&predicate)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("selector.json"),
+        "{}",
+        stderr_of(&output)
+    );
+    assert!(!marker.exists(), "a predicate ran on malformed input");
+    assert!(!area.out("out").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let object = area.input().join("objects/alpha.co");
+    let (predicate, marker) = marking_predicate(&area.input());
+    let out = area.out("out");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "--output".into(),
+            out.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--code-object".into(),
+            object.clone().into(),
+            "--output".into(),
+            out.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--metadata".into(),
+            object.clone().into(),
+            "--output".into(),
+            out.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--output".into(),
+            out.clone().into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--output".into(),
+            out.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+            "--predicate-arg={input}".into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+        ],
+        vec![
+            "--bundle".into(),
+            bundle.clone().into(),
+            "--output".into(),
+            out.clone().into(),
+            "--predicate".into(),
+            predicate.clone().into(),
+            "--tool-timeout=0".into(),
+        ],
+    ];
+    for args in cases {
+        let output = area.cmd().args(&args).output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_of(&output)
+        );
+    }
+    assert!(!marker.exists());
+    assert!(!out.exists());
+}
+
+#[test]
+fn section_tool_problems_are_clear_errors_before_the_predicate() {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let (predicate, marker) = marking_predicate(&area.input());
+    let bin = tempfile::tempdir().unwrap();
+    let bad_json = script(
+        bin.path(),
+        "readobj",
+        "#!/bin/sh\necho '[{\"FileSummary\"'\n",
+    );
+    let run = |extra: &[String]| {
+        area.cmd()
+            .arg("--bundle")
+            .arg(&bundle)
+            .arg("--output")
+            .arg(area.out("out"))
+            .arg("--predicate")
+            .arg(&predicate)
+            .arg("--allow-remove-section=.debug_*")
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let output = run(&["--readobj=/nonexistent/llvm-readobj".into()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("--readobj /nonexistent/llvm-readobj"),
+        "{}",
+        stderr_of(&output)
+    );
+    let output = run(&[format!("--readobj={}", bad_json.display())]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr_of(&output).contains("malformed readobj JSON"),
+        "{}",
+        stderr_of(&output)
+    );
+    // Not AMDGPU ELF: a text file posing as a code object.
+    std::fs::write(area.input().join("objects/gamma.co"), "not elf").unwrap();
+    let output = run(&[]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.contains("\"gamma\"") && stderr.contains("AMDGPU ELF"),
+        "{stderr}"
+    );
+    assert!(!marker.exists());
+    assert!(!area.out("out").exists());
+    // Without section removal the tools are not needed at all.
+    let output = area
+        .cmd()
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(area.out("out"))
+        .arg("--predicate")
+        .arg(&predicate)
+        .arg("--readobj=/nonexistent/llvm-readobj")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+}
+
+#[test]
+fn bad_objcopy_results_are_logged_rejections() {
+    let area = Area::new();
+    let dir = area.input();
+    let object = copy_fixture("alpha.co", &dir, "a.co");
+    let (predicate, _) = marking_predicate(&dir);
+    let bin = tempfile::tempdir().unwrap();
+    // Removes every debug section whatever was asked: "removes too much".
+    let greedy = script(
+        bin.path(),
+        "objcopy",
+        "#!/bin/sh\nexec llvm-objcopy '--remove-section=.debug_*' \"$@\"\n",
+    );
+    let out = area.out("out");
+    area.cmd()
+        .arg("--code-object")
+        .arg(&object)
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .arg("--allow-remove-section=.debug_*")
+        .arg("--allow-remove-section=.comment")
+        .arg(format!("--objcopy={}", greedy.display()))
+        .assert()
+        .success();
+    let log = log(&out);
+    let sections: Vec<&serde_json::Value> = log["transformations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["pass"] == "sections")
+        .collect();
+    let rejected: Vec<_> = sections
+        .iter()
+        .filter(|t| t["change"]["tool_error"].is_string())
+        .collect();
+    assert!(!rejected.is_empty(), "{sections:?}");
+    for entry in &rejected {
+        assert_eq!(entry["accepted"], false);
+        assert_eq!(entry["predicate"]["status"], "launch-error");
+        assert!(entry["change"]["tool_error"]
+            .as_str()
+            .unwrap()
+            .contains("not requested"));
+    }
+    // ddmin never asks for every debug section at once, so every candidate lost something.
+    assert!(sections.iter().all(|t| t["accepted"] == false));
+    assert_eq!(
+        std::fs::read(out.join("objects/a.co")).unwrap(),
+        std::fs::read(&object).unwrap()
+    );
+
+    // An objcopy that fails: every section candidate is rejected, the object stays intact.
+    let failing = script(
+        bin.path(),
+        "failing",
+        "#!/bin/sh\necho 'cannot do that' >&2\nexit 1\n",
+    );
+    let out2 = area.out("out2");
+    area.cmd()
+        .arg("--code-object")
+        .arg(&object)
+        .arg("--output")
+        .arg(&out2)
+        .arg("--predicate")
+        .arg(&predicate)
+        .arg("--allow-remove-section=.debug_*")
+        .arg(format!("--objcopy={}", failing.display()))
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(out2.join("objects/a.co")).unwrap(),
+        std::fs::read(&object).unwrap()
+    );
+    let text = std::fs::read_to_string(out2.join("reduction-log.json")).unwrap();
+    assert!(
+        text.contains("cannot do that"),
+        "the tool's stderr is logged"
+    );
+}

@@ -1,0 +1,189 @@
+//! Helpers shared by the `minrepro bundle` end-to-end tests.
+#![allow(dead_code)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The committed AMDGPU code-object fixtures.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundle/tests/fixtures")
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Writes an executable script.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Copies a fixture to `dir/name` (creating parents).
+pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::copy(fixtures().join(fixture), &path).unwrap();
+    path
+}
+
+/// A test area: inputs, a private TMPDIR and room for outputs.
+pub struct Area {
+    /// Root of everything.
+    pub root: tempfile::TempDir,
+}
+
+impl Area {
+    /// A fresh area.
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        std::fs::create_dir(root.path().join("in")).unwrap();
+        Area { root }
+    }
+    /// Input directory.
+    pub fn input(&self) -> PathBuf {
+        self.root.path().join("in")
+    }
+    /// Path for an output (not created).
+    pub fn out(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+    /// The private TMPDIR.
+    pub fn tmp(&self) -> PathBuf {
+        self.root.path().join("tmp")
+    }
+    /// `minrepro bundle` with TMPDIR set to the private directory.
+    pub fn cmd(&self) -> Command {
+        let mut command = Command::cargo_bin("minrepro").unwrap();
+        command.env("TMPDIR", self.tmp()).arg("bundle").arg("-q");
+        command
+    }
+    /// Whether the private TMPDIR is empty (no leftover candidate workspaces).
+    pub fn tmp_is_empty(&self) -> bool {
+        std::fs::read_dir(self.tmp()).unwrap().next().is_none()
+    }
+}
+
+/// Writes the standard three-object bundle (alpha, beta in a path with spaces, gamma) with inline
+/// metadata and returns its path.
+pub fn three_object_bundle(dir: &Path) -> PathBuf {
+    copy_fixture("alpha.co", dir, "objects/alpha.co");
+    copy_fixture("beta.co", dir, "objects/beta kernel (v2).co");
+    copy_fixture("gamma.co", dir, "objects/gamma.co");
+    let bundle = dir.join("bundle.json");
+    std::fs::write(
+        &bundle,
+        r#"{
+  "format": "comgr-hotswap-reducer-bundle",
+  "version": 1,
+  "code_objects": [
+    {"id": "alpha", "path": "objects/alpha.co"},
+    {"id": "beta", "path": "objects/beta kernel (v2).co"},
+    {"id": "gamma", "path": "objects/gamma.co"}
+  ],
+  "metadata": {
+    "kernels": [{"name": "alpha"}, {"name": "beta"}, {"name": "gamma"}],
+    "cases": [
+      {"name": "a", "arguments": [1, 2, 3]},
+      {"name": "g", "arguments": [10, 20, 30, 40, 50]}
+    ],
+    "arguments": ["x", "y"],
+    "owner": {"team": "compiler"}
+  }
+}
+"#,
+    )
+    .unwrap();
+    bundle
+}
+
+/// A predicate (python3 -S) that is interesting while an object containing `gamma` remains, the
+/// metadata lists kernel `gamma`, and some case still has argument 30. Argument: `{bundle}`.
+pub fn gamma_predicate(dir: &Path) -> PathBuf {
+    script(
+        dir,
+        "needs-gamma.py",
+        r#"#!/usr/bin/python3 -S
+import json, os, sys
+bundle_path = sys.argv[1]
+base = os.path.dirname(bundle_path)
+bundle = json.load(open(bundle_path))
+meta = json.load(open(os.path.join(base, bundle["metadata"])))
+if {"name": "gamma"} not in meta.get("kernels", []):
+    sys.exit(1)
+if not any(30 in c.get("arguments", []) for c in meta.get("cases", [])):
+    sys.exit(1)
+for entry in bundle["code_objects"]:
+    if b"gamma" in open(os.path.join(base, entry["path"]), "rb").read():
+        print("still failing in", os.path.join(base, entry["path"]))
+        sys.exit(0)
+sys.exit(1)
+"#,
+    )
+}
+
+/// FNV-1a of bytes (keeps assertion messages short).
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100000001b3)
+    })
+}
+
+/// Every file under `dir` with its size and content hash, sorted by relative path.
+pub fn tree(dir: &Path) -> Vec<(String, usize, u64)> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, usize, u64)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                let bytes = std::fs::read(&path).unwrap();
+                out.push((rel, bytes.len(), fnv(&bytes)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Section names of an object according to llvm-readobj.
+pub fn section_names(object: &Path) -> Vec<String> {
+    let out = std::process::Command::new("llvm-readobj")
+        .args(["--elf-output-style=JSON", "--sections"])
+        .arg(object)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let file = value[0]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    file["Sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["Section"]["Name"]["Value"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Parses an output's log.
+pub fn log(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("reduction-log.json")).unwrap()).unwrap()
+}
