@@ -93,6 +93,18 @@ pub fn spawn_registered(
     Ok(child)
 }
 
+/// Registers the process group of a run that another program started for us (e.g. a fork
+/// server's child), so an interruption kills it; pair with [`unregister_group`].
+pub fn register_group(pgid: i32) {
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(pgid);
+    if is_interrupted() {
+        kill_group(pgid);
+    }
+}
+
 /// Runs `f` with the set of registered groups locked (no spawn can happen meanwhile).
 pub(crate) fn with_live_groups<R>(f: impl FnOnce(&BTreeSet<i32>) -> R) -> R {
     let groups = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner());

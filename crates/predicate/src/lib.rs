@@ -19,9 +19,11 @@ pub mod template;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
 pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
-pub use interrupt::{install_interrupt_handler, is_interrupted, simulate_interrupt, CancelFlag};
+pub use interrupt::{
+    install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
+};
 pub use predicate::{
-    Acceptance, EvalError, Outcome, OutputCheck, Predicate, PredicateConfig, PredicateError,
-    RunRecord, Status,
+    Acceptance, DirectExecutor, EvalError, Executor, Outcome, OutputCheck, Predicate,
+    PredicateConfig, PredicateError, RunRecord, Status,
 };
 pub use template::ArgTemplate;

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::capture::CapturedStream;
 use crate::identity::{resolve_executable, FileIdentity, IdentitySet};
 use crate::interrupt::{is_interrupted, CancelFlag};
-use crate::process::{run_child, RunEnd, RunRequest};
+use crate::process::{run_child, RawRun, RunEnd, RunRequest};
 use crate::template::ArgTemplate;
 
 /// A judge of a single run's output beyond exit code and substring (e.g. "same exception type").
@@ -135,6 +135,22 @@ pub enum EvalError {
     /// An identity file changed, or a placeholder could not be expanded: the reduction must stop.
     #[error("{0}")]
     Fatal(String),
+}
+
+/// Carries out one run of a predicate.
+pub trait Executor: Sync {
+    /// Runs `request` to its end and cleans up everything it started.
+    fn run(&self, request: &RunRequest<'_>) -> RawRun;
+}
+
+/// Runs each predicate run as a direct child process.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DirectExecutor;
+
+impl Executor for DirectExecutor {
+    fn run(&self, request: &RunRequest<'_>) -> RawRun {
+        run_child(request)
+    }
 }
 
 /// A validated, resolved predicate.
@@ -287,6 +303,17 @@ impl Predicate {
         lookup: &dyn Fn(&str) -> Option<String>,
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
+        self.evaluate_with(&DirectExecutor, workspace, lookup, cancel)
+    }
+
+    /// Like [`Predicate::evaluate`], with each run carried out by `executor` (e.g. a fork server).
+    pub fn evaluate_with(
+        &self,
+        executor: &dyn Executor,
+        workspace: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
         self.verify_identities()?;
         let args: Vec<OsString> = self
             .template
@@ -312,7 +339,7 @@ impl Predicate {
         let mut last = None;
         let mut stop_status = None;
         for _ in 0..self.runs {
-            let raw = run_child(&request);
+            let raw = executor.run(&request);
             let (exit_code, error) = match &raw.end {
                 RunEnd::Exited(code) => (Some(*code), None),
                 RunEnd::Cancelled if is_interrupted() => return Err(EvalError::Interrupted),

@@ -126,9 +126,9 @@ pub type Streams = (File, File);
 
 /// Runs something that `start` launches (given the run tag), supervises it like a direct child
 /// and cleans up all it started. `start` returns the supervisee and its output streams.
-pub fn run_supervised(
+pub fn run_supervised<'s>(
     request: &RunRequest<'_>,
-    start: impl FnOnce(&str) -> Result<(Box<dyn Supervisee + '_>, Streams), String>,
+    start: impl FnOnce(&str) -> Result<(Box<dyn Supervisee + 's>, Streams), String>,
 ) -> RawRun {
     become_subreaper();
     let tag = new_run_tag();

@@ -1,0 +1,141 @@
+# minrepro's fork server (embedded in the minrepro binary; started as `python -c`).
+#
+# The helper imports the --preload modules once, then serves candidates: for each request it
+# forks a child that runs the candidate as __main__ with fds 0/1/2 redirected at the descriptor
+# level, and reports the child's pid and then its exit status. The helper itself never runs
+# candidate code, so nothing leaks from one candidate to the next.
+#
+# Protocol on the helper's original stdin/stdout: 4-byte big-endian length + UTF-8 JSON.
+#   request:  {"script", "argv", "cwd", "stdout", "stderr", "env"}
+#   replies:  {"pid": N}, then {"status": CODE}   (CODE like subprocess: -SIG for signals)
+import json
+import os
+import struct
+import sys
+
+
+def _read_exact(fd, n):
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _send(fd, obj):
+    data = json.dumps(obj).encode()
+    os.write(fd, struct.pack(">I", len(data)) + data)
+
+
+def _print_exception(exc, script):
+    import traceback
+
+    tb = exc.__traceback__
+    # Drop the helper's and runpy's frames, as `python script.py` shows only the script's.
+    while tb is not None and tb.tb_frame.f_code.co_filename != script:
+        tb = tb.tb_next
+    traceback.print_exception(type(exc), exc, tb)
+
+
+def _exit_code(exc):
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def _child(request, out_fd, err_fd, protocol_fds):
+    code = 1
+    try:
+        os.setpgid(0, 0)
+        for fd in protocol_fds:
+            os.close(fd)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        for fd in (null, out_fd, err_fd):
+            if fd > 2:
+                os.close(fd)
+        import signal
+
+        for name in ("SIGPIPE", "SIGXFSZ"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        os.chdir(request["cwd"])
+        for key, value in request["env"].items():
+            os.environ[key] = value
+        script = request["script"]
+        sys.argv = list(request["argv"])
+        sys.path[0] = os.path.dirname(script)
+        import runpy
+
+        try:
+            runpy.run_path(script, run_name="__main__")
+            code = 0
+        except SystemExit as exc:
+            code = _exit_code(exc)
+        except KeyboardInterrupt as exc:
+            _print_exception(exc, script)
+            code = -signal.SIGINT
+        except BaseException as exc:
+            _print_exception(exc, script)
+            code = 1
+        try:
+            import atexit
+
+            atexit._run_exitfuncs()
+        except BaseException:
+            pass
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        if code < 0:
+            signal.signal(-code, signal.SIG_DFL)
+            os.kill(os.getpid(), -code)
+    finally:
+        os._exit(code if code >= 0 else 1)
+
+
+def main():
+    for module in json.loads(sys.argv[1]):
+        __import__(module)
+    # Keep the protocol away from fds 0/1 so nothing else can write to it.
+    proto_in = os.dup(0)
+    proto_out = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    _send(proto_out, {"ready": os.getpid()})
+    while True:
+        header = _read_exact(proto_in, 4)
+        if header is None:
+            return
+        body = _read_exact(proto_in, struct.unpack(">I", header)[0])
+        if body is None:
+            return
+        request = json.loads(body)
+        out_fd = os.open(request["stdout"], os.O_WRONLY)
+        err_fd = os.open(request["stderr"], os.O_WRONLY)
+        pid = os.fork()
+        if pid == 0:
+            _child(request, out_fd, err_fd, (proto_in, proto_out))
+        os.close(out_fd)
+        os.close(err_fd)
+        _send(proto_out, {"pid": pid})
+        _, status = os.waitpid(pid, 0)
+        _send(proto_out, {"status": os.waitstatus_to_exitcode(status)})
+
+
+main()

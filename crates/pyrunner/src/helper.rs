@@ -1,0 +1,440 @@
+//! The helper processes and the protocol spoken with them.
+
+use std::ffi::{CString, OsString};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_group};
+use minrepro_predicate::process::{
+    run_supervised, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
+};
+use minrepro_predicate::{register_group, Executor};
+
+const HELPER_SOURCE: &str = include_str!("helper.py");
+/// How long a helper may take to start (imports of preloaded modules included).
+const START_DEADLINE: Duration = Duration::from_secs(120);
+/// How long a helper may take to fork after a request.
+const FORK_DEADLINE: Duration = Duration::from_secs(10);
+
+/// One helper interpreter.
+struct Helper {
+    child: Child,
+    to: ChildStdin,
+    from: File,
+    buffer: Vec<u8>,
+}
+
+impl Helper {
+    fn start(
+        interpreter: &Path,
+        preload: &[String],
+        env: &[(OsString, OsString)],
+    ) -> Result<Helper, String> {
+        let preload_json = serde_json::to_string(preload).expect("strings serialize");
+        let mut command = Command::new(interpreter);
+        command
+            .arg("-c")
+            .arg(HELPER_SOURCE)
+            .arg(preload_json)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = spawn_registered(&mut command).map_err(|e| {
+            format!(
+                "cannot start the runner helper {}: {e}",
+                interpreter.display()
+            )
+        })?;
+        let to = child.stdin.take().expect("piped stdin");
+        let from = File::from(OwnedFd::from(child.stdout.take().expect("piped stdout")));
+        set_nonblocking(&from);
+        let mut helper = Helper {
+            child,
+            to,
+            from,
+            buffer: Vec::new(),
+        };
+        match helper.read_message(Instant::now() + START_DEADLINE) {
+            Ok(Some(message)) if message.get("ready").is_some() => Ok(helper),
+            other => {
+                let mut stderr = String::new();
+                helper.kill();
+                if let Some(mut err) = helper.child.stderr.take() {
+                    let _ = err.read_to_string(&mut stderr);
+                }
+                let last = stderr.lines().last().unwrap_or("").to_owned();
+                Err(match other {
+                    Err(e) => format!("the runner helper failed to start: {e} {last}"),
+                    _ => format!("the runner helper failed to start: {last}"),
+                })
+            }
+        }
+    }
+
+    fn send(&mut self, message: &serde_json::Value) -> std::io::Result<()> {
+        let body = message.to_string().into_bytes();
+        let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        self.to.write_all(&frame)?;
+        self.to.flush()
+    }
+
+    /// A complete message if one is buffered or readable now.
+    fn poll_message(&mut self) -> Result<Option<serde_json::Value>, String> {
+        let mut chunk = [0u8; 4096];
+        loop {
+            match self.from.read(&mut chunk) {
+                Ok(0) => {
+                    if let Some(message) = self.take_buffered()? {
+                        return Ok(Some(message));
+                    }
+                    return Err("the runner helper exited".into());
+                }
+                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("cannot read from the runner helper: {e}")),
+            }
+        }
+        self.take_buffered()
+    }
+
+    fn take_buffered(&mut self) -> Result<Option<serde_json::Value>, String> {
+        if self.buffer.len() < 4 {
+            return Ok(None);
+        }
+        let len = u32::from_be_bytes(self.buffer[..4].try_into().expect("4 bytes")) as usize;
+        if self.buffer.len() < 4 + len {
+            return Ok(None);
+        }
+        let body: Vec<u8> = self.buffer.drain(..4 + len).skip(4).collect();
+        serde_json::from_slice(&body)
+            .map(Some)
+            .map_err(|e| format!("bad message from the runner helper: {e}"))
+    }
+
+    /// Waits for the next message until `deadline`.
+    fn read_message(&mut self, deadline: Instant) -> Result<Option<serde_json::Value>, String> {
+        loop {
+            if let Some(message) = self.poll_message()? {
+                return Ok(Some(message));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
+            let mut fd = libc::pollfd {
+                fd: self.from.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let wait = (deadline - now).min(Duration::from_millis(50)).as_millis() as i32;
+            // SAFETY: one valid pollfd.
+            unsafe {
+                libc::poll(&mut fd, 1, wait.max(1));
+            }
+        }
+    }
+
+    fn kill(&mut self) {
+        kill_group(self.child.id() as i32);
+        let _ = self.child.wait();
+        unregister_group(self.child.id() as i32);
+    }
+}
+
+fn set_nonblocking(file: &File) {
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+}
+
+fn make_fifo(path: &Path) -> std::io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: valid NUL-terminated path.
+    if unsafe { libc::mkfifo(c.as_ptr(), 0o600) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The forked child of a helper, as seen by the supervision loop.
+struct ForkedChild<'a> {
+    helper: &'a mut Helper,
+    pid: i32,
+    status: Option<i32>,
+    helper_failed: bool,
+}
+
+impl Supervisee for ForkedChild<'_> {
+    fn pgid(&self) -> i32 {
+        self.pid
+    }
+    fn try_exit(&mut self) -> Result<Option<i32>, String> {
+        if self.status.is_none() {
+            match self.helper.poll_message() {
+                Ok(Some(message)) => {
+                    self.status = message
+                        .get("status")
+                        .and_then(|s| s.as_i64())
+                        .map(|s| s as i32)
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    self.helper_failed = true;
+                    return Err(error);
+                }
+            }
+        }
+        Ok(self.status)
+    }
+    fn wait_exit(&mut self) -> Option<i32> {
+        if self.status.is_none() && !self.helper_failed {
+            match self.helper.read_message(Instant::now() + FORK_DEADLINE) {
+                Ok(Some(message)) => {
+                    self.status = message
+                        .get("status")
+                        .and_then(|s| s.as_i64())
+                        .map(|s| s as i32)
+                }
+                _ => self.helper_failed = true,
+            }
+        }
+        self.status
+    }
+}
+
+impl Drop for ForkedChild<'_> {
+    fn drop(&mut self) {
+        unregister_group(self.pid);
+    }
+}
+
+/// A pool of helper interpreters, one per job slot, used as the predicate's [`Executor`].
+pub struct RunnerPool {
+    interpreter: PathBuf,
+    preload: Vec<String>,
+    env: Vec<(OsString, OsString)>,
+    idle: Mutex<Vec<Helper>>,
+    fifo_dir: tempfile::TempDir,
+    next_fifo: AtomicU64,
+    restarts: AtomicU64,
+}
+
+impl RunnerPool {
+    /// Starts one helper (more start on demand); fails when the interpreter cannot serve as a
+    /// fork server (no `fork`, a preload import fails, …) so the caller can fall back.
+    pub fn start(
+        interpreter: &Path,
+        preload: &[String],
+        env: &[(String, String)],
+    ) -> Result<Self, String> {
+        let env: Vec<(OsString, OsString)> =
+            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        let first = Helper::start(interpreter, preload, &env)?;
+        let fifo_dir = tempfile::Builder::new()
+            .prefix("minrepro-runner-")
+            .tempdir()
+            .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
+        Ok(RunnerPool {
+            interpreter: interpreter.to_path_buf(),
+            preload: preload.to_vec(),
+            env,
+            idle: Mutex::new(vec![first]),
+            fifo_dir,
+            next_fifo: AtomicU64::new(0),
+            restarts: AtomicU64::new(0),
+        })
+    }
+
+    /// Helpers replaced after dying.
+    pub fn restarts(&self) -> u64 {
+        self.restarts.load(Ordering::SeqCst)
+    }
+
+    fn checkout(&self) -> Result<Helper, String> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match idle {
+            Some(helper) => Ok(helper),
+            None => Helper::start(&self.interpreter, &self.preload, &self.env),
+        }
+    }
+
+    fn checkin(&self, helper: Helper) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(helper);
+    }
+
+    /// One attempt on `helper`; `Err` means the helper failed (not the candidate).
+    fn attempt(&self, helper: &mut Helper, request: &RunRequest<'_>) -> Result<RawRun, String> {
+        let script = request
+            .args
+            .first()
+            .ok_or("the runner needs the candidate file as first argument")?;
+        let id = self.next_fifo.fetch_add(1, Ordering::SeqCst);
+        let out_path = self.fifo_dir.path().join(format!("{id}.out"));
+        let err_path = self.fifo_dir.path().join(format!("{id}.err"));
+        let _cleanup = RemoveOnDrop(vec![out_path.clone(), err_path.clone()]);
+        let helper_error = std::cell::RefCell::new(None);
+        let raw = run_supervised(request, |tag| {
+            make_fifo(&out_path)
+                .and_then(|_| make_fifo(&err_path))
+                .map_err(|e| format!("cannot create a FIFO: {e}"))?;
+            let open = |path: &Path| {
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(path)
+            };
+            let out = open(&out_path).map_err(|e| format!("cannot open a FIFO: {e}"))?;
+            let err = open(&err_path).map_err(|e| format!("cannot open a FIFO: {e}"))?;
+            let mut env: serde_json::Map<String, serde_json::Value> = request
+                .env
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.to_string_lossy().into_owned(),
+                        v.to_string_lossy().into_owned().into(),
+                    )
+                })
+                .collect();
+            env.insert(RUN_TAG_VAR.into(), tag.into());
+            let argv: Vec<String> = request
+                .args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let script_path = std::path::absolute(Path::new(script)).map_err(|e| e.to_string())?;
+            let message = serde_json::json!({
+                "script": script_path.to_string_lossy(),
+                "argv": argv,
+                "cwd": request.cwd.to_string_lossy(),
+                "stdout": out_path.to_string_lossy(),
+                "stderr": err_path.to_string_lossy(),
+                "env": env,
+            });
+            let fail = |e: String| {
+                *helper_error.borrow_mut() = Some(e.clone());
+                e
+            };
+            helper
+                .send(&message)
+                .map_err(|e| fail(format!("cannot talk to the runner helper: {e}")))?;
+            let reply = helper
+                .read_message(Instant::now() + FORK_DEADLINE)
+                .map_err(&fail)?
+                .ok_or_else(|| fail("the runner helper did not fork in time".into()))?;
+            let pid =
+                reply.get("pid").and_then(|p| p.as_i64()).ok_or_else(|| {
+                    fail(format!("unexpected reply from the runner helper: {reply}"))
+                })? as i32;
+            register_group(pid);
+            let target = ForkedChild {
+                helper: &mut *helper,
+                pid,
+                status: None,
+                helper_failed: false,
+            };
+            Ok((Box::new(target) as Box<dyn Supervisee + '_>, (out, err)))
+        });
+        if let Some(error) = helper_error.into_inner() {
+            return Err(error);
+        }
+        if let RunEnd::LaunchError(error) = &raw.end {
+            return Err(error.clone());
+        }
+        Ok(raw)
+    }
+}
+
+struct RemoveOnDrop(Vec<PathBuf>);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+impl Executor for RunnerPool {
+    fn run(&self, request: &RunRequest<'_>) -> RawRun {
+        let mut last_error = String::new();
+        // A helper that dies is replaced, and the candidate retried once on a fresh one.
+        for attempt in 0..2 {
+            let mut helper = match self.checkout() {
+                Ok(helper) => helper,
+                Err(error) => {
+                    last_error = error;
+                    continue;
+                }
+            };
+            match self.attempt(&mut helper, request) {
+                Ok(raw)
+                    if !matches!(raw.end, RunEnd::Cancelled | RunEnd::TimedOut)
+                        || helper_alive(&mut helper) =>
+                {
+                    self.checkin(helper);
+                    return raw;
+                }
+                Ok(raw) => {
+                    helper.kill();
+                    return raw;
+                }
+                Err(error) => {
+                    helper.kill();
+                    if attempt == 0 {
+                        self.restarts.fetch_add(1, Ordering::SeqCst);
+                    }
+                    last_error = error;
+                }
+            }
+        }
+        RawRun {
+            end: RunEnd::LaunchError(last_error),
+            stdout: empty_stream(),
+            stderr: empty_stream(),
+            stdout_full: None,
+        }
+    }
+}
+
+fn helper_alive(helper: &mut Helper) -> bool {
+    matches!(helper.child.try_wait(), Ok(None))
+}
+
+fn empty_stream() -> minrepro_predicate::CapturedStream {
+    minrepro_predicate::CapturedStream {
+        head: String::new(),
+        tail: String::new(),
+        contains_needle: false,
+    }
+}
+
+impl Drop for RunnerPool {
+    fn drop(&mut self) {
+        for mut helper in self
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            helper.kill();
+        }
+    }
+}
