@@ -25,8 +25,9 @@ pub enum Backend {
 /// Fidelity guard (on by default): when the original ends in an uncaught Python exception (a
 /// traceback whose last exception line names its type, e.g. `ValueError: ...`), a candidate must
 /// end in an exception of the same type, so a `raise ValueError("needle")` cannot decay into a
-/// TypeError whose traceback merely echoes the source line with the needle. --any-exception turns
-/// the guard off.
+/// TypeError whose traceback merely echoes the source line with the needle. When the original
+/// ends without an uncaught exception (e.g. it prints the message and exits), a candidate must
+/// not end in one either. --any-exception turns the guard off.
 ///
 /// Every candidate is valid Python (checked before it runs). Size is measured in Python tokens,
 /// ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,
@@ -56,7 +57,8 @@ pub struct PythonArgs {
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     #[arg(long = "python", value_name = "PATH", default_value = "python3")]
     pub python: String,
-    /// Turn off the fidelity guard: accept candidates that end in any exception type (or none).
+    /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
+    /// whatever the original ended in.
     #[arg(long = "any-exception")]
     pub any_exception: bool,
     /// Engine flags.

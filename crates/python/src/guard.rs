@@ -1,5 +1,6 @@
 //! The fidelity guard: the type of the uncaught exception a Python run ends in, read from the
-//! tail of its stderr, and an [`OutputCheck`] requiring a candidate to end in the same type.
+//! tail of its stderr, and an [`OutputCheck`] requiring a candidate to end the same way: in an
+//! exception of the same type, or, when the original ends without one, without a traceback.
 
 use std::sync::Arc;
 
@@ -15,16 +16,26 @@ const GROUP_HEADER: &str = "  + Exception Group Traceback (most recent call last
 ///
 /// The exception line is the first line after the last traceback header that is not indented
 /// relative to the header (frame and source lines are), so multi-line messages and notes after it
-/// do not matter; with chained exceptions the last (outermost raised) one counts.
+/// do not matter; with chained exceptions the last (outermost raised) one counts. A syntax error
+/// in the main script is printed without a header, starting with a `  File "...", line N` line
+/// that does not follow a header; such a line starts a traceback too.
 pub fn exception_type(stderr: &str) -> Option<String> {
     let lines: Vec<&str> = stderr.lines().collect();
-    let start = lines
-        .iter()
-        .rposition(|line| line.trim_end() == HEADER || line.trim_end() == GROUP_HEADER)?;
-    let indent = if lines[start].trim_end() == HEADER {
-        0
-    } else {
+    let is_header = |line: &str| line.trim_end() == HEADER || line.trim_end() == GROUP_HEADER;
+    let starts = |index: usize| {
+        let line = lines[index];
+        if is_header(line) {
+            return true;
+        }
+        let previous = index.checked_sub(1).map(|i| lines[i]);
+        line.starts_with("  File \"")
+            && previous.is_none_or(|p| !p.starts_with(char::is_whitespace) && !is_header(p))
+    };
+    let start = (0..lines.len()).rev().find(|&index| starts(index))?;
+    let indent = if lines[start].trim_end() == GROUP_HEADER {
         "  + ".len()
+    } else {
+        0
     };
     let line = lines[start + 1..].iter().find_map(|line| {
         let rest = line.get(indent..)?;
@@ -48,14 +59,17 @@ fn is_dotted_name(name: &str) -> bool {
         })
 }
 
-/// A check that accepts a run only when its stderr ends in an exception of type `expected`.
-pub fn same_exception_check(expected: &str) -> OutputCheck {
-    let wanted = expected.to_owned();
+/// A check that accepts a run only when its stderr ends like the original's: in an exception of
+/// type `expected`, or without an uncaught exception when `expected` is `None`.
+pub fn same_exception_check(expected: Option<&str>) -> OutputCheck {
+    let wanted = expected.map(str::to_owned);
+    let description = match expected {
+        Some(kind) => format!("python-uncaught-exception-type={kind}"),
+        None => "python-no-uncaught-exception".to_owned(),
+    };
     OutputCheck {
-        description: format!("python-uncaught-exception-type={expected}"),
-        check: Arc::new(move |record: &RunRecord| {
-            exception_type(&record.stderr.tail).as_deref() == Some(wanted.as_str())
-        }),
+        description,
+        check: Arc::new(move |record: &RunRecord| exception_type(&record.stderr.tail) == wanted),
     }
 }
 
@@ -96,6 +110,17 @@ mod tests {
     }
 
     #[test]
+    fn syntax_error_of_the_main_script_has_no_header() {
+        let bare = "  File \"/x/p.py\", line 3\n    print(f\"needle\")\nIndentationError: unexpected indent\n";
+        assert_eq!(exception_type(bare).as_deref(), Some("IndentationError"));
+        let after_output = format!("some output\n{bare}");
+        assert_eq!(
+            exception_type(&after_output).as_deref(),
+            Some("IndentationError")
+        );
+    }
+
+    #[test]
     fn no_traceback() {
         assert_eq!(exception_type(""), None);
         assert_eq!(exception_type("ValueError: needle\n"), None);
@@ -125,11 +150,16 @@ mod tests {
             },
             error: None,
         };
-        let check = same_exception_check("ValueError");
+        let check = same_exception_check(Some("ValueError"));
         assert!((check.check)(&record(PLAIN)));
         let type_error = PLAIN.replace("ValueError: needle", "TypeError: bad operand");
         assert!(!(check.check)(&record(&type_error)));
         assert!(!(check.check)(&record("")));
         assert!(check.description.contains("ValueError"));
+        let clean = same_exception_check(None);
+        assert!((clean.check)(&record("")));
+        assert!((clean.check)(&record("warning: needle\n")));
+        assert!(!(clean.check)(&record(&type_error)));
+        assert_ne!(clean.description, check.description);
     }
 }

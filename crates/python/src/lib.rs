@@ -19,7 +19,9 @@ use minrepro_engine::{
     open_cache, reduce_with_engine, write_atomically, EngineError, EngineOptions, Oracle, Progress,
     RunError, TempRoot,
 };
-use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
+use minrepro_predicate::{
+    Acceptance, CancelFlag, EvalError, OutputCheck, Predicate, PredicateConfig, Status,
+};
 
 pub use args::{Backend, PythonArgs};
 
@@ -66,17 +68,15 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         None
     } else {
         let found = guard::exception_type(&first.last_run.stderr.tail);
-        match &found {
-            Some(kind) => progress.message(&format!(
+        progress.message(&match &found {
+            Some(kind) => format!(
                 "the original ends in an uncaught {kind}; candidates must too (--any-exception turns this off)"
-            )),
-            None => progress.message(
-                "the original does not end in an uncaught Python exception; no exception-type guard",
             ),
-        }
-        found
+            None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
+        });
+        Some(guard::same_exception_check(found.as_deref()))
     };
-    let predicate = Predicate::new(predicate_config(args, &source, &python, guard.as_deref())?)
+    let predicate = Predicate::new(predicate_config(args, &source, &python, guard)?)
         .map_err(|e| RunError::Usage(e.to_string()))?;
 
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
@@ -128,11 +128,11 @@ fn predicate_config(
     args: &PythonArgs,
     source: &Source,
     python: &Path,
-    guard: Option<&str>,
+    guard: Option<OutputCheck>,
 ) -> Result<PredicateConfig, RunError> {
     let acceptance = Acceptance {
         substring: args.err_msg.clone(),
-        output_check: guard.map(guard::same_exception_check),
+        output_check: guard,
         ..Acceptance::default()
     };
     let python_text = python.to_string_lossy().into_owned();
