@@ -95,8 +95,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         size_unit: "tokens",
     };
     let output = args.output.clone();
-    let mut on_accept = |case: &String| save(&output, case).map_err(EngineError::Fatal);
-    let reduced = reduce_with_engine(
+    let mut saved_any = false;
+    let mut on_accept = |case: &String| {
+        save(&output, case).map_err(EngineError::Fatal)?;
+        saved_any = true;
+        Ok(())
+    };
+    let result = reduce_with_engine(
         &oracle,
         &pass_refs,
         source.text.clone(),
@@ -104,7 +109,19 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         options,
         &progress,
         &mut on_accept,
-    )?;
+    );
+    let reduced = match result {
+        Ok(reduced) => reduced,
+        Err(error) => {
+            if saved_any {
+                eprintln!(
+                    "minrepro python: {} holds the smallest candidate accepted before the run stopped",
+                    args.output.display()
+                );
+            }
+            return Err(error);
+        }
+    };
     if reduced.stats.accepted == 0 {
         save(&args.output, &reduced.case).map_err(RunError::Failed)?;
     }
