@@ -40,7 +40,7 @@ fn syntax_error_names_the_line() {
         .assert()
         .code(1);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(stderr.contains("line 3"), "{stderr}");
+    assert!(stderr.contains("not valid Python: line 3"), "{stderr}");
     assert!(!out.exists());
 }
 
@@ -102,4 +102,29 @@ fn nothing_to_remove_still_writes_the_output() {
     let (out, (after, was)) = reduce(&source, dir.path(), &["--err-msg", "needle"]);
     assert_eq!(after, was);
     assert_eq!(std::fs::read_to_string(out).unwrap(), "print('needle')\n");
+}
+
+#[test]
+fn bad_interpreter_and_stray_predicate_args() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "budget", "-o"])
+        .arg(&out)
+        .args(["--python", "/nonexistent/python3"])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("--python"), "{stderr}");
+    minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "budget", "-o"])
+        .arg(&out)
+        .args(["--predicate-arg", "{file}"])
+        .assert()
+        .code(2);
+    assert!(!out.exists());
 }
