@@ -4,11 +4,16 @@
 //!
 //! Only valid Python is proposed, never the current text itself. Termination: outside the
 //! canonicalization group a candidate must be strictly smaller than the current text in the order
-//! (tokens, bytes, text); a canonicalization may grow the text, but never beyond the original's
-//! token count and never back into a text that was already current once. So every round either
-//! reaches a text never seen before in a finite set, or changes nothing.
+//! (tokens, bytes, text), so those groups alone cannot cycle. A canonicalization may grow the
+//! text, but never beyond the original's token count, never back into a text that was already
+//! current once, and only within a budget: the number of canonicalization sites of the original.
+//! Every accepted canonicalization spends as many sites as it applied (a site removed later, e.g.
+//! the added `*args` of a parameter list, may be offered again, which without the budget could
+//! loop forever through ever new whitespace variants). Once the budget is spent, every accepted
+//! candidate is strictly smaller, so the fixpoint is reached.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
@@ -22,6 +27,7 @@ use crate::oracle::size_key;
 pub struct SharedState {
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
+    canonicalization_budget: AtomicUsize,
 }
 
 impl SharedState {
@@ -30,6 +36,9 @@ impl SharedState {
         Arc::new(SharedState {
             original_tokens: token_count(original),
             seen: Mutex::new(HashSet::new()),
+            canonicalization_budget: AtomicUsize::new(
+                rewrites(original, Group::Canonicalizations).len(),
+            ),
         })
     }
 
@@ -93,7 +102,9 @@ fn candidate(
         return None;
     }
     let admissible = if group == Group::Canonicalizations {
-        token_count(&text) <= state.original_tokens && !state.was_current(&text)
+        selected.len() <= state.canonicalization_budget.load(Ordering::SeqCst)
+            && token_count(&text) <= state.original_tokens
+            && !state.was_current(&text)
     } else {
         size_key(&text) < size_key(current)
     };
@@ -110,6 +121,36 @@ fn candidate(
     Some(Proposal { case: text, change })
 }
 
+/// A group's ddmin search that also charges accepted canonicalizations to the budget.
+struct GroupSearch {
+    inner: Ddmin<String>,
+    /// Sites applied by each proposal of the last batch, in batch order.
+    batch_sites: Arc<Mutex<Vec<usize>>>,
+    group: Group,
+    state: Arc<SharedState>,
+}
+
+impl Search<String> for GroupSearch {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        lock(&self.batch_sites).clear();
+        self.inner.next_batch(current)
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        if let (Some(index), Group::Canonicalizations) = (accepted, self.group) {
+            let spent = lock(&self.batch_sites).get(index).copied().unwrap_or(0);
+            let budget = &self.state.canonicalization_budget;
+            let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
+            budget.store(left, Ordering::SeqCst);
+        }
+        self.inner.feedback(accepted);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Pass<String> for GroupPass {
     fn name(&self) -> String {
         self.group.name().to_owned()
@@ -120,15 +161,25 @@ impl Pass<String> for GroupPass {
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);
-        Box::new(Ddmin::new(
+        let batch_sites = Arc::new(Mutex::new(Vec::new()));
+        let sites_of_batch = Arc::clone(&batch_sites);
+        let inner = Ddmin::new(
             0,
             move |current: &String| sites(&length_memo, current, group).len(),
             move |current: &String, chunk: &[usize]| {
                 state.mark_current(current);
                 let all = sites(&memo, current, group);
-                candidate(group, &state, current, &all, chunk)
+                let proposal = candidate(group, &state, current, &all, chunk)?;
+                lock(&sites_of_batch).push(chunk.len());
+                Some(proposal)
             },
-        ))
+        );
+        Box::new(GroupSearch {
+            inner,
+            batch_sites,
+            group,
+            state: Arc::clone(&self.state),
+        })
     }
 }
 
@@ -169,6 +220,39 @@ mod tests {
         }
         state.mark_current("x = (10)\n");
         assert!(candidate(Group::Canonicalizations, &state, original, &all, &[0]).is_none());
+    }
+
+    #[test]
+    fn canonicalizations_stop_when_the_budget_is_spent() {
+        let original = "def f(a):\n    return a\n";
+        let state = SharedState::new(original);
+        let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+        let passes = group_passes(&state);
+        let canon = &passes[1];
+        assert_eq!(canon.name(), "canonicalizations");
+        let current = original.to_owned();
+        let mut search = canon.search(&current);
+        let mut spent = 0;
+        while let Some(batch) = search.next_batch(&current) {
+            if batch.is_empty() {
+                search.feedback(None);
+                continue;
+            }
+            spent += 1;
+            search.feedback(Some(0));
+            break;
+        }
+        let left = state.canonicalization_budget.load(Ordering::SeqCst);
+        assert!(left + spent >= budget && left <= budget);
+        state.canonicalization_budget.store(0, Ordering::SeqCst);
+        let mut search = canon.search(&current);
+        while let Some(batch) = search.next_batch(&current) {
+            assert!(
+                batch.is_empty(),
+                "no canonicalization once the budget is spent"
+            );
+            search.feedback(None);
+        }
     }
 
     #[test]
