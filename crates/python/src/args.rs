@@ -32,7 +32,8 @@ not end in one either. --any-exception turns the guard off.\n\
 Every candidate is valid Python (checked before it runs). Size is measured in Python tokens,\n\
 ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
 integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
-outside the canonicalization group only smaller candidates are tried.\n\
+outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
+tries the text without whitespace-only lines (anywhere, frozen code included).\n\
 Code marked `# autodd: freeze`, between `# autodd: freeze-start` and `# autodd: end-freeze`, or\n\
 under `with __freeze__:` / inside `__freeze__(...)` is never rewritten.\n\
 \n\

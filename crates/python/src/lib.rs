@@ -85,10 +85,11 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python);
     let state = passes::SharedState::new(&source.text);
     let group_passes = passes::group_passes(&state);
-    let pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
+    let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
         .iter()
         .map(|p| p as &dyn minrepro_engine::Pass<String>)
         .collect();
+    pass_refs.push(&passes::TidyPass);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
         config_digest: predicate.config_digest().to_owned(),

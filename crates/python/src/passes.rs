@@ -183,6 +183,49 @@ impl Pass<String> for GroupPass {
     }
 }
 
+/// A last, cosmetic pass: one candidate without whitespace-only lines (rewrites leave many
+/// behind; AutoDD's own output has none). It is judged like any other candidate.
+#[derive(Debug)]
+pub struct TidyPass;
+
+/// The current text without whitespace-only lines.
+fn without_blank_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|line| !line.trim().is_empty())
+        .collect()
+}
+
+/// Proposes one candidate, once.
+struct OneShot(Option<()>);
+
+impl Search<String> for OneShot {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        self.0.take()?;
+        let text = without_blank_lines(current);
+        let ok = size_key(&text) < size_key(current) && check_valid(&text).is_ok();
+        Some(if ok {
+            vec![Proposal {
+                case: text,
+                change: json!({"group": "tidy", "rewrites": [{"kind": "remove-blank-lines"}]}),
+            }]
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn feedback(&mut self, _accepted: Option<usize>) {}
+}
+
+impl Pass<String> for TidyPass {
+    fn name(&self) -> String {
+        "tidy".to_owned()
+    }
+
+    fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
+        Box::new(OneShot(Some(())))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +296,18 @@ mod tests {
             );
             search.feedback(None);
         }
+    }
+
+    #[test]
+    fn tidy_removes_blank_lines_once() {
+        let current = "\n\nx = 1\n   \n\ny = 2\n".to_owned();
+        let mut search = TidyPass.search(&current);
+        let batch = search.next_batch(&current).unwrap();
+        assert_eq!(batch[0].case, "x = 1\ny = 2\n");
+        search.feedback(None);
+        assert!(search.next_batch(&current).is_none());
+        let tidy = "x = 1\n".to_owned();
+        assert!(TidyPass.search(&tidy).next_batch(&tidy).unwrap().is_empty());
     }
 
     #[test]
