@@ -218,3 +218,41 @@ fn general_predicate_with_err_msg() {
     assert!(after < was);
     assert!(all_output(&run_python(&out, None)).contains("empty input"));
 }
+
+/// `--backend subproc` and a persistent cache: a second run answers from the cache and gives
+/// the same result.
+#[test]
+fn subproc_backend_and_persistent_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache.json");
+    let cache_text = cache.to_string_lossy().into_owned();
+    let flags = [
+        "--err-msg",
+        "CHECKSUM MISMATCH",
+        "--backend",
+        "subproc",
+        "--cache-file",
+        &cache_text,
+    ];
+    let (out, first) = reduce(&example("stdout_exit0.py"), dir.path(), &flags);
+    let first_text = std::fs::read(&out).unwrap();
+    assert!(cache.exists());
+    let second_dir = tempfile::tempdir().unwrap();
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("stdout_exit0.py"))
+        .arg("-o")
+        .arg(second_dir.path().join("out.py"))
+        .arg("--python")
+        .arg(python())
+        .args(flags)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("predicate runs 0,"), "{stderr}");
+    assert_eq!(sizes(&assert.get_output().stdout), first);
+    assert_eq!(
+        std::fs::read(second_dir.path().join("out.py")).unwrap(),
+        first_text
+    );
+}
