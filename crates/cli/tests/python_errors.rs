@@ -128,3 +128,33 @@ fn bad_interpreter_and_stray_predicate_args() {
         .code(2);
     assert!(!out.exists());
 }
+
+#[test]
+fn bad_freeze_annotations_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    for (text, line) in [
+        (
+            "x = 1\ny = max(\n    1, 2)  # autodd: freeze\nprint('needle')\n",
+            "line 3",
+        ),
+        (
+            "x = 1\n# autodd: freeze-start\ny = 2\nprint('needle')\n",
+            "line 2",
+        ),
+    ] {
+        let source = dir.path().join("frozen.py");
+        std::fs::write(&source, text).unwrap();
+        let assert = minrepro()
+            .arg("python")
+            .arg(&source)
+            .args(["--err-msg", "needle", "-o"])
+            .arg(&out)
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("freeze annotation"), "{stderr}");
+        assert!(stderr.contains(line), "{stderr}");
+        assert!(!out.exists());
+    }
+}
