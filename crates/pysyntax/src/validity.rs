@@ -12,9 +12,10 @@ use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, PythonVersion, Stmt};
 use ruff_python_parser::semantic_errors::{
     LazyImportContext, SemanticSyntaxChecker, SemanticSyntaxContext, SemanticSyntaxError,
+    SemanticSyntaxErrorKind,
 };
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::text::line_of;
 use crate::SyntaxProblem;
@@ -78,11 +79,23 @@ fn check_here(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     let ast::Mod::Module(module) = parsed.syntax() else {
         return Ok(());
     };
+    if let Some(at) = inconsistent_tabs(source, parsed.tokens()) {
+        return Err(SyntaxProblem {
+            line: line_of(source, at),
+            message: "inconsistent use of tabs and spaces in indentation".into(),
+        });
+    }
     let mut visitor = Checker::new(source, version);
+    visitor.frames.push(Frame {
+        globals: globals(&module.body),
+        ..Frame::default()
+    });
     visitor.visit_body(&module.body);
-    let errors = visitor.errors.into_inner();
-    match errors.iter().min_by_key(|e| e.range.start()) {
-        Some(error) => Err(problem(error.range, error.to_string())),
+    let mut found = visitor.errors.into_inner();
+    found.extend(visitor.extra);
+    found.sort();
+    match found.into_iter().next() {
+        Some((at, message)) => Err(problem(TextRange::empty(offset(at)), message)),
         None => Ok(()),
     }
 }
@@ -164,14 +177,30 @@ enum Scope {
     },
 }
 
+/// What a scope binds and declares global, for `global`/`nonlocal` checks.
+#[derive(Debug, Default)]
+struct Frame<'a> {
+    /// `global` declarations directly in the scope (first one per name).
+    globals: Vec<(&'a str, TextRange)>,
+    /// Parameters of a function or lambda scope.
+    parameters: Option<&'a ast::Parameters>,
+    /// Body of a function scope (bindings are looked up lazily, for `nonlocal`).
+    body: &'a [Stmt],
+}
+
 /// AST visitor feeding ruff's [`SemanticSyntaxChecker`] and answering its context questions.
 struct Checker<'a> {
     checker: SemanticSyntaxChecker,
-    errors: RefCell<Vec<SemanticSyntaxError>>,
+    /// Reported errors: (offset CPython would report, message).
+    errors: RefCell<Vec<(usize, String)>>,
+    /// Errors CPython reports that ruff's checker does not: (offset, message).
+    extra: Vec<(usize, String)>,
     version: PythonVersion,
     source: &'a str,
     /// Scopes with the loop depth inside each (loops do not cross scope boundaries).
     scopes: Vec<(Scope, usize)>,
+    /// One frame per scope, in step with `scopes`.
+    frames: Vec<Frame<'a>>,
     in_try: bool,
 }
 
@@ -183,6 +212,8 @@ impl<'a> Checker<'a> {
             version,
             source,
             scopes: vec![(Scope::Module, 0)],
+            frames: Vec::new(),
+            extra: Vec::new(),
             in_try: false,
         }
     }
@@ -199,10 +230,12 @@ impl<'a> Checker<'a> {
             .map_or(&Scope::Module, |(scope, _)| scope)
     }
 
-    fn in_scope(&mut self, scope: Scope, f: impl FnOnce(&mut Self)) {
+    fn in_scope(&mut self, scope: Scope, frame: Frame<'a>, f: impl FnOnce(&mut Self)) {
         self.scopes.push((scope, 0));
+        self.frames.push(frame);
         f(self);
         self.scopes.pop();
+        self.frames.pop();
     }
 
     fn in_loop(&mut self, f: impl FnOnce(&mut Self)) {
@@ -255,12 +288,33 @@ impl SemanticSyntaxContext for Checker<'_> {
         self.source
     }
 
-    fn global(&self, _name: &str) -> Option<TextRange> {
-        None
+    fn global(&self, name: &str) -> Option<TextRange> {
+        let frame = self.frames.last()?;
+        frame
+            .globals
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, range)| *range)
     }
 
-    fn has_nonlocal_binding(&self, _name: &str) -> bool {
-        true
+    fn has_nonlocal_binding(&self, name: &str) -> bool {
+        let enclosing = self.scopes.iter().zip(&self.frames).rev().skip(1);
+        for ((scope, _), frame) in enclosing {
+            match scope {
+                Scope::Function { .. } => {
+                    if frame
+                        .parameters
+                        .is_some_and(|p| p.iter().any(|p| p.name().as_str() == name))
+                        || binds(frame.body, name)
+                    {
+                        return true;
+                    }
+                }
+                Scope::Module => return false,
+                Scope::Class | Scope::Comprehension { .. } => {}
+            }
+        }
+        false
     }
 
     fn in_async_context(&self) -> bool {
@@ -332,7 +386,18 @@ impl SemanticSyntaxContext for Checker<'_> {
     }
 
     fn report_semantic_error(&self, error: SemanticSyntaxError) {
-        self.errors.borrow_mut().push(error);
+        // CPython reports these at the declaration, not at the use.
+        let at = match &error.kind {
+            SemanticSyntaxErrorKind::LoadBeforeGlobalDeclaration { start, .. }
+            | SemanticSyntaxErrorKind::LoadBeforeNonlocalDeclaration { start, .. } => *start,
+            SemanticSyntaxErrorKind::AnnotatedGlobal(name) => self
+                .global(name)
+                .map_or(error.range.start(), |range| range.start()),
+            _ => error.range.start(),
+        };
+        self.errors
+            .borrow_mut()
+            .push((at.to_usize(), error.to_string()));
     }
 
     fn in_loop_context(&self) -> bool {
@@ -347,8 +412,8 @@ impl SemanticSyntaxContext for Checker<'_> {
     }
 }
 
-impl Visitor<'_> for Checker<'_> {
-    fn visit_stmt(&mut self, stmt: &Stmt) {
+impl<'a> Visitor<'a> for Checker<'a> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
         self.with_checker(|checker, context| checker.visit_stmt(stmt, context));
         match stmt {
             Stmt::ClassDef(class) => {
@@ -361,7 +426,11 @@ impl Visitor<'_> for Checker<'_> {
                 if let Some(arguments) = &class.arguments {
                     self.visit_arguments(arguments);
                 }
-                self.in_scope(Scope::Class, |this| this.visit_body(&class.body));
+                let frame = Frame {
+                    globals: globals(&class.body),
+                    ..Frame::default()
+                };
+                self.in_scope(Scope::Class, frame, |this| this.visit_body(&class.body));
             }
             Stmt::FunctionDef(function) => {
                 for decorator in &function.decorator_list {
@@ -378,7 +447,12 @@ impl Visitor<'_> for Checker<'_> {
                     is_async: function.is_async,
                     parameters: parameter_names(Some(&function.parameters)),
                 };
-                self.in_scope(scope, |this| this.visit_body(&function.body));
+                let frame = Frame {
+                    globals: globals(&function.body),
+                    parameters: Some(&function.parameters),
+                    body: &function.body,
+                };
+                self.in_scope(scope, frame, |this| this.visit_body(&function.body));
             }
             Stmt::For(ast::StmtFor {
                 target,
@@ -399,7 +473,25 @@ impl Visitor<'_> for Checker<'_> {
                 self.in_loop(|this| this.visit_body(body));
                 self.visit_body(orelse);
             }
-            Stmt::Try(_) => {
+            Stmt::Nonlocal(n) => {
+                for name in &n.names {
+                    if let Some(global) = self.global(name.as_str()) {
+                        let at = global.start().min(n.range.start()).to_usize();
+                        self.extra
+                            .push((at, format!("name '{name}' is nonlocal and global")));
+                    }
+                }
+            }
+            Stmt::Try(t) => {
+                let n = t.handlers.len();
+                for handler in t.handlers.iter().take(n.saturating_sub(1)) {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if h.type_.is_none() {
+                        let at = h.range.start().to_usize();
+                        self.extra
+                            .push((at, "default 'except:' must be last".into()));
+                    }
+                }
                 let was_in_try = std::mem::replace(&mut self.in_try, true);
                 walk_stmt(self, stmt);
                 self.in_try = was_in_try;
@@ -408,7 +500,7 @@ impl Visitor<'_> for Checker<'_> {
         }
     }
 
-    fn visit_expr(&mut self, expr: &Expr) {
+    fn visit_expr(&mut self, expr: &'a Expr) {
         self.with_checker(|checker, context| checker.visit_expr(expr, context));
         match expr {
             Expr::Lambda(lambda) => {
@@ -419,7 +511,11 @@ impl Visitor<'_> for Checker<'_> {
                     is_async: false,
                     parameters: parameter_names(lambda.parameters.as_deref()),
                 };
-                self.in_scope(scope, |this| this.visit_expr(&lambda.body));
+                let frame = Frame {
+                    parameters: lambda.parameters.as_deref(),
+                    ..Frame::default()
+                };
+                self.in_scope(scope, frame, |this| this.visit_expr(&lambda.body));
             }
             Expr::ListComp(ast::ExprListComp {
                 elt, generators, ..
@@ -452,11 +548,11 @@ impl Visitor<'_> for Checker<'_> {
     }
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
     /// Visits a comprehension: the first iterable in the enclosing scope, everything else inside.
     fn comprehension(
         &mut self,
-        generators: &[ast::Comprehension],
+        generators: &'a [ast::Comprehension],
         generator: bool,
         elements: impl FnOnce(&mut Self),
     ) {
@@ -468,7 +564,7 @@ impl Checker<'_> {
             is_async: generators.iter().any(|g| g.is_async),
             generator,
         };
-        self.in_scope(scope, |this| {
+        self.in_scope(scope, Frame::default(), |this| {
             this.visit_expr(&first.target);
             for condition in &first.ifs {
                 this.visit_expr(condition);
@@ -479,4 +575,176 @@ impl Checker<'_> {
             elements(this);
         });
     }
+}
+
+/// A byte offset as a [`TextSize`](ruff_text_size::TextSize).
+fn offset(at: usize) -> ruff_text_size::TextSize {
+    ruff_text_size::TextSize::try_from(at).unwrap_or_default()
+}
+
+/// The first `global` declaration of each name directly in `body` (not in nested scopes).
+fn globals(body: &[Stmt]) -> Vec<(&str, TextRange)> {
+    let mut found: Vec<(&str, TextRange)> = Vec::new();
+    let mut stack: Vec<&[Stmt]> = vec![body];
+    while let Some(suite) = stack.pop() {
+        for stmt in suite {
+            match stmt {
+                Stmt::Global(g) => {
+                    for name in &g.names {
+                        if !found.iter().any(|(n, _)| *n == name.as_str()) {
+                            found.push((name.as_str(), g.range));
+                        }
+                    }
+                }
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                _ => stack.extend(crate::freeze::child_suites(stmt)),
+            }
+        }
+    }
+    found
+}
+
+/// Whether `body` (a function body, nested scopes excluded) binds `name`.
+fn binds(body: &[Stmt], name: &str) -> bool {
+    let mut finder = BindingFinder { name, found: false };
+    finder.visit_body(body);
+    finder.found
+}
+
+/// Looks for a binding of one name in one scope.
+struct BindingFinder<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for BindingFinder<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if self.found {
+            return;
+        }
+        let name = self.name;
+        match stmt {
+            Stmt::FunctionDef(f) => self.found = f.name.as_str() == name,
+            Stmt::ClassDef(c) => self.found = c.name.as_str() == name,
+            Stmt::Import(i) => {
+                self.found = i.names.iter().any(|a| {
+                    let bound = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    bound.split('.').next() == Some(name)
+                })
+            }
+            Stmt::ImportFrom(i) => {
+                self.found = i
+                    .names
+                    .iter()
+                    .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == name)
+            }
+            Stmt::Nonlocal(n) => self.found = n.names.iter().any(|n| n.as_str() == name),
+            Stmt::Try(t) => {
+                for handler in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if h.name.as_ref().is_some_and(|n| n.as_str() == name) {
+                        self.found = true;
+                    }
+                }
+                walk_stmt(self, stmt);
+            }
+            _ => walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.found {
+            return;
+        }
+        match expr {
+            Expr::Name(n) => {
+                self.found = n.id.as_str() == self.name && !n.ctx.is_load();
+            }
+            Expr::Lambda(_) => {}
+            _ => walk_expr(self, expr),
+        }
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+        let name = self.name;
+        let captures = match pattern {
+            ast::Pattern::MatchAs(p) => p.name.as_ref(),
+            ast::Pattern::MatchStar(p) => p.name.as_ref(),
+            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
+            _ => None,
+        };
+        if captures.is_some_and(|n| n.as_str() == name) {
+            self.found = true;
+        }
+        ast::visitor::walk_pattern(self, pattern);
+    }
+}
+
+/// Offset of the first line whose indentation compares differently with tabs as 8 columns and as
+/// 1 column against the enclosing block's (CPython's `TabError`).
+fn inconsistent_tabs(source: &str, tokens: &[ruff_python_ast::token::Token]) -> Option<usize> {
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    let mut line_start = true;
+    for token in tokens {
+        match token.kind() {
+            TokenKind::Newline => {
+                line_start = true;
+                continue;
+            }
+            TokenKind::Comment
+            | TokenKind::NonLogicalNewline
+            | TokenKind::Indent
+            | TokenKind::Dedent => continue,
+            _ if !line_start => continue,
+            _ => line_start = false,
+        }
+        let at = token.start().to_usize();
+        let indent = crate::text::indent_at(source, at);
+        if !indent.contains('\t') && stack.iter().all(|&(c8, c1)| c8 == c1) {
+            // Spaces only here and in every enclosing block: nothing to compare.
+            let col = indent.len();
+            while stack.last().is_some_and(|&(c8, _)| c8 > col) {
+                stack.pop();
+            }
+            if stack.last().is_none_or(|&(c8, _)| c8 < col) {
+                stack.push((col, col));
+            }
+            continue;
+        }
+        let (mut c8, mut c1) = (0usize, 0usize);
+        for b in indent.bytes() {
+            match b {
+                b'\t' => {
+                    c8 = (c8 / 8 + 1) * 8;
+                    c1 += 1;
+                }
+                b'\x0c' => {
+                    c8 = 0;
+                    c1 = 0;
+                }
+                _ => {
+                    c8 += 1;
+                    c1 += 1;
+                }
+            }
+        }
+        while stack.last().is_some_and(|&(t8, _)| t8 > c8) {
+            stack.pop();
+        }
+        match stack.last() {
+            Some(&(t8, t1)) if t8 == c8 => {
+                if t1 != c1 {
+                    return Some(at);
+                }
+            }
+            Some(&(_, t1)) => {
+                if c1 <= t1 {
+                    return Some(at);
+                }
+                stack.push((c8, c1));
+            }
+            None => stack.push((c8, c1)),
+        }
+    }
+    None
 }
