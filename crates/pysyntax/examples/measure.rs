@@ -7,7 +7,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: measure FILE [REPEAT]");
     let repeat: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
-    let source = std::fs::read_to_string(&path).expect("readable file").repeat(repeat);
+    let source = std::fs::read_to_string(&path)
+        .expect("readable file")
+        .repeat(repeat);
     println!("{} lines, {} bytes", source.lines().count(), source.len());
     let runs = 50;
     let start = Instant::now();

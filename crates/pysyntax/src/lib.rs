@@ -11,8 +11,11 @@
 use std::ops::Range;
 
 mod apply;
+mod bindings;
+mod checker;
 mod freeze;
 mod indent;
+mod limits;
 pub mod rewrites;
 mod text;
 mod tokens;

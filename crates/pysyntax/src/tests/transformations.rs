@@ -1,40 +1,8 @@
-//! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
+//! One test (or more) per transformation: input text → expected output text, valid Python.
 
+use super::*;
 use crate::*;
-
-/// Results of applying, one at a time, each `kind` rewrite of `group` to `source`.
-fn results(source: &str, group: Group, kind: &str) -> Vec<String> {
-    rewrites(source, group)
-        .iter()
-        .filter(|r| r.kind == kind)
-        .map(|r| apply(source, &[r]))
-        .collect()
-}
-
-/// Asserts that some `kind` rewrite of `source` gives `expected`, which is valid Python.
-#[track_caller]
-fn assert_rewrite(source: &str, group: Group, kind: &str, expected: &str) {
-    assert!(check_valid(source).is_ok(), "input invalid: {source}");
-    let all = results(source, group, kind);
-    assert!(
-        all.iter().any(|r| r == expected),
-        "no {kind} rewrite of\n{source}\ngives\n{expected}\ngot: {all:#?}"
-    );
-    if let Err(e) = check_valid(expected) {
-        panic!("expected output invalid ({e}):\n{expected}");
-    }
-}
-
-/// Asserts that no `kind` rewrite of `source` exists.
-#[track_caller]
-fn assert_none(source: &str, group: Group, kind: &str) {
-    let all = results(source, group, kind);
-    assert!(all.is_empty(), "unexpected {kind} rewrites: {all:#?}");
-}
-
 use Group::*;
-
-// ---------------------------------------------------------------- statements
 
 #[test]
 fn remove_statement_alone_on_its_line() {
@@ -148,8 +116,6 @@ fn apply_outer_wins_and_overlap_keeps_first() {
     assert_eq!(apply(s, &[&inner, &overlapping]), "abYdZ");
 }
 
-// ---------------------------------------------------------------- control flow
-
 #[test]
 fn if_to_body_and_else() {
     let s = "def g():\n    if c:\n        a = 1\n        # note\n        b = 2\n    else:\n        d = 3\n    return 0\n";
@@ -249,8 +215,6 @@ fn break_left_outside_a_loop_is_rejected_by_check_valid() {
     assert!(check_valid(&out[0]).is_err());
 }
 
-// ---------------------------------------------------------------- canonicalizations
-
 #[test]
 fn with_as_to_assign() {
     let s = "with open(p) as f:\n    f.read()\n";
@@ -334,8 +298,6 @@ fn add_varargs() {
     assert_none("def f(*a, **k):\n    pass\n", Canonicalizations, k);
 }
 
-// ---------------------------------------------------------------- simplifications
-
 #[test]
 fn assign_to_one() {
     assert_rewrite(
@@ -413,8 +375,6 @@ fn hoisting() {
     );
 }
 
-// ---------------------------------------------------------------- constants
-
 #[test]
 fn halve_integers() {
     assert_rewrite("x = 10\n", IntegerReduction, "halve-integer", "x = 5\n");
@@ -439,8 +399,6 @@ fn shorten_strings() {
     );
     assert_none("x = 'a\\n'\ny = ''\n", IntegerReduction, "shorten-string");
 }
-
-// ---------------------------------------------------------------- slow removals
 
 #[test]
 fn remove_elements() {
@@ -518,8 +476,6 @@ fn remove_parameters() {
     );
 }
 
-// ---------------------------------------------------------------- listing rules
-
 #[test]
 fn rewrites_are_sorted_and_never_no_ops() {
     let s = "x = 1\nif a:\n    y = [1, 2]\n    z = f(g(1), 2)\n";
@@ -534,328 +490,4 @@ fn rewrites_are_sorted_and_never_no_ops() {
         }
         assert_eq!(all, rewrites(s, group));
     }
-}
-
-// ---------------------------------------------------------------- validity
-
-/// Decodes a hex string (test data).
-fn unhex(hex: &str) -> Vec<u8> {
-    (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
-        .collect()
-}
-
-#[test]
-fn agrees_with_cpython_compile() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/validity_cases.py");
-    let Ok(output) = std::process::Command::new("python3")
-        .arg("-S")
-        .arg(script)
-        .output()
-    else {
-        eprintln!("python3 not available; skipping");
-        return;
-    };
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let mut disagreements = Vec::new();
-    let mut count = 0;
-    for line in stdout.lines() {
-        let mut parts = line.split(' ');
-        let (Some(ok), Some(lineno), Some(hex)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        count += 1;
-        let source = String::from_utf8(unhex(hex)).unwrap_or_default();
-        let ours = check_valid(&source);
-        if (ok == "1") != ours.is_ok() {
-            disagreements.push(format!(
-                "{source:?}: cpython {ok} ({lineno}), ours {ours:?}"
-            ));
-        } else if let (Err(problem), Ok(line)) = (&ours, lineno.parse::<usize>()) {
-            // Parse errors at the end of a block may be reported one line apart.
-            if line > 0 && problem.line.abs_diff(line) > 1 {
-                disagreements.push(format!("{source:?}: line {line} vs ours {problem}"));
-            }
-        }
-    }
-    assert!(count > 100, "python3 printed {count} cases: {stdout}");
-    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
-}
-
-#[test]
-fn agrees_with_cpython_on_mutants_of_dataclasses() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
-    let path = format!("{dir}dataclasses_py311.py");
-    let output = std::process::Command::new("python3")
-        .args(["-S", &format!("{dir}mutants.py"), &path, "300"])
-        .output();
-    let Ok(output) = output else {
-        eprintln!("python3 not available; skipping");
-        return;
-    };
-    let original = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(check_valid(&original).is_ok());
-    let lines: Vec<&str> = original.split_inclusive('\n').collect();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let mut disagreements = Vec::new();
-    let mut count = 0;
-    for row in stdout.lines() {
-        let fields: Vec<&str> = row.split(' ').collect();
-        let [ok, kind, a, b] = fields[..] else {
-            continue;
-        };
-        let (Ok(a), Ok(b)) = (a.parse::<usize>(), b.parse::<i64>()) else {
-            continue;
-        };
-        let mut mutant: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        if kind == "del" {
-            mutant.drain(a..(b as usize).min(mutant.len()));
-        } else if b > 0 {
-            mutant[a] = format!("{}{}", " ".repeat(b as usize), mutant[a]);
-        } else {
-            let k = (-b) as usize;
-            let line = &mutant[a];
-            if line
-                .get(..k.min(line.len()))
-                .is_some_and(|p| p.trim().is_empty())
-            {
-                mutant[a] = line.get(k..).unwrap_or("").to_string();
-            }
-        }
-        let text = mutant.concat();
-        count += 1;
-        if (ok == "1") != check_valid(&text).is_ok() {
-            disagreements.push(format!(
-                "{kind} {a} {b}: cpython {ok}, ours {:?}",
-                check_valid(&text)
-            ));
-        }
-    }
-    assert!(count >= 300, "{stdout}");
-    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
-}
-
-// ---------------------------------------------------------------- freeze
-
-/// Every rewrite of every group.
-fn all_rewrites(source: &str) -> Vec<Rewrite> {
-    Group::ALL
-        .iter()
-        .flat_map(|&g| rewrites(source, g))
-        .collect()
-}
-
-/// Asserts that no rewrite of `source` touches bytes of `frozen` unless it keeps the text.
-#[track_caller]
-fn assert_survives(source: &str, frozen: &str) {
-    let strip = |s: &str| {
-        s.lines()
-            .map(|l| l.trim_start())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    assert!(source.contains(frozen));
-    for r in all_rewrites(source) {
-        let out = apply(source, &[&r]);
-        assert!(
-            strip(&out).contains(&strip(frozen)),
-            "{r:?} lost frozen {frozen:?}:\n{out}"
-        );
-    }
-}
-
-#[test]
-fn freeze_single_line() {
-    let s = "a = f(2)  # autodd: freeze\nb = g(4)\n";
-    assert_eq!(freeze_regions(s), Ok(()));
-    assert_survives(s, "a = f(2)  # autodd: freeze");
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "remove-statement",
-        "a = f(2)  # autodd: freeze\n",
-    );
-    assert_eq!(frozen_ranges(s), vec![0..26]);
-    // `if C: <frozen>` → `<frozen>` keeps it, removing the `if` does not
-    let s = "if c:\n    a()  # autodd: freeze\nb = 1\n";
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "if-to-body",
-        "a()  # autodd: freeze\nb = 1\n",
-    );
-    assert!(!results(s, FastRemovals, "remove-statement").contains(&"b = 1\n".to_string()));
-    assert_survives(s, "a()  # autodd: freeze");
-}
-
-#[test]
-fn freeze_single_line_errors() {
-    let p = freeze_regions("x = 1\na = f(\n    1)  # autodd: freeze\n").unwrap_err();
-    assert_eq!(p.line, 3);
-    let p = freeze_regions("if x:  # autodd: freeze\n    pass\n").unwrap_err();
-    assert_eq!(p.line, 1);
-    let p = freeze_regions("x = 1\n# autodd: freeze\n").unwrap_err();
-    assert_eq!(p.line, 2);
-    assert!(freeze_regions("a = 1; b = 2  # autodd: freeze\n").is_ok());
-}
-
-#[test]
-fn freeze_blocks() {
-    let s = "x = 5\nif c:\n    # autodd: freeze-start\n    a = g(3)\n    b = [1, 2]\n    # autodd: end-freeze\n    y = 7\n";
-    assert_eq!(freeze_regions(s), Ok(()));
-    assert_survives(
-        s,
-        "# autodd: freeze-start\n    a = g(3)\n    b = [1, 2]\n    # autodd: end-freeze",
-    );
-    assert_rewrite(s, FastRemovals, "remove-statement", "x = 5\nif c:\n    # autodd: freeze-start\n    a = g(3)\n    b = [1, 2]\n    # autodd: end-freeze\n");
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "if-to-body",
-        "x = 5\n# autodd: freeze-start\na = g(3)\nb = [1, 2]\n# autodd: end-freeze\ny = 7\n",
-    );
-    assert!(results(s, IntegerReduction, "halve-integer").len() == 2); // 5 and 7 only
-}
-
-#[test]
-fn freeze_block_errors() {
-    let p = freeze_regions("a = 1\n# autodd: freeze-start\nb = 2\n").unwrap_err();
-    assert_eq!(p.line, 2);
-    assert!(p.message.contains("never closed"));
-    let p = freeze_regions("a = 1\n\n# autodd: end-freeze\n").unwrap_err();
-    assert_eq!(p.line, 3);
-    // a source that does not parse is reported as such
-    assert!(freeze_regions("if x:\n").is_err());
-    // unterminated: everything after the start is still protected
-    let s = "a = 2\n# autodd: freeze-start\nb = 4\n";
-    assert_survives(s, "b = 4");
-}
-
-#[test]
-fn freeze_with_block() {
-    let s = "from m import __freeze__\nif c:\n    with __freeze__:\n        x = f(2)\n    z = 4\n";
-    assert_eq!(freeze_regions(s), Ok(()));
-    assert_survives(s, "with __freeze__:\n        x = f(2)");
-    assert_survives(s, "from m import __freeze__");
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "if-to-body",
-        "from m import __freeze__\nwith __freeze__:\n    x = f(2)\nz = 4\n",
-    );
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "remove-statement",
-        "from m import __freeze__\nif c:\n    with __freeze__:\n        x = f(2)\n",
-    );
-}
-
-#[test]
-fn freeze_calls() {
-    let s = "import autodd\ny = __freeze__(f(2)) + 3\nz = autodd.__freeze__([1, 2])\n";
-    assert_survives(s, "__freeze__(f(2))");
-    assert_survives(s, "autodd.__freeze__([1, 2])");
-    assert_rewrite(
-        s,
-        Simplifications,
-        "binop-to-left",
-        "import autodd\ny = __freeze__(f(2))\nz = autodd.__freeze__([1, 2])\n",
-    );
-    assert_none(s, Simplifications, "assign-to-one");
-    assert_none(s, Simplifications, "call-to-arg");
-}
-
-#[test]
-fn future_imports_stay_first() {
-    let s = "\"\"\"doc\"\"\"\nfrom __future__ import annotations\nimport os\nx: int = 2\n";
-    assert_survives(s, "from __future__ import annotations");
-    for r in all_rewrites(s) {
-        let out = apply(s, &[&r]);
-        let at = out.find("from __future__").unwrap_or(0);
-        let before = out[..at].trim();
-        // only the (possibly shortened or removed) docstring may precede it
-        assert!(
-            before.is_empty() || before.starts_with("\"\"\"") && before.ends_with("\"\"\""),
-            "{out}"
-        );
-    }
-}
-
-// ---------------------------------------------------------------- robustness
-
-#[test]
-fn deep_nesting_does_not_overflow() {
-    let deep = [
-        format!("x = {}{}\n", "[".repeat(20_000), "]".repeat(20_000)),
-        format!("x = {}1\n", "not ".repeat(100_000)),
-        format!("x = {}1\n", "-".repeat(100_000)),
-        format!("x = {}\n", vec!["1"; 100_000].join("+")),
-        format!("x = y{}\n", ".a".repeat(100_000)),
-        (0..150)
-            .map(|i| format!("{}if x:\n", "    ".repeat(i)))
-            .collect::<String>()
-            + &"    ".repeat(150)
-            + "pass\n",
-    ];
-    for source in &deep {
-        assert!(check_valid(source).is_err(), "{}", &source[..40]);
-        let _ = token_count(source);
-        let _ = freeze_regions(source);
-        for group in Group::ALL {
-            assert!(rewrites(source, group).is_empty());
-        }
-    }
-    // deep but within CPython's limits
-    let ok = format!("x = {}1{}\n", "(".repeat(150), ")".repeat(150));
-    assert_eq!(check_valid(&ok), Ok(()));
-    let ok = format!("x = {}\n", vec!["1"; 1500].join("+"));
-    assert_eq!(check_valid(&ok), Ok(()));
-    assert!(!rewrites(&ok, Simplifications).is_empty());
-}
-
-#[test]
-fn odd_bytes_do_not_panic() {
-    for source in [
-        "\u{feff}x = 1\n",
-        "x = 1\0\n",
-        "\0",
-        "if x:\r\n    a = 1\r\n    b = 2\r\n",
-        "if x:\r    a = 1\r",
-        "if x:\n\ta = [1,\n\t 2]\n",
-        "x = '''\n\0'''\n",
-        "\u{feff}",
-        "",
-        "\\\n",
-        "x = f'{a!r:{b}}' + 'é'\n",
-    ] {
-        let _ = check_valid(source);
-        let _ = token_count(source);
-        let _ = freeze_regions(source);
-        for group in Group::ALL {
-            let all = rewrites(source, group);
-            let refs: Vec<&Rewrite> = all.iter().collect();
-            let _ = apply(source, &refs);
-            for r in &all {
-                let _ = check_valid(&apply(source, &[r]));
-            }
-        }
-    }
-    // CRLF is kept
-    let s = "if x:\r\n    a = 1\r\n    b = 2\r\n";
-    assert_rewrite(s, FastRemovals, "if-to-body", "a = 1\r\nb = 2\r\n");
-    assert_rewrite(
-        s,
-        FastRemovals,
-        "remove-statement",
-        "if x:\r\n    b = 2\r\n",
-    );
-}
-
-#[test]
-fn token_count_ignores_comments_and_layout() {
-    let a = "x = f(1, 2)\n";
-    let b = "# c\n\nx = f(1,   # c\n      2)\n\n";
-    assert_eq!(token_count(a), token_count(b));
-    assert!(token_count("x = 1\ny = 2\n") > token_count("x = 1\n"));
 }
