@@ -491,3 +491,52 @@ fn rewrites_are_sorted_and_never_no_ops() {
         assert_eq!(all, rewrites(s, group));
     }
 }
+
+#[test]
+fn remove_clauses() {
+    let s = "if a:\n    x = 1\nelif b:\n    x = 2\nelse:\n    x = 3\n";
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "if a:\n    x = 1\nelse:\n    x = 3\n",
+    );
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "if a:\n    x = 1\nelif b:\n    x = 2\n",
+    );
+    let s = "for i in x:\n    f(i)\nelse:\n    g()\n";
+    assert_rewrite(s, FastRemovals, "remove-else", "for i in x:\n    f(i)\n");
+    let s = "try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\nfinally:\n    d()\n";
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "try:\n    a()\nexcept E:\n    b()\nfinally:\n    d()\n",
+    );
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-finally",
+        "try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\n",
+    );
+}
+
+#[test]
+fn remove_defaults() {
+    let s = "def f(a=1, *, b=2):\n    pass\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-default",
+        "def f(a, *, b=2):\n    pass\n",
+    );
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-default",
+        "def f(a=1, *, b):\n    pass\n",
+    );
+}
