@@ -140,3 +140,24 @@ fn print_invalid_single_rewrites() {
         }
     }
 }
+
+#[test]
+#[ignore = "exploration aid: writes every single-rewrite result of FILE to DIR with our verdict"]
+fn dump_single_rewrites() {
+    let (Ok(file), Ok(dir)) = (
+        std::env::var("PYSYNTAX_FILE"),
+        std::env::var("PYSYNTAX_DIR"),
+    ) else {
+        return;
+    };
+    let source = std::fs::read_to_string(file).unwrap_or_default();
+    let mut n = 0;
+    for group in Group::ALL {
+        for r in rewrites(&source, group) {
+            let out = apply(&source, &[&r]);
+            let ok = u8::from(check_valid(&out).is_ok());
+            let _ = std::fs::write(format!("{dir}/{n:05}_{ok}_{}.py", r.kind), out);
+            n += 1;
+        }
+    }
+}

@@ -160,7 +160,9 @@ pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
         );
     }
     remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
-    remove_trailing_clause(ctx, &s.finalbody, TokenKind::Finally, "remove-finally");
+    if !s.handlers.is_empty() {
+        remove_trailing_clause(ctx, &s.finalbody, TokenKind::Finally, "remove-finally");
+    }
     if s.handlers.len() < 2 && s.finalbody.is_empty() {
         return;
     }

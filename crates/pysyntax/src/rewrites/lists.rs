@@ -122,7 +122,16 @@ pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters) {
     }
     items.sort_by_key(|(r, _)| r.start);
     remove_each(ctx, &items);
-    for param in p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs) {
+    // Only the first positional default can go (a later one would follow a default).
+    let positional: Vec<_> = p.posonlyargs.iter().chain(&p.args).collect();
+    let first_default = positional.iter().position(|param| param.default.is_some());
+    let removable = positional
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) == first_default)
+        .map(|(_, param)| *param)
+        .chain(&p.kwonlyargs);
+    for param in removable {
         if let Some(default) = &param.default {
             let range = param.parameter.end().to_usize()..default.end().to_usize();
             ctx.push(
