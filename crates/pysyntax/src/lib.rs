@@ -140,6 +140,42 @@ impl Group {
     }
 }
 
+/// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
+/// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
+/// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
+/// `while-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// expression simplifications, constant reduction and list-element removals.
+pub const KINDS: &[(&str, Group)] = &[
+    ("remove-statement", Group::FastRemovals),
+    ("remove-decorator", Group::FastRemovals),
+    ("if-to-body", Group::FastRemovals),
+    ("if-to-else", Group::FastRemovals),
+    ("for-to-body", Group::FastRemovals),
+    ("while-to-body", Group::FastRemovals),
+    ("try-to-body", Group::FastRemovals),
+    ("remove-handler", Group::FastRemovals),
+    ("remove-else", Group::FastRemovals),
+    ("remove-finally", Group::FastRemovals),
+    ("with-as-to-assign", Group::Canonicalizations),
+    ("add-varargs", Group::Canonicalizations),
+    ("assign-to-one", Group::Simplifications),
+    ("call-to-arg", Group::Simplifications),
+    ("binop-to-left", Group::Simplifications),
+    ("binop-to-right", Group::Simplifications),
+    ("ifexp-to-body", Group::Simplifications),
+    ("ifexp-to-else", Group::Simplifications),
+    ("attribute-to-value", Group::Simplifications),
+    ("subscript-to-value", Group::Simplifications),
+    ("halve-integer", Group::IntegerReduction),
+    ("shorten-string", Group::IntegerReduction),
+    ("remove-element", Group::SlowRemovals),
+    ("remove-argument", Group::SlowRemovals),
+    ("remove-keyword", Group::SlowRemovals),
+    ("remove-base", Group::SlowRemovals),
+    ("remove-parameter", Group::SlowRemovals),
+    ("remove-default", Group::SlowRemovals),
+];
+
 /// One rewrite of one syntax node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewrite {

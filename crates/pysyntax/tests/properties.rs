@@ -114,6 +114,11 @@ fn samples_are_valid_and_most_single_rewrites_stay_valid() {
         let mut total = 0;
         for group in Group::ALL {
             for r in rewrites(source, group) {
+                assert!(
+                    minrepro_pysyntax::KINDS.contains(&(r.kind, group)),
+                    "{} not in KINDS",
+                    r.kind
+                );
                 total += 1;
                 valid += usize::from(check_valid(&apply(source, &[&r])).is_ok());
             }
@@ -158,6 +163,41 @@ fn dump_single_rewrites() {
             let ok = u8::from(check_valid(&out).is_ok());
             let _ = std::fs::write(format!("{dir}/{n:05}_{ok}_{}.py", r.kind), out);
             n += 1;
+        }
+    }
+}
+
+#[test]
+#[ignore = "exploration aid: writes random combined selections of FILE's rewrites to DIR"]
+fn dump_combined_rewrites() {
+    let (Ok(file), Ok(dir)) = (
+        std::env::var("PYSYNTAX_FILE"),
+        std::env::var("PYSYNTAX_DIR"),
+    ) else {
+        return;
+    };
+    let source = std::fs::read_to_string(file).unwrap_or_default();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut n = 0;
+    for group in Group::ALL {
+        let all = rewrites(&source, group);
+        for percent in [2, 5, 20, 50] {
+            for _ in 0..15 {
+                let chosen: Vec<&Rewrite> = all.iter().filter(|_| next() % 100 < percent).collect();
+                let out = apply(&source, &chosen);
+                let ok = u8::from(check_valid(&out).is_ok());
+                let _ = std::fs::write(
+                    format!("{dir}/{n:05}_{ok}_{}-{percent}.py", group.name()),
+                    out,
+                );
+                n += 1;
+            }
         }
     }
 }

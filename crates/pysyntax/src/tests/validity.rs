@@ -98,3 +98,30 @@ fn agrees_with_cpython_on_mutants_of_dataclasses() {
     assert!(count >= 300, "{stdout}");
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+#[test]
+fn python_version_can_be_chosen() {
+    let type_alias = "type X = int\n";
+    assert!(check_valid(type_alias).is_err());
+    assert!(check_valid_for(type_alias, 12).is_ok());
+    let matching = "match x:\n    case 1:\n        pass\n";
+    assert!(check_valid(matching).is_ok());
+    assert!(check_valid_for(matching, 9).is_err());
+}
+
+#[test]
+fn reports_the_line_of_semantic_errors() {
+    let cases = [
+        ("x = 1\nreturn x\n", 2),
+        ("x = 1\nbreak\n", 2),
+        ("def f(a, a):\n    pass\n", 1),
+        ("x = 1\n\nawait x\n", 3),
+        ("def f(a=1, b):\n    pass\n", 1),
+        ("if x:\npass\n", 2),
+        ("if x:\n    a\n   b\n", 3),
+    ];
+    for (source, line) in cases {
+        let problem = check_valid(source).expect_err(source);
+        assert_eq!(problem.line, line, "{source:?}: {problem}");
+    }
+}
