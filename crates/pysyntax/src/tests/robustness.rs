@@ -79,3 +79,32 @@ fn token_count_ignores_comments_and_layout() {
     assert_eq!(token_count(a), token_count(b));
     assert!(token_count("x = 1\ny = 2\n") > token_count("x = 1\n"));
 }
+
+#[test]
+fn nesting_just_below_the_operator_limit_does_not_overflow() {
+    let n = 19_990;
+    let sources = [
+        format!("x = {}1\n", "-".repeat(n)),
+        format!("x = {}1\n", "not ".repeat(n)),
+        format!("x = {}1\n", "lambda:".repeat(n)),
+        format!("x = {}1\n", "1 if 1 else ".repeat(n / 2)),
+        format!("x = y{}\n", ".a".repeat(n)),
+        format!("x = y{}\n", "[0]".repeat(n / 2)),
+        format!("x = {}\n", vec!["2"; n].join("**")),
+        format!("async def f():\n    return {}x\n", "await ".repeat(n)),
+    ];
+    for source in &sources {
+        let _ = check_valid(source);
+        let _ = freeze_regions(source);
+    }
+    // Listing rewrites copies operand text (quadratic in nesting): exercise it less deep.
+    for source in &sources[..3] {
+        let source = source.replacen(&"-".repeat(n), &"-".repeat(3000), 1);
+        for group in Group::ALL {
+            let all = rewrites(&source, group);
+            if let Some(r) = all.first() {
+                let _ = apply(&source, &[r]);
+            }
+        }
+    }
+}
