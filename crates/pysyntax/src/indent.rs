@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn reindents_code_but_not_strings() {
         let source = "    a = '''x\n    y'''\n    b\n  # c\n";
-        let strings = StringSpans(Vec::from([8..20]));
+        let strings = StringSpans(std::iter::once(8..20).collect());
         let out = reindent(source, 0..source.len(), "    ", "", &strings);
         assert_eq!(out, "a = '''x\n    y'''\nb\n  # c\n");
     }

@@ -5,18 +5,23 @@
 //! size, [`freeze_regions`] validates freeze annotations, and [`rewrites`] lists the AutoDD-style
 //! rewrites of a source, grouped as AutoDD groups them, which [`apply`] splices into the text.
 //!
-//! Everything that walks the AST runs on a thread with a large stack (see [`validity`]), so deeply
+//! Everything that walks the AST runs on a thread with a large stack (512 MiB, mostly untouched), so deeply
 //! nested sources cannot overflow the caller's stack; nothing here panics on any `&str` input.
+
+#![warn(missing_docs)]
 
 use std::ops::Range;
 
 mod apply;
+mod bindings;
+mod checker;
 mod freeze;
 mod indent;
-pub mod rewrites;
+mod limits;
+mod rewrites;
 mod text;
 mod tokens;
-pub mod validity;
+mod validity;
 
 #[cfg(test)]
 mod tests;
@@ -136,6 +141,42 @@ impl Group {
         }
     }
 }
+
+/// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
+/// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
+/// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
+/// `while-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// expression simplifications, constant reduction and list-element removals.
+pub const KINDS: &[(&str, Group)] = &[
+    ("remove-statement", Group::FastRemovals),
+    ("remove-decorator", Group::FastRemovals),
+    ("if-to-body", Group::FastRemovals),
+    ("if-to-else", Group::FastRemovals),
+    ("for-to-body", Group::FastRemovals),
+    ("while-to-body", Group::FastRemovals),
+    ("try-to-body", Group::FastRemovals),
+    ("remove-handler", Group::FastRemovals),
+    ("remove-else", Group::FastRemovals),
+    ("remove-finally", Group::FastRemovals),
+    ("with-as-to-assign", Group::Canonicalizations),
+    ("add-varargs", Group::Canonicalizations),
+    ("assign-to-one", Group::Simplifications),
+    ("call-to-arg", Group::Simplifications),
+    ("binop-to-left", Group::Simplifications),
+    ("binop-to-right", Group::Simplifications),
+    ("ifexp-to-body", Group::Simplifications),
+    ("ifexp-to-else", Group::Simplifications),
+    ("attribute-to-value", Group::Simplifications),
+    ("subscript-to-value", Group::Simplifications),
+    ("halve-integer", Group::IntegerReduction),
+    ("shorten-string", Group::IntegerReduction),
+    ("remove-element", Group::SlowRemovals),
+    ("remove-argument", Group::SlowRemovals),
+    ("remove-keyword", Group::SlowRemovals),
+    ("remove-base", Group::SlowRemovals),
+    ("remove-parameter", Group::SlowRemovals),
+    ("remove-default", Group::SlowRemovals),
+];
 
 /// One rewrite of one syntax node.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,8 +5,11 @@
 //! - `if-to-else`: `if C: A elif D: B …` → `if D: B …`, `if C: A else: B` → `B`;
 //! - `for-to-body`: `for V in E: B` → `V = 0…` (zeros shaped like `V`) then `B`;
 //! - `while-to-body`: `while C: B` → `B`;
-//! - `try-to-body`: `try: B except …` → `B`; `remove-handler`: drop one `except` clause.
+//! - `try-to-body`: `try: B except …` → `B`; `remove-handler`: drop one `except` clause;
+//! - `remove-else`: drop an `elif`/`else` clause of an `if`, or the `else` of `for`/`while`/`try`;
+//!   `remove-finally`: drop a `finally` clause.
 
+use ruff_python_ast::token::TokenKind;
 use ruff_python_ast::{self as ast, ExceptHandler, Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -31,6 +34,9 @@ pub fn if_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtIf) {
             text,
             &[body.span],
         );
+    }
+    for clause in &s.elif_else_clauses {
+        remove_clause(ctx, clause.start().to_usize(), &clause.body, "remove-else");
     }
     let Some(clause) = s.elif_else_clauses.first() else {
         return;
@@ -85,6 +91,7 @@ pub fn for_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtFor) {
     let Some(body) = ctx.suite(&s.body) else {
         return;
     };
+    remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
     let target = ctx.text(span(&*s.target));
     let text = format!(
         "{target} = {}{}{to}{}",
@@ -152,6 +159,10 @@ pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
             &[body.span],
         );
     }
+    remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
+    if !s.handlers.is_empty() {
+        remove_trailing_clause(ctx, &s.finalbody, TokenKind::Finally, "remove-finally");
+    }
     if s.handlers.len() < 2 && s.finalbody.is_empty() {
         return;
     }
@@ -172,5 +183,38 @@ pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
             String::new(),
             &[],
         );
+    }
+}
+
+/// Removes a clause starting (keyword at a line start) at `start` with block `body`.
+fn remove_clause(ctx: &mut Ctx<'_>, start: usize, body: &[Stmt], kind: &'static str) {
+    if !is_line_start(ctx.source, start) {
+        return;
+    }
+    let Some(suite) = ctx.suite(body) else {
+        return;
+    };
+    let range = line_start(ctx.source, start)..next_line_start(ctx.source, suite.span.end);
+    ctx.push(Group::FastRemovals, kind, range, String::new(), &[]);
+}
+
+/// Removes the `else:`/`finally:` clause whose block is `body` (found from its keyword token).
+fn remove_trailing_clause(
+    ctx: &mut Ctx<'_>,
+    body: &[Stmt],
+    keyword: TokenKind,
+    kind: &'static str,
+) {
+    let Some(first) = body.first() else {
+        return;
+    };
+    let Some(colon) = ctx.token_before(first.start().to_usize()) else {
+        return;
+    };
+    match ctx.token_before(colon.start().to_usize()) {
+        Some(k) if k.kind() == keyword && colon.kind() == TokenKind::Colon => {
+            remove_clause(ctx, k.start().to_usize(), body, kind);
+        }
+        _ => {}
     }
 }

@@ -3,7 +3,8 @@
 //! - `remove-element`: a tuple, list, set or dict element;
 //! - `remove-argument` / `remove-keyword`: a call's positional or keyword argument
 //!   (`remove-base` / `remove-keyword` for a class's bases);
-//! - `remove-parameter`: a function or lambda parameter.
+//! - `remove-parameter`: a function or lambda parameter;
+//! - `remove-default`: a parameter's default value (`a=1` → `a`).
 //!
 //! An element is removed with the separator after it (up to the next element), the last one
 //! with its trailing comma if it has one (`[a, b]` → `[a, ]`, `(a,)` → `()`), so removals of
@@ -121,4 +122,25 @@ pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters) {
     }
     items.sort_by_key(|(r, _)| r.start);
     remove_each(ctx, &items);
+    // Only the first positional default can go (a later one would follow a default).
+    let positional: Vec<_> = p.posonlyargs.iter().chain(&p.args).collect();
+    let first_default = positional.iter().position(|param| param.default.is_some());
+    let removable = positional
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) == first_default)
+        .map(|(_, param)| *param)
+        .chain(&p.kwonlyargs);
+    for param in removable {
+        if let Some(default) = &param.default {
+            let range = param.parameter.end().to_usize()..default.end().to_usize();
+            ctx.push(
+                Group::SlowRemovals,
+                "remove-default",
+                range,
+                String::new(),
+                &[],
+            );
+        }
+    }
 }

@@ -1,40 +1,8 @@
-//! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
+//! One test (or more) per transformation: input text → expected output text, valid Python.
 
+use super::*;
 use crate::*;
-
-/// Results of applying, one at a time, each `kind` rewrite of `group` to `source`.
-fn results(source: &str, group: Group, kind: &str) -> Vec<String> {
-    rewrites(source, group)
-        .iter()
-        .filter(|r| r.kind == kind)
-        .map(|r| apply(source, &[r]))
-        .collect()
-}
-
-/// Asserts that some `kind` rewrite of `source` gives `expected`, which is valid Python.
-#[track_caller]
-fn assert_rewrite(source: &str, group: Group, kind: &str, expected: &str) {
-    assert!(check_valid(source).is_ok(), "input invalid: {source}");
-    let all = results(source, group, kind);
-    assert!(
-        all.iter().any(|r| r == expected),
-        "no {kind} rewrite of\n{source}\ngives\n{expected}\ngot: {all:#?}"
-    );
-    if let Err(e) = check_valid(expected) {
-        panic!("expected output invalid ({e}):\n{expected}");
-    }
-}
-
-/// Asserts that no `kind` rewrite of `source` exists.
-#[track_caller]
-fn assert_none(source: &str, group: Group, kind: &str) {
-    let all = results(source, group, kind);
-    assert!(all.is_empty(), "unexpected {kind} rewrites: {all:#?}");
-}
-
 use Group::*;
-
-// ---------------------------------------------------------------- statements
 
 #[test]
 fn remove_statement_alone_on_its_line() {
@@ -148,8 +116,6 @@ fn apply_outer_wins_and_overlap_keeps_first() {
     assert_eq!(apply(s, &[&inner, &overlapping]), "abYdZ");
 }
 
-// ---------------------------------------------------------------- control flow
-
 #[test]
 fn if_to_body_and_else() {
     let s = "def g():\n    if c:\n        a = 1\n        # note\n        b = 2\n    else:\n        d = 3\n    return 0\n";
@@ -249,8 +215,6 @@ fn break_left_outside_a_loop_is_rejected_by_check_valid() {
     assert!(check_valid(&out[0]).is_err());
 }
 
-// ---------------------------------------------------------------- canonicalizations
-
 #[test]
 fn with_as_to_assign() {
     let s = "with open(p) as f:\n    f.read()\n";
@@ -334,8 +298,6 @@ fn add_varargs() {
     assert_none("def f(*a, **k):\n    pass\n", Canonicalizations, k);
 }
 
-// ---------------------------------------------------------------- simplifications
-
 #[test]
 fn assign_to_one() {
     assert_rewrite(
@@ -413,8 +375,6 @@ fn hoisting() {
     );
 }
 
-// ---------------------------------------------------------------- constants
-
 #[test]
 fn halve_integers() {
     assert_rewrite("x = 10\n", IntegerReduction, "halve-integer", "x = 5\n");
@@ -439,8 +399,6 @@ fn shorten_strings() {
     );
     assert_none("x = 'a\\n'\ny = ''\n", IntegerReduction, "shorten-string");
 }
-
-// ---------------------------------------------------------------- slow removals
 
 #[test]
 fn remove_elements() {
@@ -518,8 +476,6 @@ fn remove_parameters() {
     );
 }
 
-// ---------------------------------------------------------------- listing rules
-
 #[test]
 fn rewrites_are_sorted_and_never_no_ops() {
     let s = "x = 1\nif a:\n    y = [1, 2]\n    z = f(g(1), 2)\n";
@@ -534,4 +490,53 @@ fn rewrites_are_sorted_and_never_no_ops() {
         }
         assert_eq!(all, rewrites(s, group));
     }
+}
+
+#[test]
+fn remove_clauses() {
+    let s = "if a:\n    x = 1\nelif b:\n    x = 2\nelse:\n    x = 3\n";
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "if a:\n    x = 1\nelse:\n    x = 3\n",
+    );
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "if a:\n    x = 1\nelif b:\n    x = 2\n",
+    );
+    let s = "for i in x:\n    f(i)\nelse:\n    g()\n";
+    assert_rewrite(s, FastRemovals, "remove-else", "for i in x:\n    f(i)\n");
+    let s = "try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\nfinally:\n    d()\n";
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-else",
+        "try:\n    a()\nexcept E:\n    b()\nfinally:\n    d()\n",
+    );
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "remove-finally",
+        "try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\n",
+    );
+}
+
+#[test]
+fn remove_defaults() {
+    let s = "def f(a=1, *, b=2):\n    pass\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-default",
+        "def f(a, *, b=2):\n    pass\n",
+    );
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-default",
+        "def f(a=1, *, b):\n    pass\n",
+    );
 }
