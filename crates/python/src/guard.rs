@@ -18,7 +18,8 @@ const GROUP_HEADER: &str = "  + Exception Group Traceback (most recent call last
 /// relative to the header (frame and source lines are), so multi-line messages and notes after it
 /// do not matter; with chained exceptions the last (outermost raised) one counts. A syntax error
 /// in the main script is printed without a header, starting with a `  File "...", line N` line
-/// that does not follow a header; such a line starts a traceback too.
+/// that does not follow a header; such a line starts a traceback too. Without either (a traceback
+/// longer than the captured tail), the last `  File "...` frame line starts it.
 pub fn exception_type(stderr: &str) -> Option<String> {
     let lines: Vec<&str> = stderr.lines().collect();
     let is_header = |line: &str| line.trim_end() == HEADER || line.trim_end() == GROUP_HEADER;
@@ -31,7 +32,12 @@ pub fn exception_type(stderr: &str) -> Option<String> {
         line.starts_with("  File \"")
             && previous.is_none_or(|p| !p.starts_with(char::is_whitespace) && !is_header(p))
     };
-    let start = (0..lines.len()).rev().find(|&index| starts(index))?;
+    // A traceback longer than the captured tail has lost its header: then its last frame line
+    // starts it.
+    let start = (0..lines.len())
+        .rev()
+        .find(|&index| starts(index))
+        .or_else(|| lines.iter().rposition(|l| l.starts_with("  File \"")))?;
     let indent = if lines[start].trim_end() == GROUP_HEADER {
         "  + ".len()
     } else {
@@ -118,6 +124,16 @@ mod tests {
             exception_type(&after_output).as_deref(),
             Some("IndentationError")
         );
+    }
+
+    #[test]
+    fn traceback_cut_before_its_header() {
+        let mut cut = String::from("ne 9, in f\n    g()\n");
+        for i in 0..50 {
+            cut.push_str(&format!("  File \"/x/p.py\", line {i}, in f\n    g()\n"));
+        }
+        cut.push_str("RecursionError: maximum recursion depth exceeded\n");
+        assert_eq!(exception_type(&cut).as_deref(), Some("RecursionError"));
     }
 
     #[test]
