@@ -7,7 +7,8 @@ use minrepro_engine::{CommonArgs, PredicateArgs};
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Backend {
-    /// Reusable worker processes (currently runs exactly like `subproc`).
+    /// Warm fork-server helpers: one interpreter per job slot imports --preload modules once and
+    /// forks an isolated child per candidate.
     Runner,
     /// A fresh interpreter process for every candidate.
     Subproc,
@@ -42,8 +43,15 @@ Without --predicate the predicate is `PYTHON {file}`. A --predicate's arguments 
 interpreter); --err-msg is then optional and, when given, must occur in the predicate's output.\n\
 A predicate without --err-msg and --interesting-exit-code is interesting when it exits with 0.\n\
 \n\
---backend runner currently runs every candidate in a fresh interpreter process, exactly like\n\
---backend subproc.\n\
+Backends: `runner` (the default) keeps one warm helper interpreter per job slot; it imports the\n\
+--preload modules once, then forks a child per candidate that runs it as `__main__` in its own\n\
+process group with fds 0/1/2 redirected (output of C extensions is captured too). The helper\n\
+never runs candidate code, so no state leaks between candidates; results equal `subproc` for\n\
+programs that do not depend on process-global state. `subproc` starts a fresh interpreter per\n\
+candidate: choose it when a preloaded module starts threads or a GPU context at import time\n\
+(fork does not copy threads and GPU contexts do not survive fork), or when the runner warns\n\
+that it cannot start (minrepro then falls back to subproc). With --predicate, candidates are\n\
+always run by the predicate command itself.\n\
 \n\
 OUTPUT is replaced atomically whenever a smaller candidate is accepted and holds the smallest\n\
 one at the end (the original when nothing could be removed). The source is never modified.\n\
@@ -63,10 +71,14 @@ pub struct PythonArgs {
     /// File that receives the smallest accepted candidate (replaced atomically).
     #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
     pub output: PathBuf,
-    /// Execution backend. `runner` currently runs every candidate in a fresh interpreter, exactly
-    /// like `subproc` (reusable workers are not implemented yet).
+    /// Execution backend: `runner` forks each candidate from a warm helper interpreter (fast,
+    /// isolated), `subproc` starts a fresh interpreter per candidate (see below).
     #[arg(long = "backend", value_enum, default_value_t = Backend::Runner)]
     pub backend: Backend,
+    /// Module the runner's helpers import once before forking candidates (e.g. torch);
+    /// repeatable. Only with --backend runner.
+    #[arg(long = "preload", value_name = "MODULE")]
+    pub preload: Vec<String>,
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     #[arg(long = "python", value_name = "PATH", default_value = "python3")]
     pub python: String,

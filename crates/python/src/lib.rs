@@ -20,8 +20,10 @@ use minrepro_engine::{
     RunError, TempRoot,
 };
 use minrepro_predicate::{
-    Acceptance, CancelFlag, EvalError, OutputCheck, Predicate, PredicateConfig, Status,
+    Acceptance, CancelFlag, DirectExecutor, EvalError, Executor, OutputCheck, Predicate,
+    PredicateConfig, Status,
 };
+use minrepro_pyrunner::RunnerPool;
 
 pub use args::{Backend, PythonArgs};
 
@@ -47,11 +49,17 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let temp = TempRoot::new()
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let python = interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
+    let runner = start_runner(args, &source, &python)?;
+    let executor: &dyn Executor = match &runner {
+        Some(pool) => pool,
+        None => &DirectExecutor,
+    };
 
     // First judge the original without the guard, to learn which exception it ends in.
     let unguarded = Predicate::new(predicate_config(args, &source, &python, None)?)
         .map_err(|e| RunError::Usage(e.to_string()))?;
-    let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone());
+    let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
+        .with_executor(executor);
     progress.message("running the original");
     let first = probe
         .evaluate(&source.text, &CancelFlag::new())
@@ -82,7 +90,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
-    let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python);
+    let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
+        .with_executor(executor);
     let state = passes::SharedState::new(&source.text);
     let group_passes = passes::group_passes(&state);
     let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
@@ -119,6 +128,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
                     "minrepro python: {} holds the smallest candidate accepted before the run stopped",
                     args.output.display()
                 );
+            } else if matches!(error, RunError::Interrupted) {
+                eprintln!("minrepro python: no output was written");
             }
             return Err(error);
         }
@@ -132,6 +143,37 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         oracle.size(&reduced.case),
         oracle.size(&source.text)
     ))
+}
+
+/// Starts the runner backend when it applies (`--backend runner` without `--predicate`); falls
+/// back to fresh interpreters with a one-line warning when its helper cannot start.
+fn start_runner(
+    args: &PythonArgs,
+    source: &Source,
+    python: &Path,
+) -> Result<Option<RunnerPool>, RunError> {
+    if args.backend != Backend::Runner {
+        if !args.preload.is_empty() {
+            return Err(RunError::Usage("--preload needs --backend runner".into()));
+        }
+        return Ok(None);
+    }
+    if args.predicate.predicate.is_some() {
+        if !args.preload.is_empty() {
+            return Err(RunError::Usage(
+                "--preload has no effect with --predicate (the predicate runs the candidates)"
+                    .into(),
+            ));
+        }
+        return Ok(None);
+    }
+    match RunnerPool::start(python, &args.preload, &candidate_env(&source.dir)) {
+        Ok(pool) => Ok(Some(pool)),
+        Err(error) => {
+            eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
+            Ok(None)
+        }
+    }
 }
 
 /// Replaces `output` atomically with `text`.
@@ -170,6 +212,12 @@ fn predicate_config(
     );
     if args.predicate.predicate.is_none() {
         config.args = vec!["{file}".into()];
+        // The backend and preloaded modules are part of what a verdict depends on.
+        let backend = match args.backend {
+            Backend::Runner => format!("backend=runner preload={}", args.preload.join(",")),
+            Backend::Subproc => "backend=subproc".to_owned(),
+        };
+        config.cache_tags.push(backend);
     } else if config.args.iter().any(|a| a.contains("{python}")) {
         config.cache_dependencies.push(python.to_path_buf());
     }

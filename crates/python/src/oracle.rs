@@ -5,11 +5,12 @@
 use std::path::PathBuf;
 
 use minrepro_engine::{Oracle, TempRoot};
-use minrepro_predicate::{CancelFlag, EvalError, Outcome, Predicate};
+use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
 /// Judges Python source candidates.
 pub struct PythonOracle<'a> {
     predicate: &'a Predicate,
+    executor: &'a dyn Executor,
     temp: &'a TempRoot,
     file_name: String,
     python: PathBuf,
@@ -26,10 +27,19 @@ impl<'a> PythonOracle<'a> {
     ) -> Self {
         PythonOracle {
             predicate,
+            executor: &DirectExecutor,
             temp,
             file_name,
             python,
         }
+    }
+}
+
+impl<'a> PythonOracle<'a> {
+    /// Runs candidates with `executor` (e.g. the runner backend) instead of direct children.
+    pub fn with_executor(mut self, executor: &'a dyn Executor) -> Self {
+        self.executor = executor;
+        self
     }
 }
 
@@ -66,7 +76,8 @@ impl Oracle<String> for PythonOracle<'_> {
             "python" => Some(python_text.clone()),
             _ => None,
         };
-        self.predicate.evaluate(workspace.path(), &lookup, cancel)
+        self.predicate
+            .evaluate_with(self.executor, workspace.path(), &lookup, cancel)
     }
 }
 
