@@ -83,23 +83,21 @@ fn analyse<T: Send>(
     source: &str,
     f: impl FnOnce(&Parsed, freeze::Frozen) -> T + Send,
 ) -> Result<T, SyntaxProblem> {
-    validity::on_big_stack(|| {
-        if let Some(problem) = validity::too_complex(source) {
-            return Err(problem);
-        }
+    let internal = || {
+        Err(SyntaxProblem {
+            line: 1,
+            message: "internal error while parsing".into(),
+        })
+    };
+    let run = || {
         let parsed = ruff_python_parser::parse_module(source).map_err(|e| SyntaxProblem {
             line: text::line_of(source, ruff_text_size::Ranged::start(&e).to_usize()),
             message: e.error.to_string(),
         })?;
         let frozen = freeze::find(source, &parsed.syntax().body, parsed.tokens());
         Ok(f(&parsed, frozen))
-    })
-    .unwrap_or_else(|| {
-        Err(SyntaxProblem {
-            line: 1,
-            message: "internal error while parsing".into(),
-        })
-    })
+    };
+    validity::guarded(source, run, internal)?
 }
 
 /// A parsed module.
