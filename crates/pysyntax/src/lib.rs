@@ -5,8 +5,13 @@
 //! size, [`freeze_regions`] validates freeze annotations, and [`rewrites`] lists the AutoDD-style
 //! rewrites of a source, grouped as AutoDD groups them, which [`apply`] splices into the text.
 //!
-//! Everything that walks the AST runs on a thread with a large stack (512 MiB, mostly untouched), so deeply
-//! nested sources cannot overflow the caller's stack; nothing here panics on any `&str` input.
+//! Rewrites splice source text by AST byte ranges, so whatever survives keeps its comments and
+//! formatting; moved blocks are re-indented outside string literals only. Frozen code (see
+//! [`freeze_regions`]) is never rewritten or discarded. [`KINDS`] lists every rewrite kind.
+//!
+//! A lexer pre-scan rejects sources nested beyond CPython's limits; shallow sources are parsed and
+//! walked on the caller's thread, deeper ones on a thread with a 512 MiB stack (mostly untouched),
+//! so nesting cannot overflow the caller's stack. Nothing here panics on any `&str` input.
 
 #![warn(missing_docs)]
 
@@ -49,7 +54,8 @@ pub fn check_valid(source: &str) -> Result<(), SyntaxProblem> {
 /// The Python 3 minor version [`check_valid`] checks against (CPython 3.11).
 pub const DEFAULT_MINOR: u8 = 11;
 
-/// Like [`check_valid`], for Python 3.`minor` (e.g. `12` rejects nothing 3.12 accepts).
+/// Like [`check_valid`], for Python 3.`minor` (syntax newer than that version is rejected, e.g.
+/// `type X = int` before 3.12).
 pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     validity::check(source, minor)
 }
