@@ -172,6 +172,9 @@ pub const KINDS: &[(&str, Group)] = &[
     ("ifexp-to-else", Group::Simplifications),
     ("attribute-to-value", Group::Simplifications),
     ("subscript-to-value", Group::Simplifications),
+    ("unary-to-operand", Group::Simplifications),
+    ("boolop-to-operand", Group::Simplifications),
+    ("compare-to-operand", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),
@@ -180,6 +183,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("remove-base", Group::SlowRemovals),
     ("remove-parameter", Group::SlowRemovals),
     ("remove-default", Group::SlowRemovals),
+    ("remove-import", Group::SlowRemovals),
 ];
 
 /// One rewrite of one syntax node.

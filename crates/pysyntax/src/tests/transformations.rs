@@ -540,3 +540,49 @@ fn remove_defaults() {
         "def f(a=1, *, b):\n    pass\n",
     );
 }
+
+#[test]
+fn operand_hoisting() {
+    assert_rewrite("y = -x\n", Simplifications, "unary-to-operand", "y = x\n");
+    assert_rewrite(
+        "y = not (a or b)\n",
+        Simplifications,
+        "unary-to-operand",
+        "y = (a or b)\n",
+    );
+    assert_rewrite(
+        "async def f():\n    return await g()\n",
+        Simplifications,
+        "unary-to-operand",
+        "async def f():\n    return g()\n",
+    );
+    let s = "y = a and b and c\n";
+    assert_rewrite(s, Simplifications, "boolop-to-operand", "y = a\n");
+    assert_rewrite(s, Simplifications, "boolop-to-operand", "y = c\n");
+    let s = "y = a < b <= c\n";
+    assert_rewrite(s, Simplifications, "compare-to-operand", "y = b\n");
+}
+
+#[test]
+fn remove_imported_names() {
+    let s = "import os, sys\nfrom m import (a, b as c)\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-import",
+        "import sys\nfrom m import (a, b as c)\n",
+    );
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-import",
+        "import os\nfrom m import (a, b as c)\n",
+    );
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        "remove-import",
+        "import os, sys\nfrom m import (a)\n",
+    );
+    assert_none("import os\n", SlowRemovals, "remove-import");
+}
