@@ -10,10 +10,13 @@ use ruff_python_parser::semantic_errors::{
     LazyImportContext, SemanticSyntaxChecker, SemanticSyntaxContext, SemanticSyntaxError,
     SemanticSyntaxErrorKind,
 };
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::bindings::binds;
 pub use crate::bindings::globals;
+
+/// CPython's `CO_MAXBLOCKS`.
+const MAX_BLOCKS: usize = 20;
 
 /// One scope of the checked program.
 #[derive(Debug)]
@@ -40,6 +43,8 @@ struct Frame<'a> {
     parameters: Option<&'a ast::Parameters>,
     /// Body of a function scope (bindings are looked up lazily, for `nonlocal`).
     body: &'a [Stmt],
+    /// CPython's compile-time block stack depth here (loops, `try`, `with` items).
+    blocks: usize,
 }
 
 /// AST visitor feeding ruff's [`SemanticSyntaxChecker`] and answering its context questions.
@@ -112,6 +117,23 @@ impl<'a> Checker<'a> {
         f(self);
         if let Some((_, loops)) = self.scopes.last_mut() {
             *loops -= 1;
+        }
+    }
+
+    /// Runs `f` inside `n` more compile-time blocks opened by the statement at `at`; CPython
+    /// allows at most [`MAX_BLOCKS`] per function ("too many statically nested blocks").
+    fn in_blocks(&mut self, n: usize, at: usize, f: impl FnOnce(&mut Self)) {
+        let Some(frame) = self.frames.last_mut() else {
+            return f(self);
+        };
+        frame.blocks += n;
+        if frame.blocks > MAX_BLOCKS && frame.blocks - n <= MAX_BLOCKS {
+            self.extra
+                .push((at, "too many statically nested blocks".into()));
+        }
+        f(self);
+        if let Some(frame) = self.frames.last_mut() {
+            frame.blocks -= n;
         }
     }
 
@@ -318,6 +340,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                     globals: globals(&function.body),
                     parameters: Some(&function.parameters),
                     body: &function.body,
+                    blocks: 0,
                 };
                 self.in_scope(scope, frame, |this| this.visit_body(&function.body));
             }
@@ -330,14 +353,16 @@ impl<'a> Visitor<'a> for Checker<'a> {
             }) => {
                 self.visit_expr(iter);
                 self.visit_expr(target);
-                self.in_loop(|this| this.visit_body(body));
+                let at = stmt.start().to_usize();
+                self.in_blocks(1, at, |this| this.in_loop(|this| this.visit_body(body)));
                 self.visit_body(orelse);
             }
             Stmt::While(ast::StmtWhile {
                 test, body, orelse, ..
             }) => {
                 self.visit_expr(test);
-                self.in_loop(|this| this.visit_body(body));
+                let at = stmt.start().to_usize();
+                self.in_blocks(1, at, |this| this.in_loop(|this| this.visit_body(body)));
                 self.visit_body(orelse);
             }
             Stmt::Nonlocal(n) => {
@@ -360,8 +385,25 @@ impl<'a> Visitor<'a> for Checker<'a> {
                     }
                 }
                 let was_in_try = std::mem::replace(&mut self.in_try, true);
-                walk_stmt(self, stmt);
+                // Blocks CPython 3.11 pushes: `finally` wraps the `try`/`except`; a handler body
+                // sits in two more, the `try` body and `else` in one more.
+                let at = stmt.start().to_usize();
+                let fin = usize::from(!t.finalbody.is_empty());
+                let exc = usize::from(!t.handlers.is_empty());
+                self.in_blocks(fin + exc, at, |this| this.visit_body(&t.body));
+                for handler in &t.handlers {
+                    self.in_blocks(fin + 2 * exc, at, |this| this.visit_except_handler(handler));
+                }
+                self.in_blocks(fin + exc, at, |this| this.visit_body(&t.orelse));
+                self.in_blocks(fin, at, |this| this.visit_body(&t.finalbody));
                 self.in_try = was_in_try;
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    self.visit_with_item(item);
+                }
+                let at = stmt.start().to_usize();
+                self.in_blocks(w.items.len(), at, |this| this.visit_body(&w.body));
             }
             _ => walk_stmt(self, stmt),
         }

@@ -3,6 +3,11 @@ with CPython's verdict (1 = compiles), so the Rust test can compare `check_valid
 import warnings
 
 warnings.simplefilter("ignore")
+def nest(n, inner, head="for x in y:"):
+    text = "".join("    " * i + head + "\n" for i in range(n))
+    return text + "".join("    " * n + line + "\n" for line in inner.split("\n"))
+
+
 cases = [
  "return 1\n",
  "break\n",
@@ -122,6 +127,22 @@ cases = [
  "match x:\n    case a | b: pass\n",
  "match x:\n    case _:\n        pass\n    case 1:\n        pass\n",
 ]
+for inner in [
+    "pass",
+    "for q in r:\n    pass",
+    "try:\n    for q in r:\n        pass\nexcept E:\n    pass",
+    "try:\n    pass\nexcept E as e:\n    for q in r:\n        pass",
+    "try:\n    pass\nfinally:\n    for q in r:\n        pass",
+    "try:\n    pass\nexcept E:\n    for q in r:\n        pass\nfinally:\n    pass",
+    "try:\n    pass\nexcept E:\n    pass\nelse:\n    for q in r:\n        pass\nfinally:\n    pass",
+    "with a, b:\n    for q in r:\n        pass",
+    "for z in w:\n    pass\nelse:\n    for q in r:\n        pass",
+    "def f():\n    for q in r:\n        pass",
+]:
+    for n in (16, 17, 18, 19, 20, 21):
+        cases.append(nest(n, inner))
+        cases.append(nest(n, inner, "while x:"))
+        cases.append(nest(n, inner, "with a:"))
 
 for c in cases:
     try:

