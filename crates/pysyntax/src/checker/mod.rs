@@ -13,10 +13,9 @@ use ruff_python_parser::semantic_errors::{
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::bindings::binds;
-pub use crate::bindings::globals;
+mod extra;
 
-/// CPython's `CO_MAXBLOCKS`.
-const MAX_BLOCKS: usize = 20;
+pub use crate::bindings::globals;
 
 /// One scope of the checked program.
 #[derive(Debug)]
@@ -61,6 +60,12 @@ pub struct Checker<'a> {
     /// One frame per scope, in step with `scopes`.
     frames: Vec<Frame<'a>>,
     in_try: bool,
+    /// Inside an `except*` block, not inside a loop within it (`break`/`continue` forbidden).
+    star_loop: bool,
+    /// Inside an `except*` block, not inside a function within it (`return` forbidden).
+    star_return: bool,
+    /// The target of the `+=`-style assignment being visited (`x.__debug__ += 1` is allowed).
+    aug_target: Option<TextRange>,
 }
 
 impl<'a> Checker<'a> {
@@ -87,6 +92,9 @@ impl<'a> Checker<'a> {
             frames: Vec::new(),
             extra: Vec::new(),
             in_try: false,
+            star_loop: false,
+            star_return: false,
+            aug_target: None,
         }
     }
 
@@ -105,7 +113,10 @@ impl<'a> Checker<'a> {
     fn in_scope(&mut self, scope: Scope, frame: Frame<'a>, f: impl FnOnce(&mut Self)) {
         self.scopes.push((scope, 0));
         self.frames.push(frame);
+        let star = (self.star_loop, self.star_return);
+        (self.star_loop, self.star_return) = (false, false);
         f(self);
+        (self.star_loop, self.star_return) = star;
         self.scopes.pop();
         self.frames.pop();
     }
@@ -114,26 +125,11 @@ impl<'a> Checker<'a> {
         if let Some((_, loops)) = self.scopes.last_mut() {
             *loops += 1;
         }
+        let star_loop = std::mem::replace(&mut self.star_loop, false);
         f(self);
+        self.star_loop = star_loop;
         if let Some((_, loops)) = self.scopes.last_mut() {
             *loops -= 1;
-        }
-    }
-
-    /// Runs `f` inside `n` more compile-time blocks opened by the statement at `at`; CPython
-    /// allows at most [`MAX_BLOCKS`] per function ("too many statically nested blocks").
-    fn in_blocks(&mut self, n: usize, at: usize, f: impl FnOnce(&mut Self)) {
-        let Some(frame) = self.frames.last_mut() else {
-            return f(self);
-        };
-        frame.blocks += n;
-        if frame.blocks > MAX_BLOCKS && frame.blocks - n <= MAX_BLOCKS {
-            self.extra
-                .push((at, "too many statically nested blocks".into()));
-        }
-        f(self);
-        if let Some(frame) = self.frames.last_mut() {
-            frame.blocks -= n;
         }
     }
 
@@ -365,6 +361,16 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 self.in_blocks(1, at, |this| this.in_loop(|this| this.visit_body(body)));
                 self.visit_body(orelse);
             }
+            Stmt::Break(_) | Stmt::Continue(_) if self.star_loop => self.star_error(stmt),
+            Stmt::Return(_) if self.star_return => {
+                self.star_error(stmt);
+                walk_stmt(self, stmt);
+            }
+            Stmt::AugAssign(a) => {
+                let outer = self.aug_target.replace(a.target.range());
+                walk_stmt(self, stmt);
+                self.aug_target = outer;
+            }
             Stmt::Nonlocal(n) => {
                 for name in &n.names {
                     if let Some(global) = self.global(name.as_str()) {
@@ -392,7 +398,12 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let exc = usize::from(!t.handlers.is_empty());
                 self.in_blocks(fin + exc, at, |this| this.visit_body(&t.body));
                 for handler in &t.handlers {
+                    let star = (self.star_loop, self.star_return);
+                    if t.is_star {
+                        (self.star_loop, self.star_return) = (true, true);
+                    }
                     self.in_blocks(fin + 2 * exc, at, |this| this.visit_except_handler(handler));
+                    (self.star_loop, self.star_return) = star;
                 }
                 self.in_blocks(fin + exc, at, |this| this.visit_body(&t.orelse));
                 self.in_blocks(fin, at, |this| this.visit_body(&t.finalbody));
@@ -411,6 +422,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         self.with_checker(|checker, context| checker.visit_expr(expr, context));
+        if matches!(expr, Expr::Attribute(_) | Expr::Call(_)) {
+            self.debug_assignment(expr);
+        }
         match expr {
             Expr::Lambda(lambda) => {
                 if let Some(parameters) = &lambda.parameters {
