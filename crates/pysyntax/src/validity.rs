@@ -32,14 +32,16 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
 
 /// Runs `f` (which parses or walks `source`) safely: `Err` if `source` is nested beyond
 /// CPython's limits, else `f`'s result, computed on the calling thread when `source` is shallow
-/// and on a large-stack thread otherwise (`internal` if that thread fails).
+/// and on a large-stack thread otherwise (`internal()` if `f` panics or the thread fails).
 pub fn guarded<T: Send>(
     source: &str,
     f: impl FnOnce() -> T + Send,
     internal: impl FnOnce() -> T,
 ) -> Result<T, SyntaxProblem> {
     if crate::limits::shallow(source)? {
-        Ok(f())
+        // A panic in the parser must not reach the caller either.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        Ok(result.unwrap_or_else(|_| internal()))
     } else {
         Ok(on_big_stack(f).unwrap_or_else(internal))
     }
