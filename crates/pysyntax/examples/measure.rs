@@ -18,6 +18,19 @@ fn main() {
     }
     let check = start.elapsed() / runs;
     let start = Instant::now();
+    for _ in 0..runs {
+        assert!(ruff_python_parser::parse_module(&source).is_ok());
+    }
+    println!("(parse alone {:?})", start.elapsed() / runs);
+    let start = Instant::now();
+    for _ in 0..runs {
+        let _ = minrepro_pysyntax::check_valid("");
+    }
+    println!(
+        "(check_valid of an empty source {:?})",
+        start.elapsed() / runs
+    );
+    let start = Instant::now();
     let mut tokens = 0;
     for _ in 0..runs {
         tokens = minrepro_pysyntax::token_count(&source);

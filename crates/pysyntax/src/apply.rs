@@ -42,7 +42,7 @@ pub fn apply(source: &str, selected: &[&Rewrite]) -> String {
         });
     }
     if edits.iter().any(|e| e.replacement.is_empty()) {
-        let refills = crate::validity::on_big_stack(|| empty_blocks(source, &edits));
+        let refills = crate::validity::guarded(source, || empty_blocks(source, &edits), Vec::new);
         for (k, replacement) in refills.unwrap_or_default() {
             edits[k].replacement = replacement;
         }
@@ -67,9 +67,6 @@ fn splice(source: &str, edits: &[Edit]) -> String {
 /// `pass` that edit must write instead.
 fn empty_blocks(source: &str, edits: &[Edit]) -> Vec<(usize, String)> {
     let mut refills = Vec::new();
-    if crate::validity::too_complex(source).is_some() {
-        return refills;
-    }
     let parsed = ruff_python_parser::parse_module(source);
     let Ok(parsed) = parsed else {
         return refills;

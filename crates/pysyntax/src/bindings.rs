@@ -34,6 +34,18 @@ pub fn binds(body: &[Stmt], name: &str) -> bool {
     finder.found
 }
 
+impl<'a> BindingFinder<'_> {
+    /// Visits a comprehension's iterables and conditions (not its targets).
+    fn generators(&mut self, generators: &'a [ast::Comprehension]) {
+        for generator in generators {
+            self.visit_expr(&generator.iter);
+            for condition in &generator.ifs {
+                self.visit_expr(condition);
+            }
+        }
+    }
+}
+
 /// Looks for a binding of one name in one scope.
 struct BindingFinder<'n> {
     name: &'n str,
@@ -84,6 +96,31 @@ impl<'a> Visitor<'a> for BindingFinder<'_> {
                 self.found = n.id.as_str() == self.name && !n.ctx.is_load();
             }
             Expr::Lambda(_) => {}
+            // Comprehension targets bind in the comprehension; a walrus inside binds here.
+            Expr::ListComp(ast::ExprListComp {
+                elt, generators, ..
+            })
+            | Expr::SetComp(ast::ExprSetComp {
+                elt, generators, ..
+            })
+            | Expr::Generator(ast::ExprGenerator {
+                elt, generators, ..
+            }) => {
+                self.generators(generators);
+                self.visit_expr(elt);
+            }
+            Expr::DictComp(ast::ExprDictComp {
+                key,
+                value,
+                generators,
+                ..
+            }) => {
+                self.generators(generators);
+                if let Some(key) = key {
+                    self.visit_expr(key);
+                }
+                self.visit_expr(value);
+            }
             _ => walk_expr(self, expr),
         }
     }

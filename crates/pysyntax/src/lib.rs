@@ -5,8 +5,13 @@
 //! size, [`freeze_regions`] validates freeze annotations, and [`rewrites`] lists the AutoDD-style
 //! rewrites of a source, grouped as AutoDD groups them, which [`apply`] splices into the text.
 //!
-//! Everything that walks the AST runs on a thread with a large stack (512 MiB, mostly untouched), so deeply
-//! nested sources cannot overflow the caller's stack; nothing here panics on any `&str` input.
+//! Rewrites splice source text by AST byte ranges, so whatever survives keeps its comments and
+//! formatting; moved blocks are re-indented outside string literals only. Frozen code (see
+//! [`freeze_regions`]) is never rewritten or discarded. [`KINDS`] lists every rewrite kind.
+//!
+//! A lexer pre-scan rejects sources nested beyond CPython's limits; shallow sources are parsed and
+//! walked on the caller's thread, deeper ones on a thread with a 512 MiB stack (mostly untouched),
+//! so nesting cannot overflow the caller's stack. Nothing here panics on any `&str` input.
 
 #![warn(missing_docs)]
 
@@ -49,7 +54,8 @@ pub fn check_valid(source: &str) -> Result<(), SyntaxProblem> {
 /// The Python 3 minor version [`check_valid`] checks against (CPython 3.11).
 pub const DEFAULT_MINOR: u8 = 11;
 
-/// Like [`check_valid`], for Python 3.`minor` (e.g. `12` rejects nothing 3.12 accepts).
+/// Like [`check_valid`], for Python 3.`minor` (syntax newer than that version is rejected, e.g.
+/// `type X = int` before 3.12).
 pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     validity::check(source, minor)
 }
@@ -83,23 +89,21 @@ fn analyse<T: Send>(
     source: &str,
     f: impl FnOnce(&Parsed, freeze::Frozen) -> T + Send,
 ) -> Result<T, SyntaxProblem> {
-    validity::on_big_stack(|| {
-        if let Some(problem) = validity::too_complex(source) {
-            return Err(problem);
-        }
+    let internal = || {
+        Err(SyntaxProblem {
+            line: 1,
+            message: "internal error while parsing".into(),
+        })
+    };
+    let run = || {
         let parsed = ruff_python_parser::parse_module(source).map_err(|e| SyntaxProblem {
             line: text::line_of(source, ruff_text_size::Ranged::start(&e).to_usize()),
             message: e.error.to_string(),
         })?;
         let frozen = freeze::find(source, &parsed.syntax().body, parsed.tokens());
         Ok(f(&parsed, frozen))
-    })
-    .unwrap_or_else(|| {
-        Err(SyntaxProblem {
-            line: 1,
-            message: "internal error while parsing".into(),
-        })
-    })
+    };
+    validity::guarded(source, run, internal)?
 }
 
 /// A parsed module.
@@ -168,6 +172,9 @@ pub const KINDS: &[(&str, Group)] = &[
     ("ifexp-to-else", Group::Simplifications),
     ("attribute-to-value", Group::Simplifications),
     ("subscript-to-value", Group::Simplifications),
+    ("unary-to-operand", Group::Simplifications),
+    ("boolop-to-operand", Group::Simplifications),
+    ("compare-to-operand", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),
@@ -176,6 +183,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("remove-base", Group::SlowRemovals),
     ("remove-parameter", Group::SlowRemovals),
     ("remove-default", Group::SlowRemovals),
+    ("remove-import", Group::SlowRemovals),
 ];
 
 /// One rewrite of one syntax node.

@@ -11,16 +11,36 @@ use crate::SyntaxProblem;
 const MAX_PAREN_DEPTH: usize = 200;
 /// CPython's tokenizer limit on indentation levels (`MAXINDENT`).
 const MAX_INDENT_DEPTH: usize = 100;
-/// Upper bound on the nesting-forming tokens of one logical line. CPython's compiler gives up
-/// (RecursionError / MemoryError) at an expression depth of about 3,000, so this only rejects
-/// sources CPython rejects too, except for logical lines with more than this many operators.
+/// Upper bound on the nesting-forming tokens (operators, keywords, opening brackets) of one
+/// logical line. CPython's compiler gives up (RecursionError / MemoryError) at an expression depth
+/// of about 3,000, so this only rejects sources CPython rejects too, except for logical lines with
+/// more than this many such tokens (e.g. a one-statement table of 20,000 tuples).
 const MAX_LINE_OPERATORS: usize = 20_000;
 
-/// Rejects sources nested deeper than CPython's tokenizer or compiler accept, before anything
-/// recursive runs. Uses only the lexer, which is iterative.
-pub fn too_complex(source: &str) -> Option<SyntaxProblem> {
+/// Logical lines with at most this many operator/keyword/opening-bracket tokens, at most [`SHALLOW_PARENS`]
+/// brackets deep, in blocks at most [`SHALLOW_INDENT`] deep, are parsed on the caller's thread (a 2 MiB stack is plenty); deeper
+/// sources go to a large-stack thread.
+const SHALLOW_OPERATORS: usize = 400;
+/// See [`SHALLOW_OPERATORS`].
+const SHALLOW_INDENT: usize = 40;
+/// See [`SHALLOW_OPERATORS`].
+const SHALLOW_PARENS: usize = 100;
+
+/// Whether `source` is shallow enough to parse and walk on any thread; `Err` if it is nested
+/// deeper than CPython's tokenizer or compiler accept. Uses only the (iterative) lexer, so it is
+/// safe to run before anything recursive.
+pub fn shallow(source: &str) -> Result<bool, SyntaxProblem> {
+    nesting(source).map(|(operators, parens, indents)| {
+        operators <= SHALLOW_OPERATORS && parens <= SHALLOW_PARENS && indents <= SHALLOW_INDENT
+    })
+}
+
+/// The largest number of operator and keyword tokens on one logical line, the deepest bracket
+/// nesting and the deepest indentation, or the first limit CPython enforces that `source` breaks.
+fn nesting(source: &str) -> Result<(usize, usize, usize), SyntaxProblem> {
     let mut lexer = ruff_python_parser::lexer::lex(source, Mode::Module);
     let (mut parens, mut indents, mut operators) = (0usize, 0usize, 0usize);
+    let (mut max_operators, mut max_parens, mut max_indents) = (0usize, 0usize, 0usize);
     // The lexer does not expose token offsets: lines are counted from newline tokens (a
     // multi-line string counts as one line, so the reported line may be early).
     let mut line = 1;
@@ -28,11 +48,21 @@ pub fn too_complex(source: &str) -> Option<SyntaxProblem> {
         let kind = lexer.next_token();
         let at = || line;
         match kind {
-            TokenKind::EndOfFile => return None,
+            TokenKind::EndOfFile => return Ok((max_operators, max_parens, max_indents)),
             TokenKind::Lpar | TokenKind::Lsqb | TokenKind::Lbrace => {
                 parens += 1;
+                max_parens = max_parens.max(parens);
+                // Call and subscript chains (`f(0)(0)…`) nest without nesting brackets.
+                operators += 1;
+                max_operators = max_operators.max(operators);
+                if operators > MAX_LINE_OPERATORS {
+                    return Err(SyntaxProblem {
+                        line: at(),
+                        message: "expression too complex (nested too deeply)".into(),
+                    });
+                }
                 if parens > MAX_PAREN_DEPTH {
-                    return Some(SyntaxProblem {
+                    return Err(SyntaxProblem {
                         line: at(),
                         message: "too many nested parentheses".into(),
                     });
@@ -43,8 +73,9 @@ pub fn too_complex(source: &str) -> Option<SyntaxProblem> {
             }
             TokenKind::Indent => {
                 indents += 1;
+                max_indents = max_indents.max(indents);
                 if indents > MAX_INDENT_DEPTH {
-                    return Some(SyntaxProblem {
+                    return Err(SyntaxProblem {
                         line: at(),
                         message: "too many levels of indentation".into(),
                     });
@@ -66,8 +97,9 @@ pub fn too_complex(source: &str) -> Option<SyntaxProblem> {
             | TokenKind::Comment => {}
             _ => {
                 operators += 1;
+                max_operators = max_operators.max(operators);
                 if operators > MAX_LINE_OPERATORS {
-                    return Some(SyntaxProblem {
+                    return Err(SyntaxProblem {
                         line: at(),
                         message: "expression too complex (nested too deeply)".into(),
                     });

@@ -4,7 +4,7 @@
 //!
 //! The parser and the AST visitors are recursive, so everything runs on a dedicated thread with a
 //! large stack ([`STACK_SIZE`]). Sources nested deeper than CPython accepts are rejected up front
-//! (see [`too_complex`]), so the stack is never exhausted.
+//! (see [`guarded`]), so the stack is never exhausted; shallow sources skip the extra thread.
 
 use ruff_python_ast::{self as ast, PythonVersion};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
@@ -12,7 +12,6 @@ use ruff_text_size::TextRange;
 
 use crate::checker::Checker;
 use crate::limits::inconsistent_tabs;
-pub use crate::limits::too_complex;
 use crate::text::line_of;
 use crate::SyntaxProblem;
 
@@ -31,21 +30,36 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
     })
 }
 
-/// Checks `source` for Python 3.`minor` on a large-stack thread.
+/// Runs `f` (which parses or walks `source`) safely: `Err` if `source` is nested beyond
+/// CPython's limits, else `f`'s result, computed on the calling thread when `source` is shallow
+/// and on a large-stack thread otherwise (`internal()` if `f` panics or the thread fails).
+pub fn guarded<T: Send>(
+    source: &str,
+    f: impl FnOnce() -> T + Send,
+    internal: impl FnOnce() -> T,
+) -> Result<T, SyntaxProblem> {
+    if crate::limits::shallow(source)? {
+        // A panic in the parser must not reach the caller either.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        Ok(result.unwrap_or_else(|_| internal()))
+    } else {
+        Ok(on_big_stack(f).unwrap_or_else(internal))
+    }
+}
+
+/// Checks `source` for Python 3.`minor`.
 pub fn check(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
-    on_big_stack(|| check_here(source, minor)).unwrap_or_else(|| {
+    let internal = || {
         Err(SyntaxProblem {
             line: 1,
             message: "internal error while checking".into(),
         })
-    })
+    };
+    guarded(source, || check_here(source, minor), internal)?
 }
 
 /// Checks `source` on the current thread (needs a large stack for deeply nested sources).
 fn check_here(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
-    if let Some(problem) = too_complex(source) {
-        return Err(problem);
-    }
     let version = PythonVersion { major: 3, minor };
     let options = ParseOptions::from(Mode::Module).with_target_version(version);
     let parsed = parse_unchecked(source, options);

@@ -201,3 +201,37 @@ fn dump_combined_rewrites() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Arbitrary Python-ish text (and cuts of the samples) never makes anything panic.
+    #[test]
+    fn arbitrary_text_never_panics(
+        text in "[ \t\r\nA-Za-z0-9_:;,.()\\[\\]{}'\"#=+*/@\\\\-]{0,120}",
+        sample in 0..SAMPLES.len(),
+        cut in 0usize..2000,
+        len in 0usize..200,
+    ) {
+        let source = SAMPLES[sample];
+        let mut start = cut.min(source.len());
+        while !source.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + len).min(source.len());
+        while !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        let edited = format!("{}{}{}", &source[..start], text, &source[end..]);
+        for candidate in [text.as_str(), edited.as_str()] {
+            let _ = check_valid(candidate);
+            let _ = minrepro_pysyntax::token_count(candidate);
+            let _ = minrepro_pysyntax::freeze_regions(candidate);
+            for group in Group::ALL {
+                let all = rewrites(candidate, group);
+                let refs: Vec<&Rewrite> = all.iter().collect();
+                let _ = apply(candidate, &refs);
+            }
+        }
+    }
+}

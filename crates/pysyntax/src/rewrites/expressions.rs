@@ -4,7 +4,9 @@
 //! - `call-to-arg`: `f(a, …)` → `a` (so `f(g(x))` → `g(x)` hoists the inner call);
 //! - `binop-to-left` / `binop-to-right`: `a op b` → `a` / `b`;
 //! - `ifexp-to-body` / `ifexp-to-else`: `a if c else b` → `a` / `b`;
-//! - `attribute-to-value`: `x.attr` → `x`; `subscript-to-value`: `x[i]` → `x`.
+//! - `attribute-to-value`: `x.attr` → `x`; `subscript-to-value`: `x[i]` → `x`;
+//! - `unary-to-operand`: `-x`, `not x`, `await x` → `x`;
+//! - `boolop-to-operand`: `a and b` → `a` / `b`; `compare-to-operand`: `a < b` → `a` / `b`.
 //!
 //! Moved operands keep their text and are parenthesised where needed ([`Ctx::operand`]).
 
@@ -79,5 +81,26 @@ pub fn ifexp(ctx: &mut Ctx<'_>, whole: &Expr, e: &ast::ExprIf) {
 pub fn hoist(ctx: &mut Ctx<'_>, whole: &Expr, value: &Expr, kind: &'static str) {
     if ctx.group == Group::Simplifications {
         replace_by(ctx, whole, value, kind);
+    }
+}
+
+/// `unary-to-operand`.
+pub fn unary(ctx: &mut Ctx<'_>, whole: &Expr, operand: &Expr) {
+    if ctx.group == Group::Simplifications {
+        replace_by(ctx, whole, operand, "unary-to-operand");
+    }
+}
+
+/// `boolop-to-operand` / `compare-to-operand`: one rewrite per operand.
+pub fn operands<'e>(
+    ctx: &mut Ctx<'_>,
+    whole: &Expr,
+    parts: impl Iterator<Item = &'e Expr>,
+    kind: &'static str,
+) {
+    if ctx.group == Group::Simplifications {
+        for part in parts {
+            replace_by(ctx, whole, part, kind);
+        }
     }
 }

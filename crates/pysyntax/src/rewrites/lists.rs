@@ -4,7 +4,9 @@
 //! - `remove-argument` / `remove-keyword`: a call's positional or keyword argument
 //!   (`remove-base` / `remove-keyword` for a class's bases);
 //! - `remove-parameter`: a function or lambda parameter;
-//! - `remove-default`: a parameter's default value (`a=1` → `a`).
+//! - `remove-default`: a parameter's default value (`a=1` → `a`);
+//! - `remove-import`: one name of a multi-name `import` / `from … import` (the last one is
+//!   removed with the comma before it, as `import a,` is invalid).
 //!
 //! An element is removed with the separator after it (up to the next element), the last one
 //! with its trailing comma if it has one (`[a, b]` → `[a, ]`, `(a,)` → `()`), so removals of
@@ -142,5 +144,25 @@ pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters) {
                 &[],
             );
         }
+    }
+}
+
+/// `remove-import`.
+pub fn aliases(ctx: &mut Ctx<'_>, names: &[ast::Alias]) {
+    if ctx.group != Group::SlowRemovals || names.len() < 2 {
+        return;
+    }
+    for (i, alias) in names.iter().enumerate() {
+        let range = match names.get(i + 1) {
+            Some(next) => alias.start().to_usize()..next.start().to_usize(),
+            None => names[i - 1].end().to_usize()..alias.end().to_usize(),
+        };
+        ctx.push(
+            Group::SlowRemovals,
+            "remove-import",
+            range,
+            String::new(),
+            &[],
+        );
     }
 }

@@ -323,6 +323,8 @@ impl Visitor<'_> for Walker<'_, '_> {
                 statements::decorators(ctx, &s.decorator_list);
             }
             Stmt::Assign(s) => expressions::assign_to_one(ctx, &s.value),
+            Stmt::Import(s) => lists::aliases(ctx, &s.names),
+            Stmt::ImportFrom(s) => lists::aliases(ctx, &s.names),
             Stmt::AnnAssign(s) => {
                 if let Some(value) = &s.value {
                     expressions::assign_to_one(ctx, value);
@@ -342,6 +344,15 @@ impl Visitor<'_> for Walker<'_, '_> {
             }
             Expr::BinOp(binop) => expressions::binop(ctx, expr, binop),
             Expr::If(ifexp) => expressions::ifexp(ctx, expr, ifexp),
+            Expr::UnaryOp(u) => expressions::unary(ctx, expr, &u.operand),
+            Expr::Await(a) => expressions::unary(ctx, expr, &a.value),
+            Expr::BoolOp(b) => {
+                expressions::operands(ctx, expr, b.values.iter(), "boolop-to-operand")
+            }
+            Expr::Compare(c) => {
+                let parts = std::iter::once(&*c.left).chain(c.comparators.iter());
+                expressions::operands(ctx, expr, parts, "compare-to-operand");
+            }
             Expr::Attribute(attribute) => {
                 expressions::hoist(ctx, expr, &attribute.value, "attribute-to-value")
             }

@@ -1,5 +1,6 @@
 //! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
 
+mod expressions;
 mod freeze;
 mod robustness;
 mod transformations;

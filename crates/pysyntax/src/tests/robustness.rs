@@ -89,7 +89,8 @@ fn nesting_just_below_the_operator_limit_does_not_overflow() {
         format!("x = {}1\n", "lambda:".repeat(n)),
         format!("x = {}1\n", "1 if 1 else ".repeat(n / 2)),
         format!("x = y{}\n", ".a".repeat(n)),
-        format!("x = y{}\n", "[0]".repeat(n / 2)),
+        format!("x = y{}\n", "[0]".repeat(n)),
+        format!("x = y{}\n", "(0)".repeat(n)),
         format!("x = {}\n", vec!["2"; n].join("**")),
         format!("async def f():\n    return {}x\n", "await ".repeat(n)),
     ];
@@ -107,4 +108,33 @@ fn nesting_just_below_the_operator_limit_does_not_overflow() {
             }
         }
     }
+}
+
+#[test]
+fn shallow_sources_are_checked_safely_on_a_small_stack() {
+    // The deepest source still handled on the caller's thread, on a 1 MiB stack in a debug build.
+    let mut source = String::new();
+    for level in 0..40 {
+        source.push_str(&format!("{}if x:\n", "    ".repeat(level)));
+    }
+    let expr = format!(
+        "{}{}1{}",
+        "not ".repeat(150),
+        "(".repeat(100),
+        ")".repeat(100)
+    );
+    let minus = "-".repeat(140);
+    source.push_str(&format!("{}y = {expr} + {minus}1\n", "    ".repeat(40)));
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            assert_eq!(check_valid(&source), Ok(()));
+            for group in Group::ALL {
+                for r in rewrites(&source, group) {
+                    let _ = check_valid(&apply(&source, &[&r]));
+                }
+            }
+        })
+        .expect("thread");
+    assert!(handle.join().is_ok());
 }

@@ -36,8 +36,10 @@ fn agrees_with_cpython_compile() {
                 "{source:?}: cpython {ok} ({lineno}), ours {ours:?}"
             ));
         } else if let (Err(problem), Ok(line)) = (&ours, lineno.parse::<usize>()) {
-            // Parse errors at the end of a block may be reported one line apart.
-            if line > 0 && problem.line.abs_diff(line) > 1 {
+            // Parse errors at the end of a block may be reported one line apart; the block-depth
+            // error names the construct that overflows, CPython a statement inside it.
+            let nested = problem.message.contains("statically nested");
+            if line > 0 && problem.line.abs_diff(line) > 1 && !nested {
                 disagreements.push(format!("{source:?}: line {line} vs ours {problem}"));
             }
         }
@@ -47,11 +49,25 @@ fn agrees_with_cpython_compile() {
 }
 
 #[test]
-fn agrees_with_cpython_on_mutants_of_dataclasses() {
+fn agrees_with_cpython_on_mutants_of_a_stdlib_module() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
-    // PYSYNTAX_MUTANT_FILE / PYSYNTAX_MUTANTS cross-check another file / more mutants.
-    let path = std::env::var("PYSYNTAX_MUTANT_FILE")
-        .unwrap_or_else(|_| format!("{dir}dataclasses_py311.py"));
+    // PYSYNTAX_MUTANT_FILE / PYSYNTAX_MUTANTS cross-check another file / more mutants; by
+    // default the installed Python's own `dataclasses.py`.
+    let path = std::env::var("PYSYNTAX_MUTANT_FILE").ok().or_else(|| {
+        let output = std::process::Command::new("python3")
+            .args([
+                "-S",
+                "-c",
+                "import dataclasses; print(dataclasses.__file__)",
+            ])
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&output.stdout).trim().to_string())
+    });
+    let Some(path) = path.filter(|p| !p.is_empty()) else {
+        eprintln!("python3 not available; skipping");
+        return;
+    };
     let count = std::env::var("PYSYNTAX_MUTANTS").unwrap_or_else(|_| "300".into());
     let output = std::process::Command::new("python3")
         .args(["-S", &format!("{dir}mutants.py"), &path, &count])
@@ -61,7 +77,10 @@ fn agrees_with_cpython_on_mutants_of_dataclasses() {
         return;
     };
     let original = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(check_valid(&original).is_ok());
+    if check_valid(&original).is_err() {
+        eprintln!("{path} is not Python 3.11 (newer python3?); skipping");
+        return;
+    }
     let lines: Vec<&str> = original.split_inclusive('\n').collect();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let mut disagreements = Vec::new();

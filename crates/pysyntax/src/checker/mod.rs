@@ -10,9 +10,11 @@ use ruff_python_parser::semantic_errors::{
     LazyImportContext, SemanticSyntaxChecker, SemanticSyntaxContext, SemanticSyntaxError,
     SemanticSyntaxErrorKind,
 };
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::bindings::binds;
+mod extra;
+
 pub use crate::bindings::globals;
 
 /// One scope of the checked program.
@@ -40,6 +42,8 @@ struct Frame<'a> {
     parameters: Option<&'a ast::Parameters>,
     /// Body of a function scope (bindings are looked up lazily, for `nonlocal`).
     body: &'a [Stmt],
+    /// CPython's compile-time block stack depth here (loops, `try`, `with` items).
+    blocks: usize,
 }
 
 /// AST visitor feeding ruff's [`SemanticSyntaxChecker`] and answering its context questions.
@@ -56,6 +60,12 @@ pub struct Checker<'a> {
     /// One frame per scope, in step with `scopes`.
     frames: Vec<Frame<'a>>,
     in_try: bool,
+    /// Inside an `except*` block, not inside a loop within it (`break`/`continue` forbidden).
+    star_loop: bool,
+    /// Inside an `except*` block, not inside a function within it (`return` forbidden).
+    star_return: bool,
+    /// The target of the `+=`-style assignment being visited (`x.__debug__ += 1` is allowed).
+    aug_target: Option<TextRange>,
 }
 
 impl<'a> Checker<'a> {
@@ -82,6 +92,9 @@ impl<'a> Checker<'a> {
             frames: Vec::new(),
             extra: Vec::new(),
             in_try: false,
+            star_loop: false,
+            star_return: false,
+            aug_target: None,
         }
     }
 
@@ -100,7 +113,10 @@ impl<'a> Checker<'a> {
     fn in_scope(&mut self, scope: Scope, frame: Frame<'a>, f: impl FnOnce(&mut Self)) {
         self.scopes.push((scope, 0));
         self.frames.push(frame);
+        let star = (self.star_loop, self.star_return);
+        (self.star_loop, self.star_return) = (false, false);
         f(self);
+        (self.star_loop, self.star_return) = star;
         self.scopes.pop();
         self.frames.pop();
     }
@@ -109,7 +125,9 @@ impl<'a> Checker<'a> {
         if let Some((_, loops)) = self.scopes.last_mut() {
             *loops += 1;
         }
+        let star_loop = std::mem::replace(&mut self.star_loop, false);
         f(self);
+        self.star_loop = star_loop;
         if let Some((_, loops)) = self.scopes.last_mut() {
             *loops -= 1;
         }
@@ -318,6 +336,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                     globals: globals(&function.body),
                     parameters: Some(&function.parameters),
                     body: &function.body,
+                    blocks: 0,
                 };
                 self.in_scope(scope, frame, |this| this.visit_body(&function.body));
             }
@@ -330,15 +349,27 @@ impl<'a> Visitor<'a> for Checker<'a> {
             }) => {
                 self.visit_expr(iter);
                 self.visit_expr(target);
-                self.in_loop(|this| this.visit_body(body));
+                let at = stmt.start().to_usize();
+                self.in_blocks(1, at, |this| this.in_loop(|this| this.visit_body(body)));
                 self.visit_body(orelse);
             }
             Stmt::While(ast::StmtWhile {
                 test, body, orelse, ..
             }) => {
                 self.visit_expr(test);
-                self.in_loop(|this| this.visit_body(body));
+                let at = stmt.start().to_usize();
+                self.in_blocks(1, at, |this| this.in_loop(|this| this.visit_body(body)));
                 self.visit_body(orelse);
+            }
+            Stmt::Break(_) | Stmt::Continue(_) if self.star_loop => self.star_error(stmt),
+            Stmt::Return(_) if self.star_return => {
+                self.star_error(stmt);
+                walk_stmt(self, stmt);
+            }
+            Stmt::AugAssign(a) => {
+                let outer = self.aug_target.replace(a.target.range());
+                walk_stmt(self, stmt);
+                self.aug_target = outer;
             }
             Stmt::Nonlocal(n) => {
                 for name in &n.names {
@@ -360,8 +391,30 @@ impl<'a> Visitor<'a> for Checker<'a> {
                     }
                 }
                 let was_in_try = std::mem::replace(&mut self.in_try, true);
-                walk_stmt(self, stmt);
+                // Blocks CPython 3.11 pushes: `finally` wraps the `try`/`except`; a handler body
+                // sits in two more, the `try` body and `else` in one more.
+                let at = stmt.start().to_usize();
+                let fin = usize::from(!t.finalbody.is_empty());
+                let exc = usize::from(!t.handlers.is_empty());
+                self.in_blocks(fin + exc, at, |this| this.visit_body(&t.body));
+                for handler in &t.handlers {
+                    let star = (self.star_loop, self.star_return);
+                    if t.is_star {
+                        (self.star_loop, self.star_return) = (true, true);
+                    }
+                    self.in_blocks(fin + 2 * exc, at, |this| this.visit_except_handler(handler));
+                    (self.star_loop, self.star_return) = star;
+                }
+                self.in_blocks(fin + exc, at, |this| this.visit_body(&t.orelse));
+                self.in_blocks(fin, at, |this| this.visit_body(&t.finalbody));
                 self.in_try = was_in_try;
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    self.visit_with_item(item);
+                }
+                let at = stmt.start().to_usize();
+                self.in_blocks(w.items.len(), at, |this| this.visit_body(&w.body));
             }
             _ => walk_stmt(self, stmt),
         }
@@ -369,6 +422,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         self.with_checker(|checker, context| checker.visit_expr(expr, context));
+        if matches!(expr, Expr::Attribute(_) | Expr::Call(_)) {
+            self.debug_assignment(expr);
+        }
         match expr {
             Expr::Lambda(lambda) => {
                 if let Some(parameters) = &lambda.parameters {
