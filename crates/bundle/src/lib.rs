@@ -22,8 +22,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use minrepro_engine::{
-    open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass, Progress, RunError,
-    TempRoot,
+    check_output_location, open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass,
+    Progress, RunError, TempRoot,
 };
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
@@ -42,12 +42,7 @@ fn failed(message: impl Into<String>) -> RunError {
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
-    if std::fs::symlink_metadata(&args.output).is_ok() {
-        return Err(failed(format!(
-            "{} already exists; it is never overwritten",
-            args.output.display()
-        )));
-    }
+    check_output_location(&args.output).map_err(failed)?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
     let executable = args.predicate.predicate.clone().unwrap_or_default();
     let config = args.predicate.config(

@@ -22,5 +22,5 @@ pub use frontend::{
     CommonArgs, PredicateArgs, Reduced, RunError,
 };
 pub use progress::{Progress, ProgressMode};
-pub use publish::{publish_directory, write_atomically, TempRoot};
+pub use publish::{check_output_location, publish_directory, write_atomically, TempRoot};
 pub use search::{Pass, Proposal, Search};
