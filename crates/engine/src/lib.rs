@@ -15,7 +15,7 @@ pub mod progress;
 pub mod publish;
 pub mod search;
 
-pub use ddmin::{split_chunks, Ddmin};
+pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use frontend::{
     describe_uninteresting, open_cache, reduce_with_engine, resolve_for_comparison, stats_line,
