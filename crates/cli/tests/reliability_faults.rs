@@ -120,6 +120,7 @@ fn assert_no_staging(dir: &Path) {
 fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
     let child = StdCommand::new(bin())
         .env("TMPDIR", area.tmp())
+        .current_dir(area.root.path())
         .arg("bundle")
         .arg("-q")
         .args(args)
@@ -380,6 +381,7 @@ fn run_and_signal(
     use std::os::unix::process::ExitStatusExt;
     let child = StdCommand::new(bin())
         .env("TMPDIR", area.tmp())
+        .current_dir(area.root.path())
         .arg("bundle")
         .arg("-q")
         .args(args)
@@ -792,8 +794,33 @@ fn output_parent_vanishing_mid_run_is_a_clear_error() {
         stderr.contains("cannot") && stderr.contains("out"),
         "{stderr}"
     );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!parent.exists());
+    // The result was not lost: it was published in the current directory, and the error says so.
+    let rescued: Vec<PathBuf> = std::fs::read_dir(area.root.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("minrepro-rescued-out-")
+        })
+        .collect();
+    assert_eq!(rescued.len(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("published to {}", rescued[0].display())),
+        "{stderr}"
+    );
+    verify_output(&rescued[0]);
+    let objects: Vec<_> = std::fs::read_dir(rescued[0].join("objects"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(objects.len(), 1);
+    assert!(objects[0].file_name().to_string_lossy().contains("gamma"));
     assert!(area.tmp_is_empty());
     assert_clean_processes("vanishing parent", pid, &area.input().join("none"));
 }
