@@ -818,3 +818,37 @@ fn unusable_output_locations_fail_before_the_predicate() {
         assert!(setup.area.tmp_is_empty(), "{label}");
     }
 }
+
+#[test]
+fn non_utf8_tmpdir_is_a_clear_error() {
+    let setup = Setup::new();
+    let odd = setup
+        .area
+        .root
+        .path()
+        .join(OsString::from_vec(b"tmp-\xff".to_vec()));
+    std::fs::create_dir(&odd).unwrap();
+    let out = setup.area.out("out");
+    let output = setup
+        .area
+        .cmd()
+        .env("TMPDIR", &odd)
+        .arg("--code-object")
+        .arg(setup.dir().join("a.co"))
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&setup.predicate)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("TMPDIR") && stderr.contains("UTF-8"),
+        "{stderr}"
+    );
+    assert!(!setup.marker.exists(), "the predicate ran");
+    assert!(!out.exists());
+    assert!(std::fs::read_dir(&odd).unwrap().next().is_none());
+}

@@ -14,8 +14,23 @@ pub struct TempRoot {
 impl TempRoot {
     /// Creates `minrepro-*` under the system temporary directory.
     pub fn new() -> std::io::Result<Self> {
+        let base = std::path::absolute(std::env::temp_dir())?;
+        if base.to_str().is_none() {
+            // Placeholders hand candidate paths to the predicate as text: a lossy path would name
+            // files that do not exist, and every candidate (the original too) would look
+            // uninteresting.
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "the temporary directory {} (TMPDIR) is not valid UTF-8; set TMPDIR to a UTF-8 path",
+                    base.display()
+                ),
+            ));
+        }
         Ok(TempRoot {
-            dir: tempfile::Builder::new().prefix("minrepro-").tempdir()?,
+            dir: tempfile::Builder::new()
+                .prefix("minrepro-")
+                .tempdir_in(base)?,
         })
     }
 
