@@ -22,8 +22,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use minrepro_engine::{
-    open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass, Progress, RunError,
-    TempRoot,
+    check_output_location, open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass,
+    Progress, RunError, TempRoot,
 };
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
@@ -42,12 +42,7 @@ fn failed(message: impl Into<String>) -> RunError {
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
-    if std::fs::symlink_metadata(&args.output).is_ok() {
-        return Err(failed(format!(
-            "{} already exists; it is never overwritten",
-            args.output.display()
-        )));
-    }
+    check_output_location(&args.output).map_err(failed)?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
     let executable = args.predicate.predicate.clone().unwrap_or_default();
     let config = args.predicate.config(
@@ -169,9 +164,12 @@ fn list_sections(tools: &ElfTools, case: &mut BundleCase) -> Result<(), RunError
     Ok(())
 }
 
-/// Publishes the result atomically.
+/// Publishes the result atomically. If the output location became unusable during the run (its
+/// parent was removed or made read-only after the start-up check), the hours of work are not
+/// thrown away: the result is published under `minrepro-rescued-NAME-DIGEST` in the current
+/// directory instead, and the error says where.
 fn publish(output: &Path, case: &BundleCase, log_bytes: &[u8]) -> Result<(), RunError> {
-    publish_directory(output, |dir| {
+    let build = |dir: &Path| -> Result<(), String> {
         workspace::materialize(case, dir).map_err(|e| format!("cannot write the output: {e}"))?;
         std::fs::write(dir.join("reduction-log.json"), log_bytes)
             .map_err(|e| format!("cannot write the log: {e}"))?;
@@ -179,12 +177,30 @@ fn publish(output: &Path, case: &BundleCase, log_bytes: &[u8]) -> Result<(), Run
             return Err("interrupted".into());
         }
         Ok(())
-    })
-    .map_err(|message| {
-        if is_interrupted() {
-            RunError::Interrupted
-        } else {
-            failed(message)
-        }
-    })
+    };
+    let message = match publish_directory(output, build) {
+        Ok(()) => return Ok(()),
+        Err(_) if is_interrupted() => return Err(RunError::Interrupted),
+        Err(message) => message,
+    };
+    if message.contains("already exists") {
+        return Err(failed(message));
+    }
+    let name = output
+        .file_name()
+        .map(|n| workspace::sanitize_name(&n.to_string_lossy()))
+        .unwrap_or_else(|| "output".into());
+    let digest = case.content_digest();
+    let rescue = Path::new(&format!("minrepro-rescued-{name}-{}", &digest[..12])).to_path_buf();
+    match publish_directory(&rescue, build) {
+        Ok(()) => Err(failed(format!(
+            "{message}; the reduced result was published to {} instead",
+            std::path::absolute(&rescue).unwrap_or(rescue).display()
+        ))),
+        Err(_) if is_interrupted() => Err(RunError::Interrupted),
+        Err(second) => Err(failed(format!(
+            "{message}; publishing to {} instead also failed: {second}",
+            rescue.display()
+        ))),
+    }
 }

@@ -1,6 +1,7 @@
 //! The reduction passes, outside in: code objects, top-level metadata lists, each retained case's
 //! `arguments`, and (when enabled) removable ELF sections of each object. All are `engine::Ddmin`.
 
+use std::io::Write;
 use std::sync::Arc;
 
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
@@ -241,7 +242,8 @@ fn build_section_removal(
         Err(ToolError::Interrupted) => None,
         Err(ToolError::Failed(message)) => {
             if !quiet {
-                eprintln!(
+                let _ = writeln!(
+                    std::io::stderr(),
                     "minrepro bundle: warning: rejected removing {names:?} from {:?}: {message}",
                     object.id
                 );

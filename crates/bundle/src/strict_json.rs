@@ -72,11 +72,70 @@ impl<'de> Deserialize<'de> for Strict {
     }
 }
 
+/// Deepest nesting of arrays and objects accepted (serde_json's own recursion limit).
+pub const MAX_DEPTH: usize = 128;
+
 /// Parses `bytes` as strict JSON.
 pub fn parse(bytes: &[u8]) -> Result<Value, String> {
+    check_integers(bytes)?;
     serde_json::from_slice::<Strict>(bytes)
         .map(|s| s.0)
-        .map_err(|e| e.to_string())
+        .map_err(|e| {
+            let text = e.to_string();
+            if text.starts_with("recursion limit exceeded") {
+                format!("arrays/objects are nested more than {MAX_DEPTH} levels deep ({text})")
+            } else {
+                text
+            }
+        })
+}
+
+/// Rejects integer literals outside the 64-bit range: serde_json would silently turn them into
+/// floating-point numbers and the reduced metadata would carry a different value.
+fn check_integers(bytes: &[u8]) -> Result<(), String> {
+    let mut index = 0;
+    let mut in_string = false;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        if in_string {
+            match byte {
+                b'\\' => index += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            index += 1;
+            continue;
+        }
+        if byte == b'"' {
+            in_string = true;
+            index += 1;
+            continue;
+        }
+        if byte == b'-' || byte.is_ascii_digit() {
+            let start = index;
+            while index < bytes.len()
+                && matches!(bytes[index], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            {
+                index += 1;
+            }
+            let token = &bytes[start..index];
+            let integer = !token.iter().any(|b| matches!(b, b'.' | b'e' | b'E'));
+            if integer && token.iter().any(u8::is_ascii_digit) {
+                let text = String::from_utf8_lossy(token);
+                if text.parse::<i64>().is_err() && text.parse::<u64>().is_err() {
+                    let shown: String = text.chars().take(40).collect();
+                    let ellipsis = if text.len() > 40 { "…" } else { "" };
+                    return Err(format!(
+                        "integer {shown}{ellipsis} is outside the 64-bit range \
+                         (it would silently lose precision)"
+                    ));
+                }
+            }
+            continue;
+        }
+        index += 1;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -104,6 +163,18 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{}", String::from_utf8_lossy(bad));
         }
+        // Integers that do not fit 64 bits would change value; deep nesting is a clear error.
+        assert!(parse(b"[18446744073709551615, -9223372036854775808, 1e300, \"123456789012345678901234567890\"]").is_ok());
+        for bad in [
+            &b"[18446744073709551616]"[..],
+            b"{\"a\": -9223372036854775809}",
+        ] {
+            assert!(parse(bad).unwrap_err().contains("outside the 64-bit range"));
+        }
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse(deep.as_bytes())
+            .unwrap_err()
+            .contains("nested more than 128 levels"));
         // Key order is preserved.
         let value = parse(br#"{"z": 1, "a": 2}"#).unwrap();
         assert_eq!(

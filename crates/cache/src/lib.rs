@@ -107,25 +107,23 @@ impl OutcomeCache {
             source,
         };
         let lock_path = lock_path_of(path);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| CacheError::Io {
-                path: lock_path.clone(),
-                source: e,
-            })?;
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(CacheError::Locked(path.to_path_buf()));
-        }
+        let lock = take_lock(path, &lock_path)?;
         let mut cache = OutcomeCache::in_memory();
         cache.persistent = Some(Persistent {
             path: path.to_path_buf(),
             lock_path,
             _lock: lock,
         });
+        match std::fs::metadata(path) {
+            // Reading a FIFO or a device would block or never end.
+            Ok(meta) if !meta.is_file() => {
+                return Err(CacheError::NotACache {
+                    path: path.to_path_buf(),
+                    problem: "is not a regular file".into(),
+                })
+            }
+            _ => {}
+        }
         match std::fs::read(path) {
             Ok(bytes) => cache.load(path, &bytes)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -250,6 +248,38 @@ impl Drop for OutcomeCache {
             let _ = std::fs::remove_file(&persistent.lock_path);
         }
     }
+}
+
+/// Creates and locks the lock file. A process that finishes removes its lock file while still
+/// holding the lock, so a lock taken on a file that is no longer (or no longer the same file) at
+/// `lock_path` protects nothing: then we try again with the new file.
+fn take_lock(path: &Path, lock_path: &Path) -> Result<File, CacheError> {
+    use std::os::unix::fs::MetadataExt;
+    let io = |source| CacheError::Io {
+        path: lock_path.to_path_buf(),
+        source,
+    };
+    for _ in 0..100 {
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(lock_path)
+            .map_err(io)?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(CacheError::Locked(path.to_path_buf()));
+        }
+        let held = lock.metadata().map_err(io)?;
+        match std::fs::metadata(lock_path) {
+            Ok(now) if now.dev() == held.dev() && now.ino() == held.ino() => return Ok(lock),
+            // Removed or replaced after we opened it: our lock is on a stale file.
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(io(e)),
+        }
+    }
+    Err(CacheError::Locked(path.to_path_buf()))
 }
 
 fn lock_path_of(path: &Path) -> PathBuf {

@@ -1,5 +1,6 @@
 //! The `minrepro` binary: parses the command line and hands over to a front end.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -28,7 +29,7 @@ fn main() -> ExitCode {
         Command::Python(_) => "minrepro python",
     };
     if let Err(error) = minrepro_predicate::install_interrupt_handler() {
-        eprintln!("{name}: error: {error}");
+        let _ = writeln!(std::io::stderr(), "{name}: error: {error}");
         return ExitCode::from(1);
     }
     let result = match &cli.command {
@@ -39,24 +40,25 @@ fn main() -> ExitCode {
     minrepro_predicate::process::kill_all_orphans();
     match result {
         Ok(line) => {
-            println!("{line}");
+            let _ = writeln!(std::io::stdout(), "{line}");
             ExitCode::SUCCESS
         }
         Err(RunError::Usage(message)) => {
-            eprintln!("{name}: error: {message}");
+            let _ = writeln!(std::io::stderr(), "{name}: error: {message}");
             ExitCode::from(2)
         }
         Err(RunError::Failed(message)) => {
-            eprintln!("{name}: error: {message}");
+            let _ = writeln!(std::io::stderr(), "{name}: error: {message}");
             ExitCode::from(1)
         }
         Err(RunError::Interrupted) => {
             // The bundle reducer publishes its directory only at the end; the Python reducer
             // has already said which file (if any) holds its last accepted candidate.
-            match cli.command {
-                Command::Bundle(_) => eprintln!("{name}: interrupted; no output was published"),
-                Command::Python(_) => eprintln!("{name}: interrupted"),
-            }
+            let line = match cli.command {
+                Command::Bundle(_) => format!("{name}: interrupted; no output was published"),
+                Command::Python(_) => format!("{name}: interrupted"),
+            };
+            let _ = writeln!(std::io::stderr(), "{line}");
             ExitCode::from(130)
         }
     }

@@ -4,10 +4,19 @@
 //! is proposed, first chunk first. After an accepted removal the granularity drops by one (at
 //! least 2); when no removal is accepted it doubles, up to the list length. When single-element
 //! removals all fail, the list is 1-minimal. A minimum size keeps, e.g., at least one object.
+//!
+//! A granularity's candidates are handed out in slices of at most [`MAX_BATCH`]: every proposal
+//! holds a complete candidate (and the engine digests each one up front), so proposing all `n`
+//! removals of a long list at once would take memory and time quadratic in its length. Slicing
+//! does not change which candidate is accepted: the next slice is only proposed when none of the
+//! previous one was, exactly as a sequential reducer continues down the same list.
 
 use std::ops::Range;
 
 use crate::search::{Proposal, Search};
+
+/// Most proposals in one batch (enough to keep `-j` workers busy, few enough to bound memory).
+pub const MAX_BATCH: usize = 32;
 
 /// Builds the candidate that removes `removed` (sorted positions) from the current list, or
 /// `None` when that edit is not allowed.
@@ -20,7 +29,10 @@ pub struct Ddmin<C> {
     build: BuildRemoval<C>,
     min_size: usize,
     granularity: usize,
-    last: Option<(usize, usize)>,
+    /// First chunk of the next slice at the current granularity.
+    offset: usize,
+    /// (granularity, length, chunks proposed so far at it, chunks at it) of the last batch.
+    last: Option<(usize, usize, usize, usize)>,
     done: bool,
 }
 
@@ -36,6 +48,7 @@ impl<C> Ddmin<C> {
             build: Box::new(build),
             min_size,
             granularity: 2,
+            offset: 0,
             last: None,
             done: false,
         }
@@ -58,12 +71,17 @@ impl<C> Search<C> for Ddmin<C> {
             return None;
         }
         let n = self.granularity.min(len);
-        self.last = Some((n, len));
-        let batch = split_chunks(len, n)
+        let chunks: Vec<_> = split_chunks(len, n)
             .into_iter()
             .filter(|chunk| len - chunk.len() >= self.min_size)
+            .collect();
+        let end = (self.offset + MAX_BATCH).min(chunks.len());
+        let start = self.offset.min(end);
+        self.last = Some((n, len, end, chunks.len()));
+        let batch = chunks[start..end]
+            .iter()
             .filter_map(|chunk| {
-                let removed: Vec<usize> = chunk.collect();
+                let removed: Vec<usize> = chunk.clone().collect();
                 (self.build)(current, &removed)
             })
             .collect();
@@ -71,13 +89,21 @@ impl<C> Search<C> for Ddmin<C> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        let Some((n, len)) = self.last.take() else {
+        let Some((n, len, proposed, total)) = self.last.take() else {
             return;
         };
         match accepted {
-            Some(_) => self.granularity = n.saturating_sub(1).max(2),
+            Some(_) => {
+                self.offset = 0;
+                self.granularity = n.saturating_sub(1).max(2);
+            }
+            // More removals at this granularity remain: the next slice, same list.
+            None if proposed < total => self.offset = proposed,
             None if n >= len => self.done = true,
-            None => self.granularity = (n * 2).min(len),
+            None => {
+                self.offset = 0;
+                self.granularity = (n * 2).min(len);
+            }
         }
     }
 }

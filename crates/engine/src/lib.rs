@@ -15,12 +15,12 @@ pub mod progress;
 pub mod publish;
 pub mod search;
 
-pub use ddmin::{split_chunks, Ddmin};
+pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use frontend::{
     describe_uninteresting, open_cache, reduce_with_engine, resolve_for_comparison, stats_line,
     CommonArgs, PredicateArgs, Reduced, RunError,
 };
 pub use progress::{Progress, ProgressMode};
-pub use publish::{publish_directory, write_atomically, TempRoot};
+pub use publish::{check_output_location, publish_directory, write_atomically, TempRoot};
 pub use search::{Pass, Proposal, Search};

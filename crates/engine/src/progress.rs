@@ -81,7 +81,7 @@ impl Progress {
         }
         let mut state = self.lock();
         self.clear_line(&mut state);
-        eprintln!("{}: {text}", self.prefix);
+        let _ = writeln!(std::io::stderr(), "{}: {text}", self.prefix);
     }
 
     /// Sets the current size without counting an acceptance.
@@ -111,9 +111,12 @@ impl Progress {
         let before = state.size;
         state.size = size;
         if self.mode == ProgressMode::Plain {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "{}: [{}] accepted: {before} -> {size} {}",
-                self.prefix, state.pass, self.unit
+                self.prefix,
+                state.pass,
+                self.unit
             );
         }
         self.draw(&mut state, true);
@@ -137,7 +140,7 @@ impl Progress {
 
     fn clear_line(&self, state: &mut State) {
         if self.mode == ProgressMode::Live && state.drawn {
-            eprint!("\r\x1b[K");
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
             state.drawn = false;
         }
     }
@@ -156,7 +159,8 @@ impl Progress {
         }
         state.last_draw = Some(now);
         state.drawn = true;
-        eprint!(
+        let _ = write!(
+            std::io::stderr(),
             "\r\x1b[K{}: [{}] {} {} | tried {} | accepted {} | cache hits {} | runs {}",
             self.prefix,
             state.pass,

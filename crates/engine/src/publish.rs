@@ -14,8 +14,23 @@ pub struct TempRoot {
 impl TempRoot {
     /// Creates `minrepro-*` under the system temporary directory.
     pub fn new() -> std::io::Result<Self> {
+        let base = std::path::absolute(std::env::temp_dir())?;
+        if base.to_str().is_none() {
+            // Placeholders hand candidate paths to the predicate as text: a lossy path would name
+            // files that do not exist, and every candidate (the original too) would look
+            // uninteresting.
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "the temporary directory {} (TMPDIR) is not valid UTF-8; set TMPDIR to a UTF-8 path",
+                    base.display()
+                ),
+            ));
+        }
         Ok(TempRoot {
-            dir: tempfile::Builder::new().prefix("minrepro-").tempdir()?,
+            dir: tempfile::Builder::new()
+                .prefix("minrepro-")
+                .tempdir_in(base)?,
         })
     }
 
@@ -32,6 +47,61 @@ impl TempRoot {
     }
 }
 
+fn parent_of(output: &Path) -> PathBuf {
+    match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Checks, before any work is done, that `output` can be published later: it does not exist, its
+/// parent is an existing directory, and a staging directory can be created (and removed) there.
+/// A reduction that runs for hours must not find out at the end that its result has nowhere to go.
+pub fn check_output_location(output: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(output).is_ok() {
+        return Err(format!(
+            "{} already exists; it is never overwritten",
+            output.display()
+        ));
+    }
+    if output.file_name().is_none() {
+        return Err(format!(
+            "--output {} does not name a new directory",
+            output.display()
+        ));
+    }
+    let parent = parent_of(output);
+    match std::fs::metadata(&parent) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "cannot publish {}: its parent {} is not a directory",
+                output.display(),
+                parent.display()
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "cannot publish {}: its parent directory {}: {e}",
+                output.display(),
+                parent.display()
+            ))
+        }
+    }
+    tempfile::Builder::new()
+        .prefix(".minrepro-probe-")
+        .tempdir_in(&parent)
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "cannot publish {}: cannot create a directory in {}: {}",
+                output.display(),
+                parent.display(),
+                std::io::Error::from(e.kind())
+            )
+        })
+}
+
 /// Builds a directory as a hidden sibling of `output` with `build`, then renames it into place.
 /// The rename fails if `output` appeared meanwhile (an existing path is never overwritten); on any
 /// failure the sibling is removed and nothing appears at `output`.
@@ -39,10 +109,7 @@ pub fn publish_directory(
     output: &Path,
     build: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), String> {
-    let parent = match output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = parent_of(output);
     if std::fs::symlink_metadata(output).is_ok() {
         return Err(format!(
             "{} already exists; it is never overwritten",

@@ -125,3 +125,77 @@ proptest! {
         assert_one_minimal(&result, min_size, &interesting);
     }
 }
+
+/// The unsliced algorithm, written out: every candidate tested, in order.
+fn reference_sequence(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> Vec<Vec<usize>> {
+    let mut current: Vec<usize> = (0..len).collect();
+    let mut granularity = 2;
+    let mut tested = Vec::new();
+    while !current.is_empty() {
+        let n = granularity.min(current.len());
+        let mut accepted = None;
+        for chunk in split_chunks(current.len(), n) {
+            let kept: Vec<usize> = current
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !chunk.contains(i))
+                .map(|(_, &v)| v)
+                .collect();
+            tested.push(kept.clone());
+            if interesting(&kept) {
+                accepted = Some(kept);
+                break;
+            }
+        }
+        match accepted {
+            Some(kept) => {
+                current = kept;
+                granularity = n.saturating_sub(1).max(2);
+            }
+            None if n >= current.len() => break,
+            None => granularity = (n * 2).min(current.len()),
+        }
+    }
+    tested
+}
+
+/// Batches never exceed MAX_BATCH (memory stays bounded on long lists) and slicing tests exactly
+/// the candidates, in exactly the order, of the unsliced algorithm.
+#[test]
+fn batches_are_bounded_and_slicing_keeps_the_sequence() {
+    let needed: Vec<usize> = (0..300).step_by(7).collect();
+    let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
+    let mut search = Ddmin::new(
+        0,
+        |items: &Vec<usize>| items.len(),
+        |items: &Vec<usize>, removed: &[usize]| {
+            let kept: Vec<usize> = items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| removed.binary_search(i).is_err())
+                .map(|(_, &v)| v)
+                .collect();
+            Some(Proposal {
+                case: kept,
+                change: serde_json::Value::Null,
+            })
+        },
+    );
+    let mut current: Vec<usize> = (0..300).collect();
+    let mut tested = Vec::new();
+    let mut largest = 0;
+    while let Some(batch) = search.next_batch(&current) {
+        largest = largest.max(batch.len());
+        let accepted = batch.iter().position(|p| {
+            tested.push(p.case.clone());
+            interesting(&p.case)
+        });
+        if let Some(index) = accepted {
+            current = batch[index].case.clone();
+        }
+        search.feedback(accepted);
+    }
+    assert_eq!(current, needed);
+    assert_eq!(largest, MAX_BATCH);
+    assert_eq!(tested, reference_sequence(300, &interesting));
+}
