@@ -54,6 +54,10 @@ pub struct Stats {
     pub size_after: u64,
     /// Wall time of the reduction.
     pub wall_time: Duration,
+    /// Per pass: candidates decided and accepted.
+    pub per_pass: std::collections::BTreeMap<String, (usize, usize)>,
+    /// Complete rounds over all passes (the last one changed nothing).
+    pub rounds: usize,
 }
 
 /// Why a reduction stopped early.
@@ -160,6 +164,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         self.progress.set_size(self.stats.size_before);
         loop {
             let mut changed = false;
+            self.stats.rounds += 1;
             for pass in passes {
                 let name = pass.name();
                 self.progress.start_pass(&name);
@@ -207,6 +212,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                 self.stats.cache_hits += 1;
             }
             self.stats.candidates_decided += 1;
+            let pass_stats = self.stats.per_pass.entry(pass.to_owned()).or_default();
+            pass_stats.0 += 1;
+            pass_stats.1 += usize::from(Some(index) == accepted);
             self.progress.tried(hit);
             self.log.push(LogEntry {
                 pass: pass.to_owned(),

@@ -158,6 +158,20 @@ pub fn stats_line(stats: &Stats, unit: &str) -> String {
     )
 }
 
+/// One line of per-pass counters: `pass decided/accepted`, and the number of rounds.
+pub fn pass_stats_line(stats: &Stats) -> String {
+    let passes: Vec<String> = stats
+        .per_pass
+        .iter()
+        .map(|(name, (decided, accepted))| format!("{name} {decided}/{accepted}"))
+        .collect();
+    format!(
+        "rounds {}; candidates/accepted per pass: {}",
+        stats.rounds,
+        passes.join(", ")
+    )
+}
+
 impl PredicateArgs {
     /// The predicate configuration these flags describe; `executable` is the front end's choice
     /// when `--predicate` is absent, `default_exit_code` applies when `--interesting-exit-code`
@@ -225,6 +239,7 @@ pub fn reduce_with_engine<C: Clone + Send + Sync>(
     saved.map_err(|e| RunError::Failed(e.to_string()))?;
     let stats = engine.finish_stats();
     progress.message(&stats_line(&stats, unit));
+    progress.message(&pass_stats_line(&stats));
     Ok(Reduced {
         case,
         original_outcome,

@@ -11,6 +11,7 @@
 pub mod ddmin;
 pub mod engine;
 pub mod frontend;
+pub mod probdd;
 pub mod progress;
 pub mod publish;
 pub mod search;
@@ -21,6 +22,7 @@ pub use frontend::{
     describe_uninteresting, open_cache, reduce_with_engine, resolve_for_comparison, stats_line,
     CommonArgs, PredicateArgs, Reduced, RunError,
 };
+pub use probdd::ProbDd;
 pub use progress::{Progress, ProgressMode};
 pub use publish::{check_output_location, publish_directory, write_atomically, TempRoot};
 pub use search::{Pass, Proposal, Search};

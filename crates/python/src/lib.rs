@@ -94,7 +94,12 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor);
-    let state = passes::SharedState::new(&source.text, interpreter.minor);
+    let state = passes::SharedState::configured(
+        &source.text,
+        interpreter.minor,
+        args.strategy,
+        args.common.jobs as usize,
+    );
     let group_passes = passes::group_passes(&state);
     let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
         .iter()

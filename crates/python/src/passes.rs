@@ -16,17 +16,34 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, Pass, Proposal, Search};
+use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
 use minrepro_pysyntax::{apply, check_valid_for, rewrites, token_count, Group, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
+
+/// How a group pass searches its rewrite sites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Probabilistic delta debugging over the sites of the text a pass starts from.
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
+    Ddmin,
+}
+
+/// ProbDD's prior probability that a rewrite site must stay unapplied.
+const PROBDD_PRIOR: f64 = 0.1;
 
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
 pub struct SharedState {
     /// Python 3 minor version candidates must be valid for.
     minor: u8,
+    /// Search strategy of the group passes.
+    strategy: Strategy,
+    /// Parallel evaluations (speculation width of ProbDD batches).
+    jobs: usize,
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     canonicalization_budget: AtomicUsize,
@@ -35,8 +52,23 @@ pub struct SharedState {
 impl SharedState {
     /// State for a reduction of `original`, run by Python 3.`minor`.
     pub fn new(original: &str, minor: u8) -> Arc<Self> {
+        Self::with_strategy(original, minor, Strategy::ProbDd)
+    }
+
+    /// State for a reduction of `original` with an explicit search strategy and `jobs` parallel
+    /// evaluations.
+    pub fn configured(original: &str, minor: u8, strategy: Strategy, jobs: usize) -> Arc<Self> {
+        let mut state = Self::with_strategy(original, minor, strategy);
+        Arc::get_mut(&mut state).expect("fresh state").jobs = jobs.max(1);
+        state
+    }
+
+    /// State for a reduction of `original` with an explicit search strategy.
+    pub fn with_strategy(original: &str, minor: u8, strategy: Strategy) -> Arc<Self> {
         Arc::new(SharedState {
             minor,
+            strategy,
+            jobs: 1,
             original_tokens: token_count(original),
             seen: Mutex::new(HashSet::new()),
             canonicalization_budget: AtomicUsize::new(
@@ -99,8 +131,21 @@ fn candidate(
     all: &[Rewrite],
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
+    candidate_on(group, state, current, current, all, chosen)
+}
+
+/// The candidate applying `chosen` sites of `base` (whose sites `all` are), judged against the
+/// `current` text, if it is admissible (see module docs).
+fn candidate_on(
+    group: Group,
+    state: &SharedState,
+    base: &str,
+    current: &str,
+    all: &[Rewrite],
+    chosen: &[usize],
+) -> Option<Proposal<String>> {
     let selected: Vec<&Rewrite> = chosen.iter().filter_map(|&i| all.get(i)).collect();
-    let text = apply(current, &selected);
+    let text = apply(base, &selected);
     if text == current || check_valid_for(&text, state.minor).is_err() {
         return None;
     }
@@ -159,8 +204,27 @@ impl Pass<String> for GroupPass {
         self.group.name().to_owned()
     }
 
-    fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
+    fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
+        if self.state.strategy == Strategy::ProbDd && group != Group::Canonicalizations {
+            // The sites of the text the pass starts from stay fixed; a candidate applies every
+            // site accepted so far plus the new set, to that base text.
+            let base = current.clone();
+            let all = rewrites(&base, group);
+            let state = Arc::clone(&self.state);
+            let width = state.jobs;
+            return Box::new(
+                ProbDd::new(
+                    all.len(),
+                    PROBDD_PRIOR,
+                    move |current: &String, applied: &[usize]| {
+                        state.mark_current(current);
+                        candidate_on(group, &state, &base, current, &all, applied)
+                    },
+                )
+                .with_width(width),
+            );
+        }
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);

@@ -1,0 +1,277 @@
+//! Probabilistic delta debugging (ProbDD, Wang et al., FSE'21) over a fixed set of elements.
+//!
+//! Each element `i` carries the estimated probability `p[i]` that it is needed. A step removes
+//! the set `S` of not-yet-decided elements with the lowest probabilities that maximizes the
+//! expected gain `|S| * Π(1 - p)`; when the candidate is interesting `S` is gone for good,
+//! otherwise every `p[i]` in `S` grows to `p[i] / (1 - Π(1 - p))`. A failed single-element
+//! removal sets its `p` to 1 (kept). The search ends when every remaining element is kept, so each
+//! kept element was tested alone at least once.
+//!
+//! Elements are positions in a list fixed when the search starts; `build` receives every position
+//! removed so far plus the new set, so the pass maps them onto its own base (e.g. the rewrites of
+//! a source text applied together). A `build` that returns `None` counts as a failed removal
+//! without running anything.
+
+use crate::search::{Proposal, Search};
+
+/// Builds the candidate with `removed` (sorted positions) gone, or `None` if not allowed.
+pub type BuildSubset<C> = Box<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send>;
+
+/// ProbDD as a [`Search`]. Every step depends on the previous one, so a batch is a chain of
+/// speculation: the first candidate, the one the search would try next if the first failed, and
+/// so on, up to `width` candidates. The engine accepts the first interesting one in order, which
+/// is exactly what a sequential ProbDD would do, so results do not depend on the width.
+pub struct ProbDd<C> {
+    p: Vec<f64>,
+    removed: Vec<bool>,
+    build: BuildSubset<C>,
+    width: usize,
+    /// The last batch's steps in order: the set tried and whether it was proposed (a set whose
+    /// candidate could not be built failed without a proposal).
+    last: Vec<(Vec<usize>, bool)>,
+}
+
+/// Probabilities at or above this count as "needed" (guards against rounding).
+const KEPT: f64 = 1.0 - 1e-9;
+
+impl<C> ProbDd<C> {
+    /// A search over `len` elements with prior probability `prior` that an element is needed.
+    pub fn new(
+        len: usize,
+        prior: f64,
+        build: impl Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + 'static,
+    ) -> Self {
+        ProbDd {
+            p: vec![prior.clamp(1e-6, 0.999); len],
+            removed: vec![false; len],
+            build: Box::new(build),
+            width: 1,
+            last: Vec::new(),
+        }
+    }
+
+    /// Proposes chains of up to `width` speculative candidates per batch (e.g. the `-j` value).
+    pub fn with_width(mut self, width: usize) -> Self {
+        self.width = width.max(1);
+        self
+    }
+
+    /// The next set to try: undecided elements by ascending probability (position breaks ties),
+    /// the prefix with the largest expected gain.
+    fn choose(&self) -> Vec<usize> {
+        let mut open: Vec<usize> = (0..self.p.len())
+            .filter(|&i| !self.removed[i] && self.p[i] < KEPT)
+            .collect();
+        open.sort_by(|&a, &b| self.p[a].total_cmp(&self.p[b]).then(a.cmp(&b)));
+        let mut best = (0.0, 0);
+        let mut survive = 1.0;
+        for (k, &i) in open.iter().enumerate() {
+            survive *= 1.0 - self.p[i];
+            let gain = (k + 1) as f64 * survive;
+            if gain > best.0 {
+                best = (gain, k + 1);
+            }
+        }
+        let mut chosen: Vec<usize> = open[..best.1].to_vec();
+        chosen.sort_unstable();
+        chosen
+    }
+
+    fn fail(&mut self, set: &[usize]) {
+        if let [only] = set {
+            self.p[*only] = 1.0;
+            return;
+        }
+        let survive: f64 = set.iter().map(|&i| 1.0 - self.p[i]).product();
+        let denominator = 1.0 - survive;
+        for &i in set {
+            self.p[i] = if denominator > 0.0 {
+                (self.p[i] / denominator).min(1.0)
+            } else {
+                1.0
+            };
+        }
+    }
+
+    fn all_removed_with(&self, set: &[usize]) -> Vec<usize> {
+        let mut all: Vec<usize> = (0..self.removed.len())
+            .filter(|&i| self.removed[i] || set.binary_search(&i).is_ok())
+            .collect();
+        all.dedup();
+        all
+    }
+}
+
+impl<C> Search<C> for ProbDd<C> {
+    fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
+        // Speculate on a copy of the state: each further step assumes the previous one failed.
+        let (p, removed) = (self.p.clone(), self.removed.clone());
+        let mut steps = Vec::new();
+        let mut batch = Vec::new();
+        while batch.len() < self.width {
+            let set = self.choose();
+            if set.is_empty() {
+                break;
+            }
+            let all = self.all_removed_with(&set);
+            let proposal = (self.build)(current, &all);
+            steps.push((set.clone(), proposal.is_some()));
+            batch.extend(proposal);
+            self.fail(&set);
+        }
+        self.p = p;
+        self.removed = removed;
+        if batch.is_empty() {
+            // Every remaining set was unbuildable: record those failures and stop.
+            for (set, _) in &steps {
+                self.fail(set);
+            }
+            return None;
+        }
+        self.last = steps;
+        Some(batch)
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        let steps = std::mem::take(&mut self.last);
+        let mut proposed = 0;
+        for (set, was_proposed) in steps {
+            if was_proposed && accepted == Some(proposed) {
+                set.iter().for_each(|&i| self.removed[i] = true);
+                return;
+            }
+            proposed += usize::from(was_proposed);
+            self.fail(&set);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drives the search sequentially over a list of numbers.
+    fn reduce(
+        len: usize,
+        prior: f64,
+        interesting: &dyn Fn(&[usize]) -> bool,
+    ) -> (Vec<usize>, usize) {
+        let mut search = ProbDd::new(len, prior, move |_: &Vec<usize>, removed: &[usize]| {
+            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
+            Some(Proposal {
+                case: kept,
+                change: serde_json::json!(removed),
+            })
+        });
+        let mut current: Vec<usize> = (0..len).collect();
+        let mut tests = 0;
+        while let Some(batch) = search.next_batch(&current) {
+            tests += 1;
+            let ok = interesting(&batch[0].case);
+            if ok {
+                current = batch[0].case.clone();
+            }
+            search.feedback(ok.then_some(0));
+            assert!(tests < 100_000);
+        }
+        (current, tests)
+    }
+
+    #[test]
+    fn finds_one_minimal_results_for_monotone_predicates() {
+        for len in 0..=4usize {
+            let subsets = 1usize << len;
+            for table in 0u64..(1u64 << subsets) {
+                let value = |mask: usize| table >> mask & 1 == 1;
+                if !value(subsets - 1) {
+                    continue;
+                }
+                if !(0..subsets).all(|a| !value(a) || (0..len).all(|b| value(a | (1 << b)))) {
+                    continue;
+                }
+                let interesting =
+                    |items: &[usize]| value(items.iter().fold(0, |m, &i| m | (1 << i)));
+                let (result, _) = reduce(len, 0.1, &interesting);
+                assert!(interesting(&result));
+                for skip in 0..result.len() {
+                    let smaller: Vec<usize> = result
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != skip)
+                        .map(|(_, &v)| v)
+                        .collect();
+                    assert!(!interesting(&smaller), "{result:?} not 1-minimal");
+                }
+            }
+        }
+    }
+
+    /// Drives a search like the engine does: first interesting proposal of each batch wins.
+    fn reduce_wide(
+        len: usize,
+        width: usize,
+        interesting: &dyn Fn(&[usize]) -> bool,
+    ) -> (Vec<usize>, Vec<serde_json::Value>) {
+        let mut search = ProbDd::new(len, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
+            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
+            Some(Proposal {
+                case: kept,
+                change: serde_json::json!(removed),
+            })
+        })
+        .with_width(width);
+        let mut current: Vec<usize> = (0..len).collect();
+        let mut decided = Vec::new();
+        while let Some(batch) = search.next_batch(&current) {
+            let mut accepted = None;
+            for (index, proposal) in batch.iter().enumerate() {
+                decided.push(proposal.change.clone());
+                if interesting(&proposal.case) {
+                    accepted = Some(index);
+                    current = proposal.case.clone();
+                    break;
+                }
+            }
+            search.feedback(accepted);
+        }
+        (current, decided)
+    }
+
+    #[test]
+    fn speculative_width_decides_exactly_like_width_one() {
+        let needed = [3usize, 17, 18, 39, 40, 41];
+        let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
+        let (one, decided_one) = reduce_wide(60, 1, &interesting);
+        assert_eq!(one, needed.to_vec());
+        for width in [2, 4, 8] {
+            let (wide, decided) = reduce_wide(60, width, &interesting);
+            assert_eq!(wide, one);
+            assert_eq!(decided, decided_one, "width {width}");
+        }
+    }
+
+    #[test]
+    fn single_culprit() {
+        let (result, tests) = reduce(200, 0.1, &|items| items.contains(&123));
+        assert_eq!(result, vec![123]);
+        assert!(tests < 200, "{tests} tests");
+    }
+
+    #[test]
+    fn unbuildable_sets_count_as_failures_without_tests() {
+        let mut search = ProbDd::new(3, 0.1, |_: &(), removed: &[usize]| {
+            (!removed.contains(&1)).then(|| Proposal {
+                case: (),
+                change: serde_json::json!(removed),
+            })
+        });
+        let mut proposed = Vec::new();
+        while let Some(batch) = search.next_batch(&()) {
+            proposed.push(batch[0].change.clone());
+            search.feedback(None);
+        }
+        assert!(proposed
+            .iter()
+            .all(|c| !c.as_array().unwrap().contains(&serde_json::json!(1))));
+    }
+}
