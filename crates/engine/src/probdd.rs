@@ -94,11 +94,9 @@ impl<C> ProbDd<C> {
     }
 
     fn all_removed_with(&self, set: &[usize]) -> Vec<usize> {
-        let mut all: Vec<usize> = (0..self.removed.len())
+        (0..self.removed.len())
             .filter(|&i| self.removed[i] || set.binary_search(&i).is_ok())
-            .collect();
-        all.dedup();
-        all
+            .collect()
     }
 }
 

@@ -9,6 +9,8 @@
 //! - `remove-else`: drop an `elif`/`else` clause of an `if`, or the `else` of `for`/`while`/`try`;
 //!   `remove-finally`: drop a `finally` clause.
 
+use std::ops::Range;
+
 use ruff_python_ast::token::TokenKind;
 use ruff_python_ast::{self as ast, ExceptHandler, Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -76,18 +78,20 @@ pub fn zeros(target: &Expr) -> String {
     }
 }
 
+/// The whole range of a loop statement (through its `else` clause, if any) and its indentation.
+fn loop_span(ctx: &Ctx<'_>, stmt: &Stmt, body: &[Stmt], orelse: &[Stmt]) -> (Range<usize>, String) {
+    let last_body = if orelse.is_empty() { body } else { orelse };
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    (range, to)
+}
+
 /// `for-to-body`.
 pub fn for_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtFor) {
     if ctx.group != Group::FastRemovals {
         return;
     }
-    let last_body = if s.orelse.is_empty() {
-        &s.body
-    } else {
-        &s.orelse
-    };
-    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
-    let to = indent_at(ctx.source, range.start).to_string();
+    let (range, to) = loop_span(ctx, stmt, &s.body, &s.orelse);
     let Some(body) = ctx.suite(&s.body) else {
         return;
     };
@@ -113,13 +117,7 @@ pub fn while_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWhile) {
     if ctx.group != Group::FastRemovals {
         return;
     }
-    let last_body = if s.orelse.is_empty() {
-        &s.body
-    } else {
-        &s.orelse
-    };
-    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
-    let to = indent_at(ctx.source, range.start).to_string();
+    let (range, to) = loop_span(ctx, stmt, &s.body, &s.orelse);
     if let Some(body) = ctx.suite(&s.body) {
         let text = ctx.moved(&body, &to);
         ctx.push(
