@@ -30,13 +30,31 @@ def _send(fd, obj):
 
 
 def _print_exception(exc, script):
-    import traceback
-
     tb = exc.__traceback__
-    # Drop the helper's and runpy's frames, as `python script.py` shows only the script's.
+    # Drop the helper's frames, as `python script.py` shows only the script's; then print it the
+    # way the interpreter does (the current sys.excepthook, normally the C implementation).
     while tb is not None and tb.tb_frame.f_code.co_filename != script:
         tb = tb.tb_next
-    traceback.print_exception(type(exc), exc, tb)
+    exc.__traceback__ = tb
+    sys.excepthook(type(exc), exc, tb)
+
+
+def _run_as_main(script):
+    """Runs `script` as `python script` would: a fresh __main__ module, real file name."""
+    import builtins
+    import importlib.machinery
+    import types
+
+    with open(script, "rb") as source_file:
+        source = source_file.read()
+    code = compile(source, script, "exec")
+    module = types.ModuleType("__main__")
+    module.__file__ = script
+    module.__builtins__ = builtins
+    module.__cached__ = None
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", script)
+    sys.modules["__main__"] = module
+    exec(code, module.__dict__)
 
 
 def _exit_code(exc):
@@ -77,10 +95,8 @@ def _child(request, out_fd, err_fd, protocol_fds):
         script = request["script"]
         sys.argv = list(request["argv"])
         sys.path[0] = os.path.dirname(script)
-        import runpy
-
         try:
-            runpy.run_path(script, run_name="__main__")
+            _run_as_main(script)
             code = 0
         except SystemExit as exc:
             code = _exit_code(exc)
@@ -109,6 +125,9 @@ def _child(request, out_fd, err_fd, protocol_fds):
 
 
 def main():
+    # What every child needs anyway: imported once here instead of once per candidate.
+    import atexit, builtins, importlib.machinery, signal, types  # noqa: F401,E401
+
     for module in json.loads(sys.argv[1]):
         __import__(module)
     # Keep the protocol away from fds 0/1 so nothing else can write to it.
