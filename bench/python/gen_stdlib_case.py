@@ -76,10 +76,10 @@ def strip_main_blocks(source):
     return "".join(lines)
 
 
-def generate():
-    """The generated program's text."""
+def generate(modules=MODULES):
+    """The generated program's text (from `modules`, in that order, then the driver)."""
     parts = []
-    for name in MODULES:
+    for name in modules:
         module = importlib.import_module(name)
         source = Path(module.__file__).read_text(encoding="utf-8")
         parts.append("# ---- module %s (Python %d.%d standard library) ----\n" % (name, *sys.version_info[:2]))

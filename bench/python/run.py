@@ -139,9 +139,10 @@ def setup_minrepro(path, build):
                         "error": "cargo build failed: %s" % proc.stderr.strip()[-1500:]}
     path = Path(path).resolve()
     probe = subprocess.run([str(path), "python", "--help"], capture_output=True, text=True)
-    if probe.returncode != 0:
+    if probe.returncode != 0 or "<SOURCE>" not in probe.stdout:
         return {"available": False, "version": None, "path": str(path),
-                "error": "`minrepro python` is not in this build: %s" % (probe.stderr.strip()[-500:])}
+                "error": "`minrepro python` (with --err-msg) is not in this build: %s"
+                         % (probe.stderr.strip()[-500:] or probe.stdout.strip()[-500:])}
     version = subprocess.run([str(path), "--version"], capture_output=True, text=True).stdout.strip()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=common.REPO_DIR,
                             capture_output=True, text=True).stdout.strip()
