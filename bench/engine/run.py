@@ -20,7 +20,8 @@ Scenarios:
 - bundle/example: the same with examples/bundle/predicate.sh (a few greps).
 - python/grep: `minrepro python` on a generated ~5,100-line Python file (nine pure-Python
   standard-library modules concatenated, see bench/python/gen_stdlib_case.py) with the predicate
-  `grep -q MARKER FILE` (keeps one statement; no interpreter is started). Skipped with a note
+  bench/engine/has_all.sh FILE MARKER... (a few `grep -qF`: the file must still contain six
+  fixed strings spread over it; no interpreter is started). Skipped with a note
   while `minrepro python` is not in the build.
 
 Writes bench/out/engine.json and prints a markdown table (figures from one run).
@@ -42,7 +43,10 @@ sys.path.insert(0, str(BENCH / "python"))
 import gen_stdlib_case  # noqa: E402
 
 TIMED = BENCH / "engine" / "timed.sh"
-MARKER = "similarity %s below 3/4"
+HAS_ALL = BENCH / "engine" / "has_all.sh"
+# Statements the python/grep predicate keeps, spread over the file.
+MARKERS = ["similarity %s below 3/4", "class SequenceMatcher", "def dedent(", "class Fraction(",
+           "def heappush(", "class TopologicalSorter"]
 
 
 def build(path, no_build):
@@ -51,6 +55,12 @@ def build(path, no_build):
     if not no_build:
         subprocess.run(["cargo", "build", "--release", "-p", "minrepro"], cwd=REPO, check=True)
     return REPO / "target" / "release" / "minrepro"
+
+
+def has_bundle(minrepro):
+    """True when the build has the `minrepro bundle` front end."""
+    probe = subprocess.run([str(minrepro), "bundle", "--help"], capture_output=True, text=True)
+    return probe.returncode == 0 and "--bundle" in probe.stdout
 
 
 def has_python(minrepro):
@@ -126,8 +136,11 @@ def main():
                 return argv
             return make
 
-        results.append(scenario("bundle/true", bundle_argv("/bin/true"), tmp))
-        results.append(scenario("bundle/example", bundle_argv(str(example / "predicate.sh")), tmp))
+        if has_bundle(minrepro):
+            results.append(scenario("bundle/true", bundle_argv("/bin/true"), tmp))
+            results.append(scenario("bundle/example", bundle_argv(str(example / "predicate.sh")), tmp))
+        else:
+            notes.append("bundle scenarios skipped: `minrepro bundle` is not in this build")
 
         if has_python(minrepro):
             source = tmp / "big.py"
@@ -135,10 +148,10 @@ def main():
             lines = len(source.read_text().splitlines())
 
             def python_argv(out, wrapped):
-                pred = [str(TIMED), "grep"] if wrapped else ["grep"]
+                pred = [str(TIMED), str(HAS_ALL)] if wrapped else [str(HAS_ALL)]
                 argv = [str(minrepro), "python", str(source), "-o", str(out) + ".py", "-q",
                         "--predicate", pred[0]]
-                for a in pred[1:] + ["-qF", MARKER, "{file}"]:
+                for a in pred[1:] + ["{file}"] + MARKERS:
                     argv += ["--predicate-arg", a]
                 return argv
 
