@@ -30,6 +30,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import signal
 import subprocess
@@ -307,8 +308,8 @@ def write_report(records, peers, args, started):
              "below comes from one run on this machine and will differ on another.", "",
              "- started: %s UTC" % started,
              "- machine: %s" % machine_note(),
-             "- options: `-j %d`, per-candidate timeout %g s, per-run cap %g s" % (
-                 args.jobs, args.candidate_timeout, args.timeout_per_run),
+             "- options: %s" % ", ".join(sorted({"`-j %d`, per-candidate timeout %g s, per-run cap %g s" % (
+                 r["jobs"], r["candidate_timeout"], r["timeout_per_run"]) for r in records})),
              "- tokens: Python `tokenize` tokens without COMMENT, NL, ENCODING, ENDMARKER",
              "- predicate runs: lines appended to the run's counter file (one per candidate execution)",
              "", "## Tools", "", "| tool | version | available | note |", "| --- | --- | --- | --- |"]
@@ -316,7 +317,14 @@ def write_report(records, peers, args, started):
         info = peers.get(tool)
         if not info:
             continue
-        error = (info.get("error") or "").replace("\n", " ").replace("|", "\\|")
+        # The last line of an install error says what failed (pip's list of ignored versions
+        # precedes it); the full text is in bench/out/peers.json.
+        error_lines = [l for l in (info.get("error") or "").splitlines() if l.strip()]
+        error = error_lines[-1] if error_lines else ""
+        needs = re.findall(r"Requires-Python ([^;\n]+)", info.get("error") or "")
+        if needs:
+            error += " (its releases require Python %s; this is %s)" % (needs[-1].strip(), platform.python_version())
+        error = error.replace("|", "\\|")
         if len(error) > 300:
             error = error[:300] + "..."
         lines.append("| %s | %s | %s | %s |" % (tool, info.get("version") or "-",
@@ -327,8 +335,16 @@ def write_report(records, peers, args, started):
         if r["tool"] in seen:
             continue
         seen.add(r["tool"])
-        text = " ".join(r["command"])
-        text = text.replace(str(common.REPO_DIR) + "/", "").replace(r["err_msg"], "MSG")
+        words = []
+        for word in r["command"]:
+            word = word.replace(str(common.REPO_DIR) + "/", "")
+            word = re.sub(r"^bench/out/runs/[^/]+/[^/]+/work/.*", "SRC", word)
+            word = re.sub(r"^bench/out/runs/[^/]+/[^/]+/reduced-.*", "OUT", word)
+            word = re.sub(r"^bench/out/runs/[^/]+/[^/]+/picire-out$", "DIR", word)
+            if word == r["case"] + ".py":
+                word = "SRC"
+            words.append("MSG" if word == r["err_msg"] else word)
+        text = " ".join(words)
         lines.append("- %s: `%s`" % (r["tool"], text))
     lines += ["", "## Summary per tool", "",
               "| tool | runs | geomean final/original tokens | total predicate runs | total wall s | valid | reproduces | same exception | frozen kept | timeouts/errors |",
@@ -360,7 +376,14 @@ def write_report(records, peers, args, started):
             yes(r["valid_python"]), yes(r["reproduces"]),
             "%s (%s)" % (yes(r["same_exception"]), r["final_exception"]),
             "%d/%d" % (r["frozen_kept"], r["frozen_total"]) if r["frozen_total"] else "-"))
-    unavailable = [t for t in args.tools if not peers.get(t, {}).get("available")]
+    failed = [r for r in records if r["status"].startswith("error")]
+    if failed:
+        lines += ["", "Errors (the original is measured for these runs):", ""]
+        for r in failed:
+            tail = [l for l in r.get("stderr_tail", "").splitlines() if l.strip()]
+            lines.append("- %s on %s: %s: `%s`" % (r["tool"], r["case"], r["status"],
+                                                   tail[-1].strip() if tail else "no stderr"))
+    unavailable = [t for t in ALL_TOOLS if t in peers and not peers[t].get("available")]
     if unavailable:
         lines += ["", "Not run (unavailable): %s." % ", ".join(unavailable)]
     RESULTS_MD.write_text("\n".join(lines) + "\n")
@@ -386,12 +409,20 @@ def main():
     parser.add_argument("--keep-results", action="store_true",
                         help="keep earlier JSON results in bench/out/results and report them too")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite RESULTS.md")
+    parser.add_argument("--report-only", action="store_true",
+                        help="only rewrite RESULTS.md from bench/out/results and bench/out/peers-used.json")
     args = parser.parse_args()
     args.tools = [t for t in args.tools.split(",") if t]
     for tool in args.tools:
         if tool not in ALL_TOOLS:
             parser.error("unknown tool %s (known: %s)" % (tool, ", ".join(ALL_TOOLS)))
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    started_file = common.OUT_DIR / "started.txt"
+    if args.report_only:
+        records = [json.loads(p.read_text()) for p in sorted(RESULTS_DIR.glob("*.json"))]
+        peers = json.loads((common.OUT_DIR / "peers-used.json").read_text())
+        write_report(records, peers, args, started_file.read_text().strip() if started_file.exists() else "?")
+        return 0
 
     cases = common.load_cases(args.cases.split(",") if args.cases else None)
     bad = [r for r in (check_cases.check(c) for c in cases) if not r["ok"]]
@@ -410,6 +441,10 @@ def main():
 
     if RESULTS_DIR.exists() and not args.keep_results:
         shutil.rmtree(RESULTS_DIR)
+    if not args.keep_results or not started_file.exists():
+        started_file.write_text(started)
+    else:
+        started = started_file.read_text().strip() + " (runs added %s)" % started
     for tool in args.tools:
         if not peers[tool]["available"]:
             continue
@@ -417,7 +452,10 @@ def main():
             run_one(tool, peers, case, args)
 
     records = [json.loads(p.read_text()) for p in sorted(RESULTS_DIR.glob("*.json"))] if RESULTS_DIR.exists() else []
-    (common.OUT_DIR / "peers-used.json").write_text(json.dumps(peers, indent=2))
+    used_file = common.OUT_DIR / "peers-used.json"
+    if args.keep_results and used_file.exists():
+        peers = {**json.loads(used_file.read_text()), **peers}
+    used_file.write_text(json.dumps(peers, indent=2))
     if not args.no_report:
         write_report(records, peers, args, started)
     return 0
