@@ -18,7 +18,7 @@ enum Command {
     /// Reduce a bundle of AMDGPU code objects and its metadata (hotswap reducer).
     Bundle(minrepro_bundle::BundleArgs),
     /// Reduce a Python program while --err-msg still appears in its output (AutoDD).
-    Python(minrepro_python::PythonArgs),
+    Python(Box<minrepro_python::PythonArgs>),
 }
 
 fn main() -> ExitCode {
@@ -51,7 +51,12 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(RunError::Interrupted) => {
-            eprintln!("{name}: interrupted; no output was published");
+            // The bundle reducer publishes its directory only at the end; the Python reducer
+            // has already said which file (if any) holds its last accepted candidate.
+            match cli.command {
+                Command::Bundle(_) => eprintln!("{name}: interrupted; no output was published"),
+                Command::Python(_) => eprintln!("{name}: interrupted"),
+            }
             ExitCode::from(130)
         }
     }

@@ -5,9 +5,31 @@
 //! size, [`freeze_regions`] validates freeze annotations, and [`rewrites`] lists the AutoDD-style
 //! rewrites of a source, grouped as AutoDD groups them, which [`apply`] splices into the text.
 //!
-//! STUB: the API is fixed; the implementation is being written (issue 4).
+//! Rewrites splice source text by AST byte ranges, so whatever survives keeps its comments and
+//! formatting; moved blocks are re-indented outside string literals only. Frozen code (see
+//! [`freeze_regions`]) is never rewritten or discarded. [`KINDS`] lists every rewrite kind.
+//!
+//! A lexer pre-scan rejects sources nested beyond CPython's limits; shallow sources are parsed and
+//! walked on the caller's thread, deeper ones on a thread with a 512 MiB stack (mostly untouched),
+//! so nesting cannot overflow the caller's stack. Nothing here panics on any `&str` input.
+
+#![warn(missing_docs)]
 
 use std::ops::Range;
+
+mod apply;
+mod bindings;
+mod checker;
+mod freeze;
+mod indent;
+mod limits;
+mod rewrites;
+mod text;
+mod tokens;
+mod validity;
+
+#[cfg(test)]
+mod tests;
 
 /// A source that is not valid Python, with the 1-based line of the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,24 +48,66 @@ impl std::fmt::Display for SyntaxProblem {
 
 /// Checks that `source` is valid Python 3 (parse and compile-time semantic checks).
 pub fn check_valid(source: &str) -> Result<(), SyntaxProblem> {
-    let _ = source;
-    Ok(())
+    check_valid_for(source, DEFAULT_MINOR)
 }
 
-/// Size of `source` in Python tokens (comments and non-logical newlines excluded).
+/// The Python 3 minor version [`check_valid`] checks against (CPython 3.11).
+pub const DEFAULT_MINOR: u8 = 11;
+
+/// Like [`check_valid`], for Python 3.`minor` (syntax newer than that version is rejected, e.g.
+/// `type X = int` before 3.12).
+pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
+    validity::check(source, minor)
+}
+
+/// Size of `source` in Python tokens (comments and non-logical newlines excluded); exactly what
+/// is counted is documented in the `tokens` module: every lexer token except `Comment`,
+/// `NonLogicalNewline` and `EndOfFile` (so `Newline`, `Indent` and `Dedent` count).
 pub fn token_count(source: &str) -> usize {
-    source.split_whitespace().count()
+    tokens::count(source)
 }
 
 /// A misuse of freeze annotations (e.g. `# autodd: freeze` on a multi-line statement, or an
 /// unterminated `# autodd: freeze-start`), with the 1-based line it names.
 pub type FreezeProblem = SyntaxProblem;
 
-/// Validates the freeze annotations of `source`.
+/// Validates the freeze annotations of `source` (a source that does not parse is reported as
+/// such).
 pub fn freeze_regions(source: &str) -> Result<(), FreezeProblem> {
-    let _ = source;
-    Ok(())
+    analyse(source, |_, frozen| frozen.problem.map_or(Ok(()), Err)).unwrap_or_else(Err)
 }
+
+/// Byte ranges of `source` that freeze annotations protect (sorted by start, possibly
+/// overlapping); empty if `source` does not parse.
+pub fn frozen_ranges(source: &str) -> Vec<Range<usize>> {
+    analyse(source, |_, frozen| frozen.ranges).unwrap_or_default()
+}
+
+/// Parses `source` on a large stack and runs `f` on its body and frozen ranges; `Err` if
+/// `source` does not parse.
+fn analyse<T: Send>(
+    source: &str,
+    f: impl FnOnce(&Parsed, freeze::Frozen) -> T + Send,
+) -> Result<T, SyntaxProblem> {
+    let internal = || {
+        Err(SyntaxProblem {
+            line: 1,
+            message: "internal error while parsing".into(),
+        })
+    };
+    let run = || {
+        let parsed = ruff_python_parser::parse_module(source).map_err(|e| SyntaxProblem {
+            line: text::line_of(source, ruff_text_size::Ranged::start(&e).to_usize()),
+            message: e.error.to_string(),
+        })?;
+        let frozen = freeze::find(source, &parsed.syntax().body, parsed.tokens());
+        Ok(f(&parsed, frozen))
+    };
+    validity::guarded(source, run, internal)?
+}
+
+/// A parsed module.
+type Parsed = ruff_python_parser::Parsed<ruff_python_ast::ModModule>;
 
 /// AutoDD's groups of rewrites, in the order a round applies them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,6 +146,46 @@ impl Group {
     }
 }
 
+/// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
+/// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
+/// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
+/// `while-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// expression simplifications, constant reduction and list-element removals.
+pub const KINDS: &[(&str, Group)] = &[
+    ("remove-statement", Group::FastRemovals),
+    ("remove-decorator", Group::FastRemovals),
+    ("if-to-body", Group::FastRemovals),
+    ("if-to-else", Group::FastRemovals),
+    ("for-to-body", Group::FastRemovals),
+    ("while-to-body", Group::FastRemovals),
+    ("try-to-body", Group::FastRemovals),
+    ("remove-handler", Group::FastRemovals),
+    ("remove-else", Group::FastRemovals),
+    ("remove-finally", Group::FastRemovals),
+    ("with-as-to-assign", Group::Canonicalizations),
+    ("add-varargs", Group::Canonicalizations),
+    ("assign-to-one", Group::Simplifications),
+    ("call-to-arg", Group::Simplifications),
+    ("binop-to-left", Group::Simplifications),
+    ("binop-to-right", Group::Simplifications),
+    ("ifexp-to-body", Group::Simplifications),
+    ("ifexp-to-else", Group::Simplifications),
+    ("attribute-to-value", Group::Simplifications),
+    ("subscript-to-value", Group::Simplifications),
+    ("unary-to-operand", Group::Simplifications),
+    ("boolop-to-operand", Group::Simplifications),
+    ("compare-to-operand", Group::Simplifications),
+    ("halve-integer", Group::IntegerReduction),
+    ("shorten-string", Group::IntegerReduction),
+    ("remove-element", Group::SlowRemovals),
+    ("remove-argument", Group::SlowRemovals),
+    ("remove-keyword", Group::SlowRemovals),
+    ("remove-base", Group::SlowRemovals),
+    ("remove-parameter", Group::SlowRemovals),
+    ("remove-default", Group::SlowRemovals),
+    ("remove-import", Group::SlowRemovals),
+];
+
 /// One rewrite of one syntax node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewrite {
@@ -96,26 +200,17 @@ pub struct Rewrite {
 /// Every rewrite of `group` applicable to `source`, in source order, never touching frozen code.
 /// Rewrites whose result equals the source are not listed.
 pub fn rewrites(source: &str, group: Group) -> Vec<Rewrite> {
-    let _ = (source, group);
-    Vec::new()
+    analyse(source, |parsed, frozen| {
+        let mut ctx = rewrites::Ctx::new(source, parsed.tokens(), &frozen.ranges, group);
+        rewrites::list(&mut ctx, &parsed.syntax().body);
+        ctx.out
+    })
+    .unwrap_or_default()
 }
 
 /// Applies `selected` rewrites of `source` together: where one selected rewrite lies inside
 /// another, the outer one wins; a block whose statements are all removed becomes `pass`. The
 /// result may be invalid; callers check it with [`check_valid`].
 pub fn apply(source: &str, selected: &[&Rewrite]) -> String {
-    let mut edits: Vec<&Rewrite> = selected.to_vec();
-    edits.sort_by_key(|r| (r.range.start, std::cmp::Reverse(r.range.end)));
-    let mut out = String::new();
-    let mut at = 0;
-    for edit in edits {
-        if edit.range.start < at {
-            continue;
-        }
-        out.push_str(&source[at..edit.range.start]);
-        out.push_str(&edit.replacement);
-        at = edit.range.end;
-    }
-    out.push_str(&source[at..]);
-    out
+    apply::apply(source, selected)
 }

@@ -1,20 +1,240 @@
 //! `minrepro python`: AutoDD-style reduction of a Python program by syntax-tree rewrites while a
 //! failure message keeps appearing in its output.
+//!
+//! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
+//! real interpreter), [`guard`] (the exception-type fidelity guard), [`oracle`] (materializing
+//! and judging candidates), [`passes`] (one ddmin pass per rewrite group). [`run`] ties them to
+//! the engine.
 
-use minrepro_engine::{CommonArgs, PredicateArgs, RunError};
+pub mod args;
+pub mod guard;
+pub mod interpreter;
+pub mod oracle;
+pub mod passes;
+pub mod source;
 
-/// Command line of `minrepro python`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct PythonArgs {
-    /// Engine flags.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Predicate flags.
-    #[command(flatten)]
-    pub predicate: PredicateArgs,
-}
+use std::path::{Path, PathBuf};
+
+use minrepro_engine::{
+    open_cache, reduce_with_engine, write_atomically, EngineError, EngineOptions, Oracle, Progress,
+    RunError, TempRoot,
+};
+use minrepro_predicate::{
+    Acceptance, CancelFlag, DirectExecutor, EvalError, Executor, OutputCheck, Predicate,
+    PredicateConfig, Status,
+};
+use minrepro_pyrunner::RunnerPool;
+
+pub use args::{Backend, PythonArgs};
+
+use crate::oracle::PythonOracle;
+use crate::source::Source;
+
+/// Placeholders a `--predicate`'s arguments may use.
+const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 
 /// Runs a Python reduction; returns the success line.
-pub fn run(_args: &PythonArgs) -> Result<String, RunError> {
-    Err(RunError::Failed("not yet implemented".into()))
+pub fn run(args: &PythonArgs) -> Result<String, RunError> {
+    let has_predicate = args.predicate.predicate.is_some();
+    source::check_err_msg(args.err_msg.as_deref(), has_predicate)?;
+    if !has_predicate && !args.predicate.predicate_args.is_empty() {
+        return Err(RunError::Usage(
+            "--predicate-arg needs --predicate (without it the predicate is `PYTHON {file}`)"
+                .into(),
+        ));
+    }
+    let source = source::read_source(&args.source)?;
+    source::check_output(&args.output, &source)?;
+    let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
+    let temp = TempRoot::new()
+        .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
+    let python = interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
+    let runner = start_runner(args, &source, &python)?;
+    let executor: &dyn Executor = match &runner {
+        Some(pool) => pool,
+        None => &DirectExecutor,
+    };
+
+    // First judge the original without the guard, to learn which exception it ends in.
+    let unguarded = Predicate::new(predicate_config(args, &source, &python, None)?)
+        .map_err(|e| RunError::Usage(e.to_string()))?;
+    let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
+        .with_executor(executor);
+    progress.message("running the original");
+    let first = probe
+        .evaluate(&source.text, &CancelFlag::new())
+        .map_err(|e| match e {
+            EvalError::Interrupted | EvalError::Cancelled => RunError::Interrupted,
+            EvalError::Fatal(m) => RunError::Failed(m),
+        })?;
+    if first.status != Status::Interesting {
+        return Err(RunError::Failed(minrepro_engine::describe_uninteresting(
+            &first,
+        )));
+    }
+    let guard = if args.any_exception {
+        None
+    } else {
+        let found = guard::exception_type(&first.last_run.stderr.tail);
+        progress.message(&match &found {
+            Some(kind) => format!(
+                "the original ends in an uncaught {kind}; candidates must too (--any-exception turns this off)"
+            ),
+            None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
+        });
+        Some(guard::same_exception_check(found.as_deref()))
+    };
+    let predicate = Predicate::new(predicate_config(args, &source, &python, guard)?)
+        .map_err(|e| RunError::Usage(e.to_string()))?;
+
+    let mut protected: Vec<PathBuf> = vec![source.path.clone()];
+    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
+    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
+    let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
+        .with_executor(executor);
+    let state = passes::SharedState::new(&source.text);
+    let group_passes = passes::group_passes(&state);
+    let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
+        .iter()
+        .map(|p| p as &dyn minrepro_engine::Pass<String>)
+        .collect();
+    pass_refs.push(&passes::TidyPass);
+    let options = EngineOptions {
+        jobs: args.common.jobs as usize,
+        config_digest: predicate.config_digest().to_owned(),
+        size_unit: "tokens",
+    };
+    let output = args.output.clone();
+    let mut saved_any = false;
+    let mut on_accept = |case: &String| {
+        save(&output, case).map_err(EngineError::Fatal)?;
+        saved_any = true;
+        Ok(())
+    };
+    let result = reduce_with_engine(
+        &oracle,
+        &pass_refs,
+        source.text.clone(),
+        &cache,
+        options,
+        &progress,
+        &mut on_accept,
+    );
+    let reduced = match result {
+        Ok(reduced) => reduced,
+        Err(error) => {
+            if saved_any {
+                eprintln!(
+                    "minrepro python: {} holds the smallest candidate accepted before the run stopped",
+                    args.output.display()
+                );
+            } else if matches!(error, RunError::Interrupted) {
+                eprintln!("minrepro python: no output was written");
+            }
+            return Err(error);
+        }
+    };
+    if reduced.stats.accepted == 0 {
+        save(&args.output, &reduced.case).map_err(RunError::Failed)?;
+    }
+    Ok(format!(
+        "minrepro python: wrote {} ({} tokens, was {})",
+        args.output.display(),
+        oracle.size(&reduced.case),
+        oracle.size(&source.text)
+    ))
+}
+
+/// Starts the runner backend when it applies (`--backend runner` without `--predicate`); falls
+/// back to fresh interpreters with a one-line warning when its helper cannot start.
+fn start_runner(
+    args: &PythonArgs,
+    source: &Source,
+    python: &Path,
+) -> Result<Option<RunnerPool>, RunError> {
+    if args.backend != Backend::Runner {
+        if !args.preload.is_empty() {
+            return Err(RunError::Usage("--preload needs --backend runner".into()));
+        }
+        return Ok(None);
+    }
+    if args.predicate.predicate.is_some() {
+        if !args.preload.is_empty() {
+            return Err(RunError::Usage(
+                "--preload has no effect with --predicate (the predicate runs the candidates)"
+                    .into(),
+            ));
+        }
+        return Ok(None);
+    }
+    match RunnerPool::start(python, &args.preload, &candidate_env(&source.dir)) {
+        Ok(pool) => Ok(Some(pool)),
+        Err(error) => {
+            eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
+            Ok(None)
+        }
+    }
+}
+
+/// Replaces `output` atomically with `text`.
+fn save(output: &Path, text: &str) -> Result<(), String> {
+    write_atomically(output, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))
+}
+
+/// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
+/// message, the optional exception-type guard, and the candidate environment.
+fn predicate_config(
+    args: &PythonArgs,
+    source: &Source,
+    python: &Path,
+    guard: Option<OutputCheck>,
+) -> Result<PredicateConfig, RunError> {
+    let acceptance = Acceptance {
+        substring: args.err_msg.clone(),
+        output_check: guard,
+        ..Acceptance::default()
+    };
+    let python_text = python.to_string_lossy().into_owned();
+    let (executable, default_exit_code) = match &args.predicate.predicate {
+        Some(exe) => (
+            exe.clone(),
+            args.err_msg.is_none().then_some(0), // a bare predicate: exit 0 means interesting
+        ),
+        None => (python_text.clone(), None),
+    };
+    let mut config = args.predicate.config(
+        executable,
+        PLACEHOLDERS.to_vec(),
+        acceptance,
+        default_exit_code,
+        candidate_env(&source.dir),
+    );
+    if args.predicate.predicate.is_none() {
+        config.args = vec!["{file}".into()];
+        // The backend and preloaded modules are part of what a verdict depends on.
+        let backend = match args.backend {
+            Backend::Runner => format!("backend=runner preload={}", args.preload.join(",")),
+            Backend::Subproc => "backend=subproc".to_owned(),
+        };
+        config.cache_tags.push(backend);
+    } else if config.args.iter().any(|a| a.contains("{python}")) {
+        config.cache_dependencies.push(python.to_path_buf());
+    }
+    Ok(config)
+}
+
+/// The environment of every candidate run: the source's directory first on the module search
+/// path, no bytecode files, a fixed hash seed.
+fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
+    let dir = source_dir.to_string_lossy().into_owned();
+    let python_path = match std::env::var("PYTHONPATH") {
+        Ok(existing) if !existing.is_empty() => format!("{dir}:{existing}"),
+        _ => dir,
+    };
+    vec![
+        ("PYTHONPATH".into(), python_path),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ("PYTHONHASHSEED".into(), "0".into()),
+    ]
 }

@@ -1,0 +1,160 @@
+//! `minrepro python` refuses bad inputs clearly and writes nothing.
+
+mod python_support;
+
+use python_support::*;
+
+#[test]
+fn uninteresting_original_shows_its_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "no such message", "-o"])
+        .arg(&out)
+        .arg("--python")
+        .arg(python())
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("not interesting"), "{stderr}");
+    assert!(
+        stderr.contains("RuntimeError: budget exceeded for gamma"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn syntax_error_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("bad.py");
+    std::fs::write(&source, "x = 1\nprint('needle')\ndef f(:\n    pass\n").unwrap();
+    let out = dir.path().join("out.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(&source)
+        .args(["--err-msg", "needle", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("not valid Python: line 3"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn output_equal_to_source_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("p.py");
+    let text = "print('needle')\nprint('more')\n";
+    std::fs::write(&source, text).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let same = dir.path().join("sub/../p.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(&source)
+        .args(["--err-msg", "needle", "-o"])
+        .arg(&same)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("is the source file"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+}
+
+#[test]
+fn unreadable_source_and_empty_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(dir.path().join("missing.py"))
+        .args(["--err-msg", "needle", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("cannot read"), "{stderr}");
+    minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert!(!out.exists());
+}
+
+#[test]
+fn nothing_to_remove_still_writes_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("tiny.py");
+    std::fs::write(&source, "print('needle')\n").unwrap();
+    let (out, (after, was)) = reduce(&source, dir.path(), &["--err-msg", "needle"]);
+    assert_eq!(after, was);
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "print('needle')\n");
+}
+
+#[test]
+fn bad_interpreter_and_stray_predicate_args() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "budget", "-o"])
+        .arg(&out)
+        .args(["--python", "/nonexistent/python3"])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("--python"), "{stderr}");
+    minrepro()
+        .arg("python")
+        .arg(example("control_flow.py"))
+        .args(["--err-msg", "budget", "-o"])
+        .arg(&out)
+        .args(["--predicate-arg", "{file}"])
+        .assert()
+        .code(2);
+    assert!(!out.exists());
+}
+
+#[test]
+fn bad_freeze_annotations_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    for (text, line) in [
+        (
+            "x = 1\ny = max(\n    1, 2)  # autodd: freeze\nprint('needle')\n",
+            "line 3",
+        ),
+        (
+            "x = 1\n# autodd: freeze-start\ny = 2\nprint('needle')\n",
+            "line 2",
+        ),
+    ] {
+        let source = dir.path().join("frozen.py");
+        std::fs::write(&source, text).unwrap();
+        let assert = minrepro()
+            .arg("python")
+            .arg(&source)
+            .args(["--err-msg", "needle", "-o"])
+            .arg(&out)
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("freeze annotation"), "{stderr}");
+        assert!(stderr.contains(line), "{stderr}");
+        assert!(!out.exists());
+    }
+}

@@ -1,0 +1,258 @@
+//! End-to-end reductions of the example programs with the real `minrepro` binary and a real
+//! Python interpreter.
+
+mod python_support;
+
+use python_support::*;
+
+/// The README's main command: the shape-mismatch example.
+#[test]
+fn shape_mismatch_readme_example() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = example("shape_mismatch.py");
+    let before = std::fs::read(&source).unwrap();
+    let (out, (after, was)) = reduce(
+        &source,
+        dir.path(),
+        &["--err-msg", "T.gemm K shape check failed"],
+    );
+    assert_eq!(std::fs::read(&source).unwrap(), before, "source untouched");
+    assert!(
+        after * 3 < was,
+        "{after} tokens is not much smaller than {was}"
+    );
+    assert!(compiles(&out));
+    let run = run_python(&out, None);
+    assert!(all_output(&run).contains("T.gemm K shape check failed"));
+    assert!(last_stderr_line(&run).starts_with("ValueError"));
+}
+
+#[test]
+fn failure_inside_if_for_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("control_flow.py"),
+        dir.path(),
+        &["--err-msg", "budget exceeded"],
+    );
+    assert!(
+        after * 2 < was,
+        "{after} tokens is not much smaller than {was}"
+    );
+    let run = run_python(&out, None);
+    assert!(all_output(&run).contains("budget exceeded"));
+    assert!(last_stderr_line(&run).starts_with("RuntimeError"));
+}
+
+#[test]
+fn failure_on_stdout_with_exit_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("stdout_exit0.py"),
+        dir.path(),
+        &["--err-msg", "CHECKSUM MISMATCH"],
+    );
+    assert!(
+        after * 2 < was,
+        "{after} tokens is not much smaller than {was}"
+    );
+    let run = run_python(&out, None);
+    assert!(String::from_utf8_lossy(&run.stdout).contains("CHECKSUM MISMATCH"));
+}
+
+#[test]
+fn failure_behind_main_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("main_guard.py"),
+        dir.path(),
+        &["--err-msg", "empty input"],
+    );
+    assert!(
+        after * 2 < was,
+        "{after} tokens is not much smaller than {was}"
+    );
+    let run = run_python(&out, None);
+    assert!(all_output(&run).contains("empty input"));
+    assert!(last_stderr_line(&run).starts_with("LookupError"));
+}
+
+#[test]
+fn frozen_code_is_kept_in_all_three_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("frozen.py"),
+        dir.path(),
+        &["--err-msg", "frozen failure 42"],
+    );
+    assert!(after < was);
+    let text = std::fs::read_to_string(&out).unwrap();
+    for kept in [
+        "setup_marker = \"kept by the line annotation\"  # autodd: freeze",
+        "class _Freeze:",
+        "    def __exit__(self, *exc):\n        return False",
+        "__freeze__ = _Freeze()",
+        "with __freeze__:\n    kept_by_with = len(unused) + 100",
+        "__freeze__(7 * 6)",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from:\n{text}");
+    }
+    assert!(
+        !text.contains("extra = sum(unused)"),
+        "unfrozen code kept:\n{text}"
+    );
+    assert!(all_output(&run_python(&out, None)).contains("frozen failure 42"));
+}
+
+#[test]
+fn parallel_jobs_give_the_same_result() {
+    let dir1 = tempfile::tempdir().unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    let flags = ["--err-msg", "budget exceeded"];
+    let (out1, _) = reduce(&example("control_flow.py"), dir1.path(), &flags);
+    let (out2, _) = reduce(
+        &example("control_flow.py"),
+        dir2.path(),
+        &[flags[0], flags[1], "-j", "2"],
+    );
+    assert_eq!(std::fs::read(out1).unwrap(), std::fs::read(out2).unwrap());
+}
+
+#[test]
+fn sibling_import_from_the_source_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("sibling/main.py"),
+        dir.path(),
+        &["--err-msg", "sibling helper overflow"],
+    );
+    assert!(after < was);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("helper"), "{text}");
+    let run = run_python(&out, Some(&example("sibling")));
+    assert!(all_output(&run).contains("sibling helper overflow"));
+    assert!(
+        !example("sibling/__pycache__").exists(),
+        "no bytecode written next to the source"
+    );
+}
+
+/// With the guard the result still raises ValueError; without it the reduction may let a
+/// NameError traceback echo the needle from the raising line (and then gets smaller).
+#[test]
+fn fidelity_guard_keeps_the_exception_type() {
+    let dir1 = tempfile::tempdir().unwrap();
+    let (guarded, (guarded_size, _)) = reduce(
+        &example("fidelity.py"),
+        dir1.path(),
+        &["--err-msg", "needle"],
+    );
+    let run = run_python(&guarded, None);
+    assert!(all_output(&run).contains("needle"));
+    assert!(
+        last_stderr_line(&run).starts_with("ValueError"),
+        "{}",
+        last_stderr_line(&run)
+    );
+    let dir2 = tempfile::tempdir().unwrap();
+    let (loose, (loose_size, _)) = reduce(
+        &example("fidelity.py"),
+        dir2.path(),
+        &["--err-msg", "needle", "--any-exception"],
+    );
+    let loose_run = run_python(&loose, None);
+    assert!(all_output(&loose_run).contains("needle"));
+    assert!(loose_size < guarded_size, "{loose_size} vs {guarded_size}");
+    assert!(
+        !last_stderr_line(&loose_run).starts_with("ValueError"),
+        "without the guard the type decays: {}",
+        last_stderr_line(&loose_run)
+    );
+}
+
+/// A general predicate without --err-msg: exit status 0 means interesting; nothing runs Python.
+#[test]
+fn general_predicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("control_flow.py"),
+        dir.path(),
+        &[
+            "--predicate",
+            "grep",
+            "--predicate-arg",
+            "-q",
+            "--predicate-arg",
+            "budget exceeded",
+            "--predicate-arg",
+            "{file}",
+        ],
+    );
+    assert!(after * 3 < was, "{after} vs {was}");
+    assert!(std::fs::read_to_string(out)
+        .unwrap()
+        .contains("budget exceeded"));
+}
+
+/// A general predicate combined with --err-msg: the message must appear in its output.
+#[test]
+fn general_predicate_with_err_msg() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = python().to_string_lossy().into_owned();
+    let (out, (after, was)) = reduce(
+        &example("main_guard.py"),
+        dir.path(),
+        &[
+            "--predicate",
+            &python,
+            "--predicate-arg",
+            "-X",
+            "--predicate-arg",
+            "dev",
+            "--predicate-arg",
+            "{file}",
+            "--err-msg",
+            "empty input",
+        ],
+    );
+    assert!(after < was);
+    assert!(all_output(&run_python(&out, None)).contains("empty input"));
+}
+
+/// `--backend subproc` and a persistent cache: a second run answers from the cache and gives
+/// the same result.
+#[test]
+fn subproc_backend_and_persistent_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache.json");
+    let cache_text = cache.to_string_lossy().into_owned();
+    let flags = [
+        "--err-msg",
+        "CHECKSUM MISMATCH",
+        "--backend",
+        "subproc",
+        "--cache-file",
+        &cache_text,
+    ];
+    let (out, first) = reduce(&example("stdout_exit0.py"), dir.path(), &flags);
+    let first_text = std::fs::read(&out).unwrap();
+    assert!(cache.exists());
+    let second_dir = tempfile::tempdir().unwrap();
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("stdout_exit0.py"))
+        .arg("-o")
+        .arg(second_dir.path().join("out.py"))
+        .arg("--python")
+        .arg(python())
+        .args(flags)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("predicate runs 0,"), "{stderr}");
+    assert_eq!(sizes(&assert.get_output().stdout), first);
+    assert_eq!(
+        std::fs::read(second_dir.path().join("out.py")).unwrap(),
+        first_text
+    );
+}

@@ -1,0 +1,141 @@
+//! Name binding helpers for scope checks: `global` declarations of a scope and whether a
+//! function body binds a name (for `nonlocal`).
+
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::TextRange;
+
+/// The first `global` declaration of each name directly in `body` (not in nested scopes).
+pub fn globals(body: &[Stmt]) -> Vec<(&str, TextRange)> {
+    let mut found: Vec<(&str, TextRange)> = Vec::new();
+    let mut stack: Vec<&[Stmt]> = vec![body];
+    while let Some(suite) = stack.pop() {
+        for stmt in suite {
+            match stmt {
+                Stmt::Global(g) => {
+                    for name in &g.names {
+                        if !found.iter().any(|(n, _)| *n == name.as_str()) {
+                            found.push((name.as_str(), g.range));
+                        }
+                    }
+                }
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                _ => stack.extend(crate::freeze::child_suites(stmt)),
+            }
+        }
+    }
+    found
+}
+
+/// Whether `body` (a function body, nested scopes excluded) binds `name`.
+pub fn binds(body: &[Stmt], name: &str) -> bool {
+    let mut finder = BindingFinder { name, found: false };
+    finder.visit_body(body);
+    finder.found
+}
+
+impl<'a> BindingFinder<'_> {
+    /// Visits a comprehension's iterables and conditions (not its targets).
+    fn generators(&mut self, generators: &'a [ast::Comprehension]) {
+        for generator in generators {
+            self.visit_expr(&generator.iter);
+            for condition in &generator.ifs {
+                self.visit_expr(condition);
+            }
+        }
+    }
+}
+
+/// Looks for a binding of one name in one scope.
+struct BindingFinder<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for BindingFinder<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if self.found {
+            return;
+        }
+        let name = self.name;
+        match stmt {
+            Stmt::FunctionDef(f) => self.found = f.name.as_str() == name,
+            Stmt::ClassDef(c) => self.found = c.name.as_str() == name,
+            Stmt::Import(i) => {
+                self.found = i.names.iter().any(|a| {
+                    let bound = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    bound.split('.').next() == Some(name)
+                })
+            }
+            Stmt::ImportFrom(i) => {
+                self.found = i
+                    .names
+                    .iter()
+                    .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == name)
+            }
+            Stmt::Nonlocal(n) => self.found = n.names.iter().any(|n| n.as_str() == name),
+            Stmt::Try(t) => {
+                for handler in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if h.name.as_ref().is_some_and(|n| n.as_str() == name) {
+                        self.found = true;
+                    }
+                }
+                walk_stmt(self, stmt);
+            }
+            _ => walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.found {
+            return;
+        }
+        match expr {
+            Expr::Name(n) => {
+                self.found = n.id.as_str() == self.name && !n.ctx.is_load();
+            }
+            Expr::Lambda(_) => {}
+            // Comprehension targets bind in the comprehension; a walrus inside binds here.
+            Expr::ListComp(ast::ExprListComp {
+                elt, generators, ..
+            })
+            | Expr::SetComp(ast::ExprSetComp {
+                elt, generators, ..
+            })
+            | Expr::Generator(ast::ExprGenerator {
+                elt, generators, ..
+            }) => {
+                self.generators(generators);
+                self.visit_expr(elt);
+            }
+            Expr::DictComp(ast::ExprDictComp {
+                key,
+                value,
+                generators,
+                ..
+            }) => {
+                self.generators(generators);
+                if let Some(key) = key {
+                    self.visit_expr(key);
+                }
+                self.visit_expr(value);
+            }
+            _ => walk_expr(self, expr),
+        }
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+        let name = self.name;
+        let captures = match pattern {
+            ast::Pattern::MatchAs(p) => p.name.as_ref(),
+            ast::Pattern::MatchStar(p) => p.name.as_ref(),
+            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
+            _ => None,
+        };
+        if captures.is_some_and(|n| n.as_str() == name) {
+            self.found = true;
+        }
+        ast::visitor::walk_pattern(self, pattern);
+    }
+}

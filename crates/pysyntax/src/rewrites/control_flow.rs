@@ -1,0 +1,220 @@
+//! Control-flow simplifications ([`Group::FastRemovals`]): a compound statement replaced by one
+//! of its blocks, re-indented to the statement's level.
+//!
+//! - `if-to-body`: `if C: A [elif/else …]` → `A`;
+//! - `if-to-else`: `if C: A elif D: B …` → `if D: B …`, `if C: A else: B` → `B`;
+//! - `for-to-body`: `for V in E: B` → `V = 0…` (zeros shaped like `V`) then `B`;
+//! - `while-to-body`: `while C: B` → `B`;
+//! - `try-to-body`: `try: B except …` → `B`; `remove-handler`: drop one `except` clause;
+//! - `remove-else`: drop an `elif`/`else` clause of an `if`, or the `else` of `for`/`while`/`try`;
+//!   `remove-finally`: drop a `finally` clause.
+
+use ruff_python_ast::token::TokenKind;
+use ruff_python_ast::{self as ast, ExceptHandler, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use super::{span, Ctx};
+use crate::text::{indent_at, is_line_start, line_start, next_line_start};
+use crate::Group;
+
+/// `if-to-body` and `if-to-else`.
+pub fn if_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtIf) {
+    if ctx.group != Group::FastRemovals {
+        return;
+    }
+    let last_body = s.elif_else_clauses.last().map_or(&s.body, |c| &c.body);
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    if let Some(body) = ctx.suite(&s.body) {
+        let text = ctx.moved(&body, &to);
+        ctx.push(
+            Group::FastRemovals,
+            "if-to-body",
+            range.clone(),
+            text,
+            &[body.span],
+        );
+    }
+    for clause in &s.elif_else_clauses {
+        remove_clause(ctx, clause.start().to_usize(), &clause.body, "remove-else");
+    }
+    let Some(clause) = s.elif_else_clauses.first() else {
+        return;
+    };
+    if clause.test.is_some() {
+        let keyword = clause.start().to_usize();
+        if ctx.text(keyword..keyword + 4) == "elif" {
+            let kept = keyword + 4..range.end;
+            let text = format!("if{}", ctx.text(kept.clone()));
+            ctx.push(Group::FastRemovals, "if-to-else", range, text, &[kept]);
+        }
+    } else if let Some(body) = ctx.suite(&clause.body) {
+        let text = ctx.moved(&body, &to);
+        ctx.push(Group::FastRemovals, "if-to-else", range, text, &[body.span]);
+    }
+}
+
+/// Zeros shaped like an assignment target: `i, (a, b)` → `0, (0, 0)`.
+pub fn zeros(target: &Expr) -> String {
+    let list = |elts: &[Expr]| {
+        let inner: Vec<String> = elts.iter().map(zeros).collect();
+        if inner.len() == 1 {
+            format!("{},", inner[0])
+        } else {
+            inner.join(", ")
+        }
+    };
+    match target {
+        Expr::Tuple(t) if t.elts.is_empty() => "()".into(),
+        Expr::Tuple(t) if t.parenthesized => format!("({})", list(&t.elts)),
+        Expr::Tuple(t) => list(&t.elts),
+        Expr::List(l) => format!(
+            "[{}]",
+            l.elts.iter().map(zeros).collect::<Vec<_>>().join(", ")
+        ),
+        _ => "0".into(),
+    }
+}
+
+/// `for-to-body`.
+pub fn for_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtFor) {
+    if ctx.group != Group::FastRemovals {
+        return;
+    }
+    let last_body = if s.orelse.is_empty() {
+        &s.body
+    } else {
+        &s.orelse
+    };
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    let Some(body) = ctx.suite(&s.body) else {
+        return;
+    };
+    remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
+    let target = ctx.text(span(&*s.target));
+    let text = format!(
+        "{target} = {}{}{to}{}",
+        zeros(&s.target),
+        ctx.nl,
+        ctx.moved(&body, &to)
+    );
+    ctx.push(
+        Group::FastRemovals,
+        "for-to-body",
+        range,
+        text,
+        &[body.span],
+    );
+}
+
+/// `while-to-body`.
+pub fn while_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWhile) {
+    if ctx.group != Group::FastRemovals {
+        return;
+    }
+    let last_body = if s.orelse.is_empty() {
+        &s.body
+    } else {
+        &s.orelse
+    };
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    if let Some(body) = ctx.suite(&s.body) {
+        let text = ctx.moved(&body, &to);
+        ctx.push(
+            Group::FastRemovals,
+            "while-to-body",
+            range,
+            text,
+            &[body.span],
+        );
+    }
+}
+
+/// `try-to-body` and `remove-handler`.
+pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
+    if ctx.group != Group::FastRemovals {
+        return;
+    }
+    let last_body = [&s.finalbody, &s.orelse]
+        .into_iter()
+        .find(|b| !b.is_empty())
+        .map(|b| &b[..])
+        .or_else(|| {
+            s.handlers.last().map(|h| match h {
+                ExceptHandler::ExceptHandler(h) => &h.body[..],
+            })
+        })
+        .unwrap_or(&s.body[..]);
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    if let Some(body) = ctx.suite(&s.body) {
+        let text = ctx.moved(&body, &to);
+        ctx.push(
+            Group::FastRemovals,
+            "try-to-body",
+            range,
+            text,
+            &[body.span],
+        );
+    }
+    remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
+    if !s.handlers.is_empty() {
+        remove_trailing_clause(ctx, &s.finalbody, TokenKind::Finally, "remove-finally");
+    }
+    if s.handlers.len() < 2 && s.finalbody.is_empty() {
+        return;
+    }
+    for handler in &s.handlers {
+        let ExceptHandler::ExceptHandler(h) = handler;
+        let start = h.start().to_usize();
+        if !is_line_start(ctx.source, start) {
+            continue;
+        }
+        let end = ctx
+            .suite(&h.body)
+            .map_or(h.end().to_usize(), |b| b.span.end);
+        let range = line_start(ctx.source, start)..next_line_start(ctx.source, end);
+        ctx.push(
+            Group::FastRemovals,
+            "remove-handler",
+            range,
+            String::new(),
+            &[],
+        );
+    }
+}
+
+/// Removes a clause starting (keyword at a line start) at `start` with block `body`.
+fn remove_clause(ctx: &mut Ctx<'_>, start: usize, body: &[Stmt], kind: &'static str) {
+    if !is_line_start(ctx.source, start) {
+        return;
+    }
+    let Some(suite) = ctx.suite(body) else {
+        return;
+    };
+    let range = line_start(ctx.source, start)..next_line_start(ctx.source, suite.span.end);
+    ctx.push(Group::FastRemovals, kind, range, String::new(), &[]);
+}
+
+/// Removes the `else:`/`finally:` clause whose block is `body` (found from its keyword token).
+fn remove_trailing_clause(
+    ctx: &mut Ctx<'_>,
+    body: &[Stmt],
+    keyword: TokenKind,
+    kind: &'static str,
+) {
+    let Some(first) = body.first() else {
+        return;
+    };
+    let Some(colon) = ctx.token_before(first.start().to_usize()) else {
+        return;
+    };
+    match ctx.token_before(colon.start().to_usize()) {
+        Some(k) if k.kind() == keyword && colon.kind() == TokenKind::Colon => {
+            remove_clause(ctx, k.start().to_usize(), body, kind);
+        }
+        _ => {}
+    }
+}

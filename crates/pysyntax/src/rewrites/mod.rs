@@ -1,0 +1,377 @@
+//! Listing rewrites: one walk over the AST that asks each family of transformations for its
+//! rewrites of every node. Families live in their own modules:
+//! [`statements`] (removal), [`control_flow`] (`if`/`for`/`while`/`try` to body),
+//! [`canonical`] (`with … as`, `*args, **kwargs`), [`expressions`] (assignment, call, operator
+//! and hoisting simplifications), [`integers`] (constant reduction) and [`lists`] (element,
+//! keyword, parameter removal).
+
+pub mod canonical;
+pub mod control_flow;
+pub mod expressions;
+pub mod integers;
+pub mod lists;
+pub mod statements;
+
+use std::ops::Range;
+
+use ruff_python_ast::token::{Token, TokenKind};
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::indent::{reindent, StringSpans};
+use crate::text::{indent_at, is_line_start, line_end, line_start, newline_of, next_line_start};
+use crate::{Group, Rewrite};
+
+/// Byte range of a node.
+pub fn span(node: impl Ranged) -> Range<usize> {
+    node.start().to_usize()..node.end().to_usize()
+}
+
+/// The text of a statement list, located for moving it elsewhere.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// From the line after the header's colon (or the first statement, for a body on the header
+    /// line) to the end of the last statement's line, trailing comment lines of the block included.
+    pub span: Range<usize>,
+    /// Whether the statements sit on their own lines (not on the header line).
+    pub multi_line: bool,
+    /// Indentation of the first statement's line.
+    pub indent: String,
+}
+
+/// Shared state of one listing: the source, its tokens, frozen ranges and the result.
+pub struct Ctx<'a> {
+    /// The source being rewritten.
+    pub source: &'a str,
+    /// Its tokens, in order.
+    pub tokens: &'a [Token],
+    /// Frozen byte ranges.
+    pub frozen: &'a [Range<usize>],
+    /// Multi-line string literals (never re-indented).
+    pub strings: StringSpans,
+    /// The group being listed.
+    pub group: Group,
+    /// The source's line terminator.
+    pub nl: &'static str,
+    /// Rewrites found so far.
+    pub out: Vec<Rewrite>,
+}
+
+impl<'a> Ctx<'a> {
+    /// Creates a listing context for `group`.
+    pub fn new(
+        source: &'a str,
+        tokens: &'a [Token],
+        frozen: &'a [Range<usize>],
+        group: Group,
+    ) -> Self {
+        Self {
+            source,
+            tokens,
+            frozen,
+            strings: StringSpans::new(source, tokens),
+            group,
+            nl: newline_of(source),
+            out: Vec::new(),
+        }
+    }
+
+    /// Source text of `range` (empty if out of bounds).
+    pub fn text(&self, range: Range<usize>) -> &'a str {
+        self.source.get(range).unwrap_or("")
+    }
+
+    /// Records a rewrite of `group` unless it is a no-op, or it overlaps frozen code that is not
+    /// inside one of the `kept` ranges (source text the replacement retains).
+    pub fn push(
+        &mut self,
+        group: Group,
+        kind: &'static str,
+        range: Range<usize>,
+        replacement: String,
+        kept: &[Range<usize>],
+    ) {
+        if group != self.group || !crate::text::valid_range(self.source, &range) {
+            return;
+        }
+        if self.source[range.clone()] == replacement {
+            return;
+        }
+        let touches = |f: &Range<usize>| {
+            if range.is_empty() {
+                f.start < range.start && range.start < f.end
+            } else {
+                range.start < f.end && f.start < range.end
+            }
+        };
+        let safe = |f: &Range<usize>| {
+            !touches(f) || kept.iter().any(|k| k.start <= f.start && f.end <= k.end)
+        };
+        if self.frozen.iter().all(safe) {
+            self.out.push(Rewrite {
+                kind,
+                range,
+                replacement,
+            });
+        }
+    }
+
+    /// Index of the first token starting at or after `offset`.
+    pub fn token_at(&self, offset: usize) -> usize {
+        self.tokens
+            .partition_point(|t| t.start().to_usize() < offset)
+    }
+
+    /// The last significant token (not a comment, newline or indentation) ending at or before
+    /// `offset`.
+    pub fn token_before(&self, offset: usize) -> Option<&'a Token> {
+        let end = self
+            .tokens
+            .partition_point(|t| t.end().to_usize() <= offset);
+        self.tokens[..end].iter().rev().find(|t| !trivia(t.kind()))
+    }
+
+    /// The first significant token starting at or after `offset`.
+    pub fn token_after(&self, offset: usize) -> Option<&'a Token> {
+        self.tokens[self.token_at(offset)..]
+            .iter()
+            .find(|t| !trivia(t.kind()))
+    }
+
+    /// Locates a statement list's text (`None` for an empty list).
+    pub fn suite(&self, body: &[Stmt]) -> Option<Suite> {
+        let first = body.first()?.start().to_usize();
+        let last = body.last()?.end().to_usize();
+        let indent = indent_at(self.source, first).to_string();
+        let multi_line = is_line_start(self.source, first);
+        let start = if multi_line {
+            match self.token_before(first) {
+                Some(colon) if colon.kind() == TokenKind::Colon => {
+                    next_line_start(self.source, colon.end().to_usize())
+                        .min(line_start(self.source, first))
+                }
+                _ => line_start(self.source, first),
+            }
+        } else {
+            first
+        };
+        let end = if multi_line {
+            comments_after(self.source, line_end(self.source, last), indent.len())
+        } else {
+            line_end(self.source, last)
+        };
+        Some(Suite {
+            span: start..end,
+            multi_line,
+            indent,
+        })
+    }
+
+    /// The suite's text re-indented to `to`, without indentation before its first line (it is
+    /// meant to replace a statement that starts after `to`).
+    pub fn moved(&self, suite: &Suite, to: &str) -> String {
+        if !suite.multi_line {
+            return self.text(suite.span.clone()).to_string();
+        }
+        let text = reindent(
+            self.source,
+            suite.span.clone(),
+            &suite.indent,
+            to,
+            &self.strings,
+        );
+        text.trim_start_matches([' ', '\t', '\x0c']).to_string()
+    }
+
+    /// End of a compound statement including its last block's trailing comment lines.
+    pub fn compound_end(&self, stmt: &Stmt, last_body: &[Stmt]) -> usize {
+        let end = line_end(self.source, stmt.end().to_usize());
+        self.suite(last_body).map_or(end, |s| s.span.end.max(end))
+    }
+
+    /// Source text of `expr`, parenthesised unless it can stand anywhere as is.
+    pub fn operand(&self, expr: &Expr) -> String {
+        let text = self.text(span(expr));
+        let bracketed = match expr {
+            Expr::List(_)
+            | Expr::ListComp(_)
+            | Expr::Set(_)
+            | Expr::SetComp(_)
+            | Expr::Dict(_)
+            | Expr::DictComp(_) => true,
+            Expr::Tuple(t) => t.parenthesized,
+            Expr::Generator(g) => g.parenthesized,
+            _ => false,
+        };
+        let atom = matches!(
+            expr,
+            Expr::Name(_)
+                | Expr::NumberLiteral(_)
+                | Expr::StringLiteral(_)
+                | Expr::BytesLiteral(_)
+                | Expr::FString(_)
+                | Expr::BooleanLiteral(_)
+                | Expr::NoneLiteral(_)
+                | Expr::EllipsisLiteral(_)
+                | Expr::Call(_)
+                | Expr::Attribute(_)
+                | Expr::Subscript(_)
+        );
+        if bracketed || (atom && !text.contains(['\n', '\r'])) {
+            text.to_string()
+        } else {
+            format!("({text})")
+        }
+    }
+}
+
+/// Tokens that carry no syntax of their own.
+pub fn trivia(kind: TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::Comment
+            | TokenKind::NonLogicalNewline
+            | TokenKind::Newline
+            | TokenKind::Indent
+            | TokenKind::Dedent
+    )
+}
+
+/// Extends `end` (a line end) over following comment lines indented at least `indent` bytes.
+fn comments_after(source: &str, end: usize, indent: usize) -> usize {
+    let mut result = end;
+    let mut at = end;
+    loop {
+        let next = next_line_start(source, at);
+        if next >= source.len() || next == at {
+            return result;
+        }
+        let line_stop = line_end(source, next);
+        let line = &source[next..line_stop];
+        let body = line.trim_start_matches([' ', '\t', '\x0c']);
+        if body.is_empty() {
+            at = line_stop;
+        } else if body.starts_with('#') && line.len() - body.len() >= indent {
+            result = line_stop;
+            at = line_stop;
+        } else {
+            return result;
+        }
+    }
+}
+
+/// Lists the rewrites of `group` for a parsed module.
+pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
+    let mut walker = Walker { ctx };
+    for i in 0..body.len() {
+        statements::remove(walker.ctx, body, i, true);
+    }
+    for stmt in body {
+        walker.visit_stmt(stmt);
+    }
+    let out = &mut walker.ctx.out;
+    out.sort_by(|a, b| {
+        (
+            a.range.start,
+            std::cmp::Reverse(a.range.end),
+            a.kind,
+            &a.replacement,
+        )
+            .cmp(&(
+                b.range.start,
+                std::cmp::Reverse(b.range.end),
+                b.kind,
+                &b.replacement,
+            ))
+    });
+    out.dedup();
+}
+
+/// The AST walk dispatching nodes to the families.
+struct Walker<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+}
+
+impl Visitor<'_> for Walker<'_, '_> {
+    fn visit_body(&mut self, body: &[Stmt]) {
+        for i in 0..body.len() {
+            statements::remove(self.ctx, body, i, false);
+        }
+        for stmt in body {
+            self.visit_stmt(stmt);
+        }
+    }
+
+    fn visit_stmt(&mut self, stmt: &Stmt) {
+        let ctx = &mut *self.ctx;
+        match stmt {
+            Stmt::If(s) => control_flow::if_rewrites(ctx, stmt, s),
+            Stmt::For(s) => control_flow::for_to_body(ctx, stmt, s),
+            Stmt::While(s) => control_flow::while_to_body(ctx, stmt, s),
+            Stmt::Try(s) => control_flow::try_rewrites(ctx, stmt, s),
+            Stmt::With(s) => canonical::with_as(ctx, s),
+            Stmt::FunctionDef(s) => {
+                canonical::add_varargs(ctx, s);
+                lists::parameters(ctx, &s.parameters);
+                statements::decorators(ctx, &s.decorator_list);
+            }
+            Stmt::ClassDef(s) => {
+                if let Some(arguments) = &s.arguments {
+                    lists::arguments(ctx, arguments, "remove-base");
+                }
+                statements::decorators(ctx, &s.decorator_list);
+            }
+            Stmt::Assign(s) => expressions::assign_to_one(ctx, &s.value),
+            Stmt::Import(s) => lists::aliases(ctx, &s.names),
+            Stmt::ImportFrom(s) => lists::aliases(ctx, &s.names),
+            Stmt::AnnAssign(s) => {
+                if let Some(value) = &s.value {
+                    expressions::assign_to_one(ctx, value);
+                }
+            }
+            _ => {}
+        }
+        walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &Expr) {
+        let ctx = &mut *self.ctx;
+        match expr {
+            Expr::Call(call) => {
+                expressions::call_to_arg(ctx, expr, call);
+                lists::arguments(ctx, &call.arguments, "remove-argument");
+            }
+            Expr::BinOp(binop) => expressions::binop(ctx, expr, binop),
+            Expr::If(ifexp) => expressions::ifexp(ctx, expr, ifexp),
+            Expr::UnaryOp(u) => expressions::unary(ctx, expr, &u.operand),
+            Expr::Await(a) => expressions::unary(ctx, expr, &a.value),
+            Expr::BoolOp(b) => {
+                expressions::operands(ctx, expr, b.values.iter(), "boolop-to-operand")
+            }
+            Expr::Compare(c) => {
+                let parts = std::iter::once(&*c.left).chain(c.comparators.iter());
+                expressions::operands(ctx, expr, parts, "compare-to-operand");
+            }
+            Expr::Attribute(attribute) => {
+                expressions::hoist(ctx, expr, &attribute.value, "attribute-to-value")
+            }
+            Expr::Subscript(subscript) => {
+                expressions::hoist(ctx, expr, &subscript.value, "subscript-to-value")
+            }
+            Expr::NumberLiteral(number) => integers::halve(ctx, expr, number),
+            Expr::StringLiteral(string) => integers::shorten_string(ctx, expr, string),
+            Expr::Tuple(t) => lists::elements(ctx, t.elts.iter().map(span).collect()),
+            Expr::List(l) => lists::elements(ctx, l.elts.iter().map(span).collect()),
+            Expr::Set(s) => lists::elements(ctx, s.elts.iter().map(span).collect()),
+            Expr::Dict(d) => lists::dict_items(ctx, d),
+            Expr::Lambda(lambda) => {
+                if let Some(parameters) = &lambda.parameters {
+                    lists::parameters(ctx, parameters);
+                }
+            }
+            _ => {}
+        }
+        walk_expr(self, expr);
+    }
+}

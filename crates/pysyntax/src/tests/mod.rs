@@ -1,0 +1,39 @@
+//! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
+
+mod expressions;
+mod freeze;
+mod robustness;
+mod transformations;
+mod validity;
+
+use crate::*;
+
+/// Results of applying, one at a time, each `kind` rewrite of `group` to `source`.
+pub(crate) fn results(source: &str, group: Group, kind: &str) -> Vec<String> {
+    rewrites(source, group)
+        .iter()
+        .filter(|r| r.kind == kind)
+        .map(|r| apply(source, &[r]))
+        .collect()
+}
+
+/// Asserts that some `kind` rewrite of `source` gives `expected`, which is valid Python.
+#[track_caller]
+pub(crate) fn assert_rewrite(source: &str, group: Group, kind: &str, expected: &str) {
+    assert!(check_valid(source).is_ok(), "input invalid: {source}");
+    let all = results(source, group, kind);
+    assert!(
+        all.iter().any(|r| r == expected),
+        "no {kind} rewrite of\n{source}\ngives\n{expected}\ngot: {all:#?}"
+    );
+    if let Err(e) = check_valid(expected) {
+        panic!("expected output invalid ({e}):\n{expected}");
+    }
+}
+
+/// Asserts that no `kind` rewrite of `source` exists.
+#[track_caller]
+pub(crate) fn assert_none(source: &str, group: Group, kind: &str) {
+    let all = results(source, group, kind);
+    assert!(all.is_empty(), "unexpected {kind} rewrites: {all:#?}");
+}

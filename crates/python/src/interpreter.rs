@@ -1,0 +1,67 @@
+//! Finding the real Python interpreter once, so that wrapper scripts (pyenv shims, which cost
+//! tens of milliseconds each) are not run for every candidate, and the interpreter's identity
+//! is what the cache key records.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use minrepro_engine::RunError;
+use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
+use minrepro_predicate::{resolve_executable, CancelFlag};
+
+/// Resolves `python` through PATH, then asks it for `sys.executable`; falls back to the PATH
+/// resolution when the answer is not an existing file. `cwd` is where the probe runs.
+pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<PathBuf, RunError> {
+    let program = resolve_executable(python)
+        .map_err(|e| RunError::Failed(format!("--python {python}: {e}")))?;
+    let args: Vec<OsString> = ["-c", "import sys; print(sys.executable)"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    let cancel = CancelFlag::new();
+    let run = run_child(&RunRequest {
+        program: &program,
+        args: &args,
+        cwd,
+        env: &[],
+        timeout: Duration::from_secs_f64(timeout.clamp(1.0, 60.0)),
+        needle: None,
+        workspace_text: None,
+        cancel: &cancel,
+        keep_stdout: Some(64 * 1024),
+    });
+    match run.end {
+        RunEnd::Exited(0) => {}
+        RunEnd::Cancelled => return Err(RunError::Interrupted),
+        RunEnd::Exited(code) => {
+            return Err(RunError::Failed(format!(
+                "the interpreter {} does not run Python (exit code {code}): {}",
+                program.display(),
+                run.stderr.tail.trim_end()
+            )))
+        }
+        RunEnd::TimedOut => {
+            return Err(RunError::Failed(format!(
+                "the interpreter {} did not answer in time",
+                program.display()
+            )))
+        }
+        RunEnd::LaunchError(e) => {
+            return Err(RunError::Failed(format!(
+                "cannot run the interpreter {}: {e}",
+                program.display()
+            )))
+        }
+    }
+    let answer = run
+        .stdout_full
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_owned())
+        .unwrap_or_default();
+    let real = PathBuf::from(answer);
+    if real.is_absolute() && real.is_file() {
+        Ok(real)
+    } else {
+        Ok(program)
+    }
+}

@@ -1,0 +1,320 @@
+//! One engine [`Pass`] per rewrite group of `minrepro_pysyntax`: a ddmin search over the group's
+//! rewrite sites in the current text. At granularity n the site list is split into n chunks and
+//! candidate i applies chunk i; sites are re-derived from the current text for every batch.
+//!
+//! Only valid Python is proposed, never the current text itself. Termination: outside the
+//! canonicalization group a candidate must be strictly smaller than the current text in the order
+//! (tokens, bytes, text), so those groups alone cannot cycle. A canonicalization may grow the
+//! text, but never beyond the original's token count, never back into a text that was already
+//! current once, and only within a budget: the number of canonicalization sites of the original.
+//! Every accepted canonicalization spends as many sites as it applied (a site removed later, e.g.
+//! the added `*args` of a parameter list, may be offered again, which without the budget could
+//! loop forever through ever new whitespace variants). Once the budget is spent, every accepted
+//! candidate is strictly smaller, so the fixpoint is reached.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use minrepro_engine::{Ddmin, Pass, Proposal, Search};
+use minrepro_pysyntax::{apply, check_valid, rewrites, token_count, Group, Rewrite};
+use serde_json::json;
+
+use crate::oracle::size_key;
+
+/// State shared by every group pass of one reduction.
+#[derive(Debug)]
+pub struct SharedState {
+    original_tokens: usize,
+    seen: Mutex<HashSet<[u8; 32]>>,
+    canonicalization_budget: AtomicUsize,
+}
+
+impl SharedState {
+    /// State for a reduction of `original`.
+    pub fn new(original: &str) -> Arc<Self> {
+        Arc::new(SharedState {
+            original_tokens: token_count(original),
+            seen: Mutex::new(HashSet::new()),
+            canonicalization_budget: AtomicUsize::new(
+                rewrites(original, Group::Canonicalizations).len(),
+            ),
+        })
+    }
+
+    /// Records `text` as a text that has been current.
+    fn mark_current(&self, text: &str) {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.insert(*blake3::hash(text.as_bytes()).as_bytes());
+    }
+
+    /// Whether `text` has been current before.
+    fn was_current(&self, text: &str) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.contains(blake3::hash(text.as_bytes()).as_bytes())
+    }
+}
+
+/// The pass of one rewrite group.
+#[derive(Debug)]
+pub struct GroupPass {
+    group: Group,
+    state: Arc<SharedState>,
+}
+
+/// Every group's pass, in round order.
+pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
+    Group::ALL
+        .iter()
+        .map(|&group| GroupPass {
+            group,
+            state: Arc::clone(state),
+        })
+        .collect()
+}
+
+/// The rewrite sites of the last text asked about (a search asks for the same text many times).
+type SiteMemo = Arc<Mutex<Option<(String, Arc<Vec<Rewrite>>)>>>;
+
+fn sites(memo: &SiteMemo, text: &str, group: Group) -> Arc<Vec<Rewrite>> {
+    let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((memo_text, list)) = memo.as_ref() {
+        if memo_text == text {
+            return Arc::clone(list);
+        }
+    }
+    let list = Arc::new(rewrites(text, group));
+    *memo = Some((text.to_owned(), Arc::clone(&list)));
+    list
+}
+
+/// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
+fn candidate(
+    group: Group,
+    state: &SharedState,
+    current: &str,
+    all: &[Rewrite],
+    chosen: &[usize],
+) -> Option<Proposal<String>> {
+    let selected: Vec<&Rewrite> = chosen.iter().filter_map(|&i| all.get(i)).collect();
+    let text = apply(current, &selected);
+    if text == current || check_valid(&text).is_err() {
+        return None;
+    }
+    let admissible = if group == Group::Canonicalizations {
+        selected.len() <= state.canonicalization_budget.load(Ordering::SeqCst)
+            && token_count(&text) <= state.original_tokens
+            && !state.was_current(&text)
+    } else {
+        size_key(&text) < size_key(current)
+    };
+    if !admissible {
+        return None;
+    }
+    let change = json!({
+        "group": group.name(),
+        "rewrites": selected
+            .iter()
+            .map(|r| json!({"kind": r.kind, "start": r.range.start, "end": r.range.end}))
+            .collect::<Vec<_>>(),
+    });
+    Some(Proposal { case: text, change })
+}
+
+/// A group's ddmin search that also charges accepted canonicalizations to the budget.
+struct GroupSearch {
+    inner: Ddmin<String>,
+    /// Sites applied by each proposal of the last batch, in batch order.
+    batch_sites: Arc<Mutex<Vec<usize>>>,
+    group: Group,
+    state: Arc<SharedState>,
+}
+
+impl Search<String> for GroupSearch {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        lock(&self.batch_sites).clear();
+        self.inner.next_batch(current)
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        if let (Some(index), Group::Canonicalizations) = (accepted, self.group) {
+            let spent = lock(&self.batch_sites).get(index).copied().unwrap_or(0);
+            let budget = &self.state.canonicalization_budget;
+            let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
+            budget.store(left, Ordering::SeqCst);
+        }
+        self.inner.feedback(accepted);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Pass<String> for GroupPass {
+    fn name(&self) -> String {
+        self.group.name().to_owned()
+    }
+
+    fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
+        let group = self.group;
+        let memo: SiteMemo = Arc::new(Mutex::new(None));
+        let length_memo = Arc::clone(&memo);
+        let state = Arc::clone(&self.state);
+        let batch_sites = Arc::new(Mutex::new(Vec::new()));
+        let sites_of_batch = Arc::clone(&batch_sites);
+        let inner = Ddmin::new(
+            0,
+            move |current: &String| sites(&length_memo, current, group).len(),
+            move |current: &String, chunk: &[usize]| {
+                state.mark_current(current);
+                let all = sites(&memo, current, group);
+                let proposal = candidate(group, &state, current, &all, chunk)?;
+                lock(&sites_of_batch).push(chunk.len());
+                Some(proposal)
+            },
+        );
+        Box::new(GroupSearch {
+            inner,
+            batch_sites,
+            group,
+            state: Arc::clone(&self.state),
+        })
+    }
+}
+
+/// A last, cosmetic pass: one candidate without whitespace-only lines (rewrites leave many
+/// behind; AutoDD's own output has none). It is judged like any other candidate.
+#[derive(Debug)]
+pub struct TidyPass;
+
+/// The current text without whitespace-only lines.
+fn without_blank_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|line| !line.trim().is_empty())
+        .collect()
+}
+
+/// Proposes one candidate, once.
+struct OneShot(Option<()>);
+
+impl Search<String> for OneShot {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        self.0.take()?;
+        let text = without_blank_lines(current);
+        let ok = size_key(&text) < size_key(current) && check_valid(&text).is_ok();
+        Some(if ok {
+            vec![Proposal {
+                case: text,
+                change: json!({"group": "tidy", "rewrites": [{"kind": "remove-blank-lines"}]}),
+            }]
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn feedback(&mut self, _accepted: Option<usize>) {}
+}
+
+impl Pass<String> for TidyPass {
+    fn name(&self) -> String {
+        "tidy".to_owned()
+    }
+
+    fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
+        Box::new(OneShot(Some(())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(range: std::ops::Range<usize>, replacement: &str) -> Rewrite {
+        Rewrite {
+            kind: "test",
+            range,
+            replacement: replacement.into(),
+        }
+    }
+
+    #[test]
+    fn smaller_candidates_only_outside_canonicalizations() {
+        let state = SharedState::new("x = 10\ny = 2\n");
+        let current = "x = 10\ny = 2\n";
+        let all = vec![rewrite(4..6, "5"), rewrite(4..6, "100"), rewrite(0..0, "")];
+        let shrink = candidate(Group::IntegerReduction, &state, current, &all, &[0]).unwrap();
+        assert_eq!(shrink.case, "x = 5\ny = 2\n");
+        assert_eq!(shrink.change["group"], "integer-reduction");
+        assert!(candidate(Group::IntegerReduction, &state, current, &all, &[1]).is_none());
+        // A no-op is never proposed.
+        assert!(candidate(Group::SlowRemovals, &state, current, &all, &[2]).is_none());
+    }
+
+    #[test]
+    fn canonicalizations_may_grow_but_never_revisit() {
+        let original = "x = 10\n";
+        let state = SharedState::new(original);
+        let all = vec![rewrite(4..6, "(10)")];
+        // Growing in bytes (not tokens beyond the original's count is allowed).
+        let grown = candidate(Group::Canonicalizations, &state, original, &all, &[0]);
+        if token_count("x = (10)\n") <= token_count(original) {
+            assert!(grown.is_some());
+        }
+        state.mark_current("x = (10)\n");
+        assert!(candidate(Group::Canonicalizations, &state, original, &all, &[0]).is_none());
+    }
+
+    #[test]
+    fn canonicalizations_stop_when_the_budget_is_spent() {
+        let original = "def f(a):\n    return a\n";
+        let state = SharedState::new(original);
+        let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+        let passes = group_passes(&state);
+        let canon = &passes[1];
+        assert_eq!(canon.name(), "canonicalizations");
+        let current = original.to_owned();
+        let mut search = canon.search(&current);
+        let mut spent = 0;
+        while let Some(batch) = search.next_batch(&current) {
+            if batch.is_empty() {
+                search.feedback(None);
+                continue;
+            }
+            spent += 1;
+            search.feedback(Some(0));
+            break;
+        }
+        let left = state.canonicalization_budget.load(Ordering::SeqCst);
+        assert!(left + spent >= budget && left <= budget);
+        state.canonicalization_budget.store(0, Ordering::SeqCst);
+        let mut search = canon.search(&current);
+        while let Some(batch) = search.next_batch(&current) {
+            assert!(
+                batch.is_empty(),
+                "no canonicalization once the budget is spent"
+            );
+            search.feedback(None);
+        }
+    }
+
+    #[test]
+    fn tidy_removes_blank_lines_once() {
+        let current = "\n\nx = 1\n   \n\ny = 2\n".to_owned();
+        let mut search = TidyPass.search(&current);
+        let batch = search.next_batch(&current).unwrap();
+        assert_eq!(batch[0].case, "x = 1\ny = 2\n");
+        search.feedback(None);
+        assert!(search.next_batch(&current).is_none());
+        let tidy = "x = 1\n".to_owned();
+        assert!(TidyPass.search(&tidy).next_batch(&tidy).unwrap().is_empty());
+    }
+
+    #[test]
+    fn passes_follow_group_order() {
+        let state = SharedState::new("");
+        let names: Vec<String> = group_passes(&state).iter().map(|p| p.name()).collect();
+        let expected: Vec<String> = Group::ALL.iter().map(|g| g.name().to_owned()).collect();
+        assert_eq!(names, expected);
+    }
+}

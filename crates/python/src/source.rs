@@ -1,0 +1,124 @@
+//! Reading and validating the inputs before anything runs: the source must be readable UTF-8,
+//! valid Python with well-formed freeze annotations, and distinct from the output.
+
+use std::path::{Path, PathBuf};
+
+use minrepro_engine::{resolve_for_comparison, RunError};
+
+/// The validated source program.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// Absolute path of the source file.
+    pub path: PathBuf,
+    /// File name candidates are written under.
+    pub file_name: String,
+    /// Absolute directory of the source (prepended to PYTHONPATH).
+    pub dir: PathBuf,
+    /// The program text.
+    pub text: String,
+}
+
+/// Reads `path` and checks it is valid Python with valid freeze annotations.
+pub fn read_source(path: &Path) -> Result<Source, RunError> {
+    let failed = |m: String| RunError::Failed(m);
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(failed(format!("{shown} is a directory, not a Python file")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read {shown}: {e}")))?;
+    let text =
+        String::from_utf8(bytes).map_err(|e| failed(format!("{shown} is not UTF-8 text: {e}")))?;
+    minrepro_pysyntax::check_valid(&text)
+        .map_err(|p| failed(format!("{shown} is not valid Python: {p}")))?;
+    minrepro_pysyntax::freeze_regions(&text)
+        .map_err(|p| failed(format!("{shown}: bad freeze annotation: {p}")))?;
+    let absolute = resolve_for_comparison(path);
+    let file_name = absolute
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| failed(format!("{shown} has no file name")))?;
+    let dir = absolute
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("/"));
+    Ok(Source {
+        path: absolute,
+        file_name,
+        dir,
+        text,
+    })
+}
+
+/// Checks that `output` can be written without touching the source: not the source itself (by
+/// resolved path), not a directory, and inside an existing directory.
+pub fn check_output(output: &Path, source: &Source) -> Result<(), RunError> {
+    let shown = output.display();
+    if resolve_for_comparison(output) == source.path {
+        return Err(RunError::Failed(format!(
+            "the output {shown} is the source file; choose another -o (the source is never modified)"
+        )));
+    }
+    if output.is_dir() {
+        return Err(RunError::Failed(format!(
+            "the output {shown} is a directory"
+        )));
+    }
+    let parent = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(RunError::Failed(format!(
+            "the output's directory {} does not exist",
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the failure message: given and not empty.
+pub fn check_err_msg(err_msg: Option<&str>, has_predicate: bool) -> Result<(), RunError> {
+    match err_msg {
+        Some("") => Err(RunError::Usage("--err-msg must not be empty".into())),
+        None if !has_predicate => Err(RunError::Usage(
+            "--err-msg MSG is required (unless a --predicate is given)".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_equal_to_source_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.py");
+        std::fs::write(&file, "print(1)\n").unwrap();
+        let source = read_source(&file).unwrap();
+        assert_eq!(source.file_name, "p.py");
+        let same = dir.path().join(".").join("p.py");
+        assert!(check_output(&same, &source).is_err());
+        assert!(check_output(&dir.path().join("q.py"), &source).is_ok());
+        assert!(check_output(&dir.path().join("no/q.py"), &source).is_err());
+        assert!(check_output(dir.path(), &source).is_err());
+    }
+
+    #[test]
+    fn unreadable_source_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_source(&dir.path().join("missing.py")).unwrap_err();
+        assert!(err.to_string().contains("cannot read"));
+        assert!(read_source(dir.path()).is_err());
+    }
+
+    #[test]
+    fn err_msg_rules() {
+        assert!(check_err_msg(Some(""), true).is_err());
+        assert!(check_err_msg(None, false).is_err());
+        assert!(check_err_msg(None, true).is_ok());
+        assert!(check_err_msg(Some("x"), false).is_ok());
+    }
+}
