@@ -19,6 +19,20 @@ use crate::Rewrite;
 struct Edit {
     range: Range<usize>,
     replacement: String,
+    /// Closing brackets that, right after this deletion, make a separator before it dangle.
+    closers: &'static str,
+}
+
+/// For list-element removals (which take the separator after an element, or the trailing comma
+/// of the last one), the closers before which a comma left in front of the removed element is
+/// dropped too: `f(a, b)` minus `b` is `f(a)`, not `f(a, )`. A tuple's `(a, b)` keeps its comma.
+fn dangling_comma_closers(kind: &str) -> &'static str {
+    match kind {
+        "remove-argument" | "remove-keyword" | "remove-base" => ")",
+        "remove-parameter" => "):",
+        "remove-element" => "]}",
+        _ => "",
+    }
 }
 
 /// See the module documentation.
@@ -39,6 +53,7 @@ pub fn apply(source: &str, selected: &[&Rewrite]) -> String {
         edits.push(Edit {
             range: rewrite.range.clone(),
             replacement: rewrite.replacement.clone(),
+            closers: dangling_comma_closers(rewrite.kind),
         });
     }
     if edits.iter().any(|e| e.replacement.is_empty()) {
@@ -58,6 +73,13 @@ fn splice(source: &str, edits: &[Edit]) -> String {
         out.push_str(&source[at..edit.range.start]);
         out.push_str(&edit.replacement);
         at = edit.range.end;
+        let next = source[at..].trim_start().chars().next();
+        if edit.replacement.is_empty() && next.is_some_and(|c| edit.closers.contains(c)) {
+            let kept = out.trim_end().len();
+            if out[..kept].ends_with(',') {
+                out.truncate(kept - 1);
+            }
+        }
     }
     out.push_str(&source[at..]);
     out

@@ -10,15 +10,27 @@ use minrepro_engine::RunError;
 use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
 use minrepro_predicate::{resolve_executable, CancelFlag};
 
-/// Resolves `python` through PATH, then asks it for `sys.executable`; falls back to the PATH
-/// resolution when the answer is not an existing file. `cwd` is where the probe runs.
-pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<PathBuf, RunError> {
+/// The interpreter that runs candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interpreter {
+    /// Its real executable.
+    pub path: PathBuf,
+    /// Its Python 3 minor version (candidates are checked against this version's grammar).
+    pub minor: u8,
+}
+
+/// Resolves `python` through PATH, then asks it for `sys.executable` and its version; falls back
+/// to the PATH resolution when the answer is not an existing file. `cwd` is where the probe runs.
+pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<Interpreter, RunError> {
     let program = resolve_executable(python)
         .map_err(|e| RunError::Failed(format!("--python {python}: {e}")))?;
-    let args: Vec<OsString> = ["-c", "import sys; print(sys.executable)"]
-        .iter()
-        .map(OsString::from)
-        .collect();
+    let args: Vec<OsString> = [
+        "-c",
+        "import sys; print(sys.version_info[0], sys.version_info[1]); print(sys.executable)",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
     let cancel = CancelFlag::new();
     let run = run_child(&RunRequest {
         program: &program,
@@ -56,12 +68,29 @@ pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<PathBuf,
     }
     let answer = run
         .stdout_full
-        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_owned())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .unwrap_or_default();
-    let real = PathBuf::from(answer);
-    if real.is_absolute() && real.is_file() {
-        Ok(real)
+    let mut lines = answer.lines();
+    let version: Vec<u8> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let minor = match version.as_slice() {
+        [3, minor] => *minor,
+        _ => {
+            return Err(RunError::Failed(format!(
+                "the interpreter {} is not Python 3",
+                program.display()
+            )))
+        }
+    };
+    let real = PathBuf::from(lines.next().unwrap_or_default().trim());
+    let path = if real.is_absolute() && real.is_file() {
+        real
     } else {
-        Ok(program)
-    }
+        program
+    };
+    Ok(Interpreter { path, minor })
 }

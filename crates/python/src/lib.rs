@@ -43,12 +43,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
                 .into(),
         ));
     }
-    let source = source::read_source(&args.source)?;
-    source::check_output(&args.output, &source)?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new()
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
-    let python = interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
+    let interpreter =
+        interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
+    let source = source::read_source(&args.source, interpreter.minor)?;
+    source::check_output(&args.output, &source)?;
+    let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
     let executor: &dyn Executor = match &runner {
         Some(pool) => pool,
@@ -92,13 +94,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor);
-    let state = passes::SharedState::new(&source.text);
+    let state = passes::SharedState::new(&source.text, interpreter.minor);
     let group_passes = passes::group_passes(&state);
     let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
         .iter()
         .map(|p| p as &dyn minrepro_engine::Pass<String>)
         .collect();
-    pass_refs.push(&passes::TidyPass);
+    let tidy = passes::TidyPass {
+        minor: interpreter.minor,
+    };
+    pass_refs.push(&tidy);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
         config_digest: predicate.config_digest().to_owned(),

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
-use minrepro_pysyntax::{apply, check_valid, rewrites, token_count, Group, Rewrite};
+use minrepro_pysyntax::{apply, check_valid_for, rewrites, token_count, Group, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
@@ -25,15 +25,18 @@ use crate::oracle::size_key;
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
 pub struct SharedState {
+    /// Python 3 minor version candidates must be valid for.
+    minor: u8,
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     canonicalization_budget: AtomicUsize,
 }
 
 impl SharedState {
-    /// State for a reduction of `original`.
-    pub fn new(original: &str) -> Arc<Self> {
+    /// State for a reduction of `original`, run by Python 3.`minor`.
+    pub fn new(original: &str, minor: u8) -> Arc<Self> {
         Arc::new(SharedState {
+            minor,
             original_tokens: token_count(original),
             seen: Mutex::new(HashSet::new()),
             canonicalization_budget: AtomicUsize::new(
@@ -98,7 +101,7 @@ fn candidate(
 ) -> Option<Proposal<String>> {
     let selected: Vec<&Rewrite> = chosen.iter().filter_map(|&i| all.get(i)).collect();
     let text = apply(current, &selected);
-    if text == current || check_valid(&text).is_err() {
+    if text == current || check_valid_for(&text, state.minor).is_err() {
         return None;
     }
     let admissible = if group == Group::Canonicalizations {
@@ -186,7 +189,10 @@ impl Pass<String> for GroupPass {
 /// A last, cosmetic pass: one candidate without whitespace-only lines (rewrites leave many
 /// behind; AutoDD's own output has none). It is judged like any other candidate.
 #[derive(Debug)]
-pub struct TidyPass;
+pub struct TidyPass {
+    /// Python 3 minor version the result must be valid for.
+    pub minor: u8,
+}
 
 /// The current text without whitespace-only lines.
 fn without_blank_lines(text: &str) -> String {
@@ -195,14 +201,14 @@ fn without_blank_lines(text: &str) -> String {
         .collect()
 }
 
-/// Proposes one candidate, once.
-struct OneShot(Option<()>);
+/// Proposes one candidate, once (for Python 3.`minor`).
+struct OneShot(Option<()>, u8);
 
 impl Search<String> for OneShot {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         self.0.take()?;
         let text = without_blank_lines(current);
-        let ok = size_key(&text) < size_key(current) && check_valid(&text).is_ok();
+        let ok = size_key(&text) < size_key(current) && check_valid_for(&text, self.1).is_ok();
         Some(if ok {
             vec![Proposal {
                 case: text,
@@ -222,7 +228,7 @@ impl Pass<String> for TidyPass {
     }
 
     fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
-        Box::new(OneShot(Some(())))
+        Box::new(OneShot(Some(()), self.minor))
     }
 }
 
@@ -240,7 +246,7 @@ mod tests {
 
     #[test]
     fn smaller_candidates_only_outside_canonicalizations() {
-        let state = SharedState::new("x = 10\ny = 2\n");
+        let state = SharedState::new("x = 10\ny = 2\n", 11);
         let current = "x = 10\ny = 2\n";
         let all = vec![rewrite(4..6, "5"), rewrite(4..6, "100"), rewrite(0..0, "")];
         let shrink = candidate(Group::IntegerReduction, &state, current, &all, &[0]).unwrap();
@@ -254,7 +260,7 @@ mod tests {
     #[test]
     fn canonicalizations_may_grow_but_never_revisit() {
         let original = "x = 10\n";
-        let state = SharedState::new(original);
+        let state = SharedState::new(original, 11);
         let all = vec![rewrite(4..6, "(10)")];
         // Growing in bytes (not tokens beyond the original's count is allowed).
         let grown = candidate(Group::Canonicalizations, &state, original, &all, &[0]);
@@ -268,7 +274,7 @@ mod tests {
     #[test]
     fn canonicalizations_stop_when_the_budget_is_spent() {
         let original = "def f(a):\n    return a\n";
-        let state = SharedState::new(original);
+        let state = SharedState::new(original, 11);
         let budget = state.canonicalization_budget.load(Ordering::SeqCst);
         let passes = group_passes(&state);
         let canon = &passes[1];
@@ -301,18 +307,22 @@ mod tests {
     #[test]
     fn tidy_removes_blank_lines_once() {
         let current = "\n\nx = 1\n   \n\ny = 2\n".to_owned();
-        let mut search = TidyPass.search(&current);
+        let mut search = (TidyPass { minor: 11 }).search(&current);
         let batch = search.next_batch(&current).unwrap();
         assert_eq!(batch[0].case, "x = 1\ny = 2\n");
         search.feedback(None);
         assert!(search.next_batch(&current).is_none());
         let tidy = "x = 1\n".to_owned();
-        assert!(TidyPass.search(&tidy).next_batch(&tidy).unwrap().is_empty());
+        assert!((TidyPass { minor: 11 })
+            .search(&tidy)
+            .next_batch(&tidy)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
     fn passes_follow_group_order() {
-        let state = SharedState::new("");
+        let state = SharedState::new("", 11);
         let names: Vec<String> = group_passes(&state).iter().map(|p| p.name()).collect();
         let expected: Vec<String> = Group::ALL.iter().map(|g| g.name().to_owned()).collect();
         assert_eq!(names, expected);

@@ -18,8 +18,8 @@ pub struct Source {
     pub text: String,
 }
 
-/// Reads `path` and checks it is valid Python with valid freeze annotations.
-pub fn read_source(path: &Path) -> Result<Source, RunError> {
+/// Reads `path` and checks it is valid Python 3.`minor` with valid freeze annotations.
+pub fn read_source(path: &Path, minor: u8) -> Result<Source, RunError> {
     let failed = |m: String| RunError::Failed(m);
     let shown = path.display();
     if path.is_dir() {
@@ -28,7 +28,7 @@ pub fn read_source(path: &Path) -> Result<Source, RunError> {
     let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read {shown}: {e}")))?;
     let text =
         String::from_utf8(bytes).map_err(|e| failed(format!("{shown} is not UTF-8 text: {e}")))?;
-    minrepro_pysyntax::check_valid(&text)
+    minrepro_pysyntax::check_valid_for(&text, minor)
         .map_err(|p| failed(format!("{shown} is not valid Python: {p}")))?;
     minrepro_pysyntax::freeze_regions(&text)
         .map_err(|p| failed(format!("{shown}: bad freeze annotation: {p}")))?;
@@ -97,7 +97,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("p.py");
         std::fs::write(&file, "print(1)\n").unwrap();
-        let source = read_source(&file).unwrap();
+        let source = read_source(&file, 11).unwrap();
         assert_eq!(source.file_name, "p.py");
         let same = dir.path().join(".").join("p.py");
         assert!(check_output(&same, &source).is_err());
@@ -109,9 +109,9 @@ mod tests {
     #[test]
     fn unreadable_source_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let err = read_source(&dir.path().join("missing.py")).unwrap_err();
+        let err = read_source(&dir.path().join("missing.py"), 11).unwrap_err();
         assert!(err.to_string().contains("cannot read"));
-        assert!(read_source(dir.path()).is_err());
+        assert!(read_source(dir.path(), 11).is_err());
     }
 
     #[test]

@@ -195,7 +195,7 @@ fn remove_elements() {
     let s = "x = [1, 2, 3]\n";
     assert_rewrite(s, SlowRemovals, "remove-element", "x = [2, 3]\n");
     assert_rewrite(s, SlowRemovals, "remove-element", "x = [1, 3]\n");
-    assert_rewrite(s, SlowRemovals, "remove-element", "x = [1, 2, ]\n");
+    assert_rewrite(s, SlowRemovals, "remove-element", "x = [1, 2]\n");
     assert_rewrite("x = (1,)\n", SlowRemovals, "remove-element", "x = ()\n");
     assert_rewrite(
         "x = {1: 2, **d}\n",
@@ -207,9 +207,31 @@ fn remove_elements() {
         "x = {1: 2, **d}\n",
         SlowRemovals,
         "remove-element",
-        "x = {1: 2, }\n",
+        "x = {1: 2}\n",
     );
     assert_rewrite("x = {a, b}\n", SlowRemovals, "remove-element", "x = {b}\n");
+    assert_rewrite("x = [1, 2,]\n", SlowRemovals, "remove-element", "x = [1]\n");
+    assert_rewrite(
+        "x = (1, 2)\n",
+        SlowRemovals,
+        "remove-element",
+        "x = (1, )\n",
+    );
+}
+
+#[test]
+fn removing_the_last_elements_together_deletes_their_union() {
+    let s = "x = [1, 2, 3]\n";
+    let all = rewrites(s, SlowRemovals);
+    let last_two: Vec<&Rewrite> = all
+        .iter()
+        .filter(|r| r.kind == "remove-element")
+        .skip(1)
+        .collect();
+    assert_eq!(last_two.len(), 2);
+    assert_eq!(apply(s, &last_two), "x = [1]\n");
+    let every: Vec<&Rewrite> = all.iter().filter(|r| r.kind == "remove-element").collect();
+    assert_eq!(apply(s, &every), "x = []\n");
 }
 
 #[test]
@@ -218,7 +240,7 @@ fn remove_arguments_and_keywords() {
     assert_rewrite(s, SlowRemovals, "remove-argument", "f(*b, k=1, **kw)\n");
     assert_rewrite(s, SlowRemovals, "remove-argument", "f(a, k=1, **kw)\n");
     assert_rewrite(s, SlowRemovals, "remove-keyword", "f(a, *b, **kw)\n");
-    assert_rewrite(s, SlowRemovals, "remove-keyword", "f(a, *b, k=1, )\n");
+    assert_rewrite(s, SlowRemovals, "remove-keyword", "f(a, *b, k=1)\n");
     assert_rewrite(
         "class A(B, metaclass=M):\n    pass\n",
         SlowRemovals,
@@ -256,13 +278,13 @@ fn remove_parameters() {
         s,
         SlowRemovals,
         "remove-parameter",
-        "def f(a, /, b=2, *c, d, ):\n    pass\n",
+        "def f(a, /, b=2, *c, d):\n    pass\n",
     );
     assert_rewrite(
         "g = lambda x, y: x\n",
         SlowRemovals,
         "remove-parameter",
-        "g = lambda x, : x\n",
+        "g = lambda x: x\n",
     );
 }
 
