@@ -202,9 +202,15 @@ def frozen_items(text):
 
 def frozen_kept(original, result):
     """(kept, total): how many frozen items of `original` appear verbatim in `result` (a line
-    item must equal a stripped line of the result; an expression item must occur in it)."""
+    item must equal a stripped line of the result, a trailing `# autodd: freeze` ignored; an
+    expression item must occur in it)."""
     items = frozen_items(original)
-    result_lines = {line.strip() for line in result.splitlines()}
+    result_lines = set()
+    for line in result.splitlines():
+        # A tool that keeps comments keeps the marker too: `x = f()  # autodd: freeze`.
+        if line.rstrip().endswith(_FREEZE_LINE):
+            line = line.rstrip()[:-len(_FREEZE_LINE)]
+        result_lines.add(line.strip())
     kept = 0
     for kind, code in items:
         if (kind == "line" and code in result_lines) or (kind == "expr" and code in result):

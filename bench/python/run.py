@@ -273,6 +273,19 @@ def run_one(tool, peers, case, args):
     return record
 
 
+def reevaluate(record):
+    """Measure a saved run's result again (same result file, current measurement code) and
+    rewrite its JSON file."""
+    case = common.load_cases([record["case"]])[0]
+    original = case["path"].read_text(encoding="utf-8")
+    result_path = Path(record["result_file"])
+    result = original if record["note"] or not result_path.exists() else result_path.read_text(
+        encoding="utf-8", errors="replace")
+    record.update(common.evaluate_result(original, result, case))
+    (RESULTS_DIR / ("%s__%s.json" % (record["tool"], record["case"]))).write_text(json.dumps(record, indent=2))
+    return record
+
+
 # ---------------------------------------------------------------------------------------------
 # Report
 
@@ -409,6 +422,8 @@ def main():
     parser.add_argument("--keep-results", action="store_true",
                         help="keep earlier JSON results in bench/out/results and report them too")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite RESULTS.md")
+    parser.add_argument("--reevaluate", action="store_true",
+                        help="with --report-only: measure the saved results again (after a change to the measurements)")
     parser.add_argument("--report-only", action="store_true",
                         help="only rewrite RESULTS.md from bench/out/results and bench/out/peers-used.json")
     args = parser.parse_args()
@@ -420,6 +435,8 @@ def main():
     started_file = common.OUT_DIR / "started.txt"
     if args.report_only:
         records = [json.loads(p.read_text()) for p in sorted(RESULTS_DIR.glob("*.json"))]
+        if args.reevaluate:
+            records = [reevaluate(r) for r in records]
         peers = json.loads((common.OUT_DIR / "peers-used.json").read_text())
         write_report(records, peers, args, started_file.read_text().strip() if started_file.exists() else "?")
         return 0
