@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Engine overhead benchmark: time per candidate spent in minrepro itself, predicate excluded.
+
+    python3 bench/engine/run.py [--minrepro PATH] [--no-build] [--out FILE]
+
+Method. Each scenario runs one real reduction whose predicate is wrapped in bench/engine/timed.sh,
+which appends its own start and end timestamps to a log. Then
+
+    engine time per candidate = (reducer wall time - sum of in-predicate time) / predicate runs
+
+where "predicate runs" is the number of log lines. What the wrapper cannot see -- forking and
+exec'ing the wrapper (bash) itself -- is counted as engine time, so the figure is an upper bound;
+the cost of launching the wrapper around /bin/true from this script is printed beside it for
+scale. Each scenario is also run once without the wrapper (the bare predicate), giving wall time
+per candidate with the same candidate count (the reductions are deterministic).
+
+Scenarios:
+- bundle/true: `minrepro bundle` on examples/bundle with the trivial predicate /bin/true
+  (every candidate is interesting).
+- bundle/example: the same with examples/bundle/predicate.sh (a few greps).
+- python/grep: `minrepro python` on a generated ~5,100-line Python file (nine pure-Python
+  standard-library modules concatenated, see bench/python/gen_stdlib_case.py) with the predicate
+  bench/engine/has_all.sh FILE MARKER... (a few `grep -qF`: the file must still contain six
+  fixed strings spread over it; no interpreter is started). Skipped with a note
+  while `minrepro python` is not in the build.
+
+Writes bench/out/engine.json and bench/engine/RESULTS.md (figures from one run) and prints the
+table.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH / "python"))
+import gen_stdlib_case  # noqa: E402
+
+TIMED = BENCH / "engine" / "timed.sh"
+HAS_ALL = BENCH / "engine" / "has_all.sh"
+# Statements the python/grep predicate keeps, spread over the file.
+MARKERS = ["similarity %s below 3/4", "class SequenceMatcher", "def dedent(", "class Fraction(",
+           "def heappush(", "class TopologicalSorter"]
+
+
+def build(path, no_build):
+    if path:
+        return Path(path).resolve()
+    if not no_build:
+        subprocess.run(["cargo", "build", "--release", "-p", "minrepro"], cwd=REPO, check=True)
+    return REPO / "target" / "release" / "minrepro"
+
+
+def has_bundle(minrepro):
+    """True when the build has the `minrepro bundle` front end."""
+    probe = subprocess.run([str(minrepro), "bundle", "--help"], capture_output=True, text=True)
+    return probe.returncode == 0 and "--bundle" in probe.stdout
+
+
+def has_python(minrepro):
+    """True when the build has the real `minrepro python` front end (its help has --err-msg)."""
+    probe = subprocess.run([str(minrepro), "python", "--help"], capture_output=True, text=True)
+    return probe.returncode == 0 and "<SOURCE>" in probe.stdout
+
+
+def timed_run(argv, log):
+    """Run argv with BENCH_TIMING_LOG=log; return (wall seconds, runs, in-predicate seconds)."""
+    log.write_text("")
+    env = dict(os.environ, BENCH_TIMING_LOG=str(log))
+    start = time.monotonic()
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (argv[:2], proc.returncode, proc.stderr[-1500:]))
+    spans = [tuple(map(float, line.split())) for line in log.read_text().splitlines() if line.strip()]
+    return wall, len(spans), sum(end - start for start, end in spans)
+
+
+def wrapper_launch_cost(n=200):
+    """Mean seconds to fork+exec timed.sh around /bin/true from here (for scale)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, BENCH_TIMING_LOG=os.path.join(tmp, "log"))
+        start = time.monotonic()
+        for _ in range(n):
+            subprocess.run([str(TIMED), "/bin/true"], env=env, check=True)
+        wrapped = (time.monotonic() - start) / n
+        start = time.monotonic()
+        for _ in range(n):
+            subprocess.run(["/bin/true"], check=True)
+        bare = (time.monotonic() - start) / n
+    return wrapped, bare
+
+
+def scenario(name, make_argv, tmp):
+    """Run one scenario with and without the timing wrapper; return its figures."""
+    log = tmp / ("%s.log" % name.replace("/", "_"))
+    wall, runs, inside = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
+    bare_wall, _, _ = timed_run(make_argv(tmp / (name.replace("/", "_") + "-bare"), False), log)
+    return {
+        "scenario": name,
+        "predicate_runs": runs,
+        "wall_s": round(wall, 4),
+        "in_predicate_s": round(inside, 4),
+        "engine_ms_per_candidate": round(1000 * (wall - inside) / runs, 3) if runs else None,
+        "bare_wall_s": round(bare_wall, 4),
+        "bare_wall_ms_per_candidate": round(1000 * bare_wall / runs, 3) if runs else None,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--minrepro", help="minrepro binary (default: build target/release/minrepro)")
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--out", default=str(BENCH / "out" / "engine.json"))
+    parser.add_argument("--markdown", default=str(BENCH / "engine" / "RESULTS.md"),
+                        help="markdown table to write ('' for none)")
+    args = parser.parse_args()
+    minrepro = build(args.minrepro, args.no_build)
+    example = REPO / "examples" / "bundle"
+    results = []
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        tmp = Path(tmp)
+
+        def bundle_argv(predicate):
+            def make(out, wrapped):
+                pred = [str(TIMED), predicate] if wrapped else [predicate]
+                argv = [str(minrepro), "bundle", "--bundle", str(example / "bundle.json"), "--output", str(out),
+                        "--allow-remove-section", ".debug_*", "-q", "--predicate", pred[0]]
+                for a in pred[1:] + (["{bundle}"] if predicate.endswith(".sh") else []):
+                    argv += ["--predicate-arg", a]
+                return argv
+            return make
+
+        if has_bundle(minrepro):
+            results.append(scenario("bundle/true", bundle_argv("/bin/true"), tmp))
+            results.append(scenario("bundle/example", bundle_argv(str(example / "predicate.sh")), tmp))
+        else:
+            notes.append("bundle scenarios skipped: `minrepro bundle` is not in this build")
+
+        if has_python(minrepro):
+            source = tmp / "big.py"
+            source.write_text(gen_stdlib_case.generate(gen_stdlib_case.MODULES + ["string"]))
+            lines = len(source.read_text().splitlines())
+
+            def python_argv(out, wrapped):
+                pred = [str(TIMED), str(HAS_ALL)] if wrapped else [str(HAS_ALL)]
+                argv = [str(minrepro), "python", str(source), "-o", str(out) + ".py", "-q",
+                        "--predicate", pred[0]]
+                for a in pred[1:] + ["{file}"] + MARKERS:
+                    argv += ["--predicate-arg", a]
+                return argv
+
+            r = scenario("python/grep", python_argv, tmp)
+            r["source_lines"] = lines
+            results.append(r)
+        else:
+            notes.append("python/grep skipped: `minrepro python` is not in this build")
+    wrapped, bare = wrapper_launch_cost()
+    machine = "%d cores; %s" % (os.cpu_count() or 0, os.uname().release)
+    report = {"minrepro": str(minrepro), "machine": machine, "results": results, "notes": notes,
+              "wrapper_launch_ms": round(1000 * wrapped, 3), "bin_true_launch_ms": round(1000 * bare, 3)}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=2))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
+    out = ["# Engine overhead: results", "",
+           "Generated by `python3 bench/engine/run.py` (method in its docstring); figures from one run",
+           "on %s, %s UTC, minrepro at commit %s. Other work on the machine affects them." % (
+               machine, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), commit), "",
+           "| scenario | predicate runs | wall s | in predicate s | engine ms/candidate | bare-predicate wall ms/candidate |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for r in results:
+        out.append("| %s | %d | %.3f | %.3f | %s | %s |" % (
+            r["scenario"], r["predicate_runs"], r["wall_s"], r["in_predicate_s"],
+            r["engine_ms_per_candidate"], r["bare_wall_ms_per_candidate"]))
+    out += ["", "For scale: launching timed.sh around /bin/true from Python took %.3f ms, /bin/true alone %.3f ms"
+            " (mean of 200)." % (1000 * wrapped, 1000 * bare)]
+    if any(r.get("source_lines") for r in results):
+        out.append("The Python file had %d lines." % next(r["source_lines"] for r in results if r.get("source_lines")))
+    out += ["Note: %s." % n for n in notes]
+    text = "\n".join(out) + "\n"
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
