@@ -88,7 +88,7 @@ def generate(modules=MODULES):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     out = Path(sys.argv[1])
     out.parent.mkdir(parents=True, exist_ok=True)
