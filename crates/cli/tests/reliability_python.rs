@@ -388,11 +388,8 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
     // candidate was written: it must be alive until then and leave a valid, smaller output.
     let cases = [
         format!("x = {}'needle'\n", "-".repeat(1500)),
-        format!("x = {}'needle'\n", "not ".repeat(1500)),
         format!("x = {}'needle'\n", "1 if 2 else ".repeat(600)),
         format!("x = {}'needle'{}\n", "f(".repeat(190), ")".repeat(190)),
-        format!("x = {}'needle'\n", "1 + ".repeat(1500)),
-        format!("x = a{}('needle')\n", ".b(0)".repeat(600)),
         format!("x = {}'needle'\n", "lambda: ".repeat(600)),
     ];
     for text in cases {
