@@ -46,6 +46,12 @@ impl Helper {
             .arg(HELPER_SOURCE)
             .arg(preload_json)
             .envs(env.iter().map(|(k, v)| (k, v)))
+            // Candidates fork from the helper and set their run's tag with `os.environ`, which
+            // does not change the environment block the kernel shows in /proc/PID/environ: a
+            // daemon a candidate forks without exec would carry no tag at all. With this one
+            // (never equal to a run's tag) it is still recognizably ours: the final
+            // `kill_all_orphans` finds it.
+            .env(RUN_TAG_VAR, format!("{}-runner", std::process::id()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -26,12 +26,32 @@ pub fn read_source(path: &Path, minor: u8) -> Result<Source, RunError> {
         return Err(failed(format!("{shown} is a directory, not a Python file")));
     }
     let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read {shown}: {e}")))?;
-    let text =
-        String::from_utf8(bytes).map_err(|e| failed(format!("{shown} is not UTF-8 text: {e}")))?;
-    minrepro_pysyntax::check_valid_for(&text, minor)
-        .map_err(|p| failed(format!("{shown} is not valid Python: {p}")))?;
-    minrepro_pysyntax::freeze_regions(&text)
-        .map_err(|p| failed(format!("{shown}: bad freeze annotation: {p}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        failed(format!("{shown} is not UTF-8 text: line {line}: {e}"))
+    })?;
+    // CPython refuses NUL bytes in source code; the parser would name the raw byte as token.
+    if let Some(at) = text.find('\0') {
+        let line = 1 + text[..at].matches('\n').count();
+        return Err(failed(format!(
+            "{shown} is not valid Python: line {line}: source code cannot contain NUL bytes"
+        )));
+    }
+    minrepro_pysyntax::check_valid_for(&text, minor).map_err(|p| {
+        failed(format!(
+            "{shown} is not valid Python: {}",
+            printable(&p.to_string())
+        ))
+    })?;
+    minrepro_pysyntax::freeze_regions(&text).map_err(|p| {
+        failed(format!(
+            "{shown}: bad freeze annotation: {}",
+            printable(&p.to_string())
+        ))
+    })?;
     let absolute = resolve_for_comparison(path);
     let file_name = absolute
         .file_name()
@@ -48,6 +68,21 @@ pub fn read_source(path: &Path, minor: u8) -> Result<Source, RunError> {
         dir,
         text,
     })
+}
+
+/// `message` on one line of printable text: control characters (parser messages may quote a raw
+/// byte of the source, e.g. a form feed or an escape sequence) are shown escaped.
+fn printable(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Checks that `output` can be written without touching the source: not the source itself (by

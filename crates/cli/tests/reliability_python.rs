@@ -1,0 +1,729 @@
+//! Reliability of `minrepro python`: bad and odd sources, hostile candidates with both backends,
+//! signals during a reduction, a corrupt cache, and a large source with `-j 8`. Afterwards, in
+//! every case: the source is byte-identical, the private TMPDIR is empty, no process of ours is
+//! alive (found by the run tag every candidate, helper interpreter and their descendants carry,
+//! and by the pids candidates recorded), and the output is absent or a valid Python program that
+//! still reproduces the failure.
+
+mod python_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use python_support::python;
+
+/// Whether `file` compiles with the real interpreter (read as bytes, as `python FILE` does, so
+/// a BOM or a coding declaration is honoured).
+fn compiles(file: &Path) -> bool {
+    StdCommand::new(python())
+        .args([
+            "-c",
+            "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
+        ])
+        .arg(file)
+        .status()
+        .unwrap()
+        .success()
+}
+
+/// A private directory with `tmp/` (the TMPDIR of minrepro) and `in/` (inputs).
+struct Area {
+    root: tempfile::TempDir,
+}
+
+impl Area {
+    fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        std::fs::create_dir(root.path().join("in")).unwrap();
+        Area { root }
+    }
+    fn input(&self) -> PathBuf {
+        self.root.path().join("in")
+    }
+    fn tmp(&self) -> PathBuf {
+        self.root.path().join("tmp")
+    }
+    fn out(&self) -> PathBuf {
+        self.root.path().join("out.py")
+    }
+    fn assert_tmp_empty(&self) {
+        let left: Vec<_> = std::fs::read_dir(self.tmp())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    }
+    fn command(&self, source: &Path, extra: &[&str]) -> StdCommand {
+        let mut command = StdCommand::new(env!("CARGO_BIN_EXE_minrepro"));
+        command
+            .env("TMPDIR", self.tmp())
+            .current_dir(self.root.path())
+            .arg("python")
+            .arg(source)
+            .arg("-o")
+            .arg(self.out())
+            .arg("--python")
+            .arg(python())
+            .args(["-q"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+    /// Runs minrepro to the end; returns its pid and output.
+    fn run(&self, source: &Path, extra: &[&str]) -> (u32, Output) {
+        let child = self.command(source, extra).spawn().unwrap();
+        let pid = child.id();
+        (pid, child.wait_with_output().unwrap())
+    }
+}
+
+/// Processes (not zombies) whose environment carries a run tag of minrepro process `pid`.
+fn survivors_of(pid: u32) -> Vec<String> {
+    let prefix = format!("MINREPRO_RUN_TAG={pid}-");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(other) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(environ) = std::fs::read(format!("/proc/{other}/environ")) else {
+            continue;
+        };
+        if environ
+            .split(|&b| b == 0)
+            .any(|e| e.starts_with(prefix.as_bytes()))
+            && !is_zombie(&other.to_string())
+        {
+            let cmd = std::fs::read(format!("/proc/{other}/cmdline")).unwrap_or_default();
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            found.push(format!("{other}: {}", &cmd[..cmd.len().min(80)]));
+        }
+    }
+    found
+}
+
+fn is_zombie(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(true)
+}
+
+/// Pids listed (one per line) in `file` that are still alive.
+fn alive_pids(file: &Path) -> Vec<String> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|pid| !is_zombie(pid))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
+fn assert_no_survivors(pid: u32, pids_file: &Path) {
+    let start = Instant::now();
+    loop {
+        let tagged = survivors_of(pid);
+        let recorded = alive_pids(pids_file);
+        if tagged.is_empty() && recorded.is_empty() {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            panic!("survivors: tagged {tagged:?}, recorded {recorded:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Runs `file` with the real interpreter from `cwd`; returns stdout+stderr.
+fn run_candidate(file: &Path, cwd: &Path) -> String {
+    let out = StdCommand::new(python())
+        .arg(file)
+        .current_dir(cwd)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// An existing output must be valid Python that still ends in `ValueError: ...needle...`.
+fn assert_output_reproduces(area: &Area, needle: &str) {
+    let out = area.out();
+    assert!(
+        compiles(&out),
+        "output does not compile: {:?}",
+        std::fs::read(&out)
+    );
+    let text = run_candidate(&out, area.root.path());
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    assert!(
+        last.is_some_and(|l| l.starts_with("ValueError") && l.contains(needle)),
+        "output does not reproduce: {text}"
+    );
+}
+
+/// A `--predicate` script that records every run in `marker`, then runs the candidate.
+fn marker_predicate(dir: &Path) -> (PathBuf, PathBuf) {
+    let marker = dir.join("marker");
+    let script = dir.join("pred.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
+            marker.display(),
+            python().display()
+        ),
+    )
+    .unwrap();
+    make_executable(&script);
+    (script, marker)
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn one_error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "not one line: {stderr:?}");
+    assert!(
+        !lines[0].chars().any(char::is_control),
+        "control characters in {:?}",
+        lines[0]
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    lines[0].to_owned()
+}
+
+#[test]
+fn bad_python_sources_are_rejected_before_any_run() {
+    let raise = "raise ValueError('needle')\n";
+    let deep = |open: &str, close: &str, n: usize| {
+        format!("x = {}1{}\n{raise}", open.repeat(n), close.repeat(n))
+    };
+    let mut nested_blocks = String::new();
+    for depth in 0..150 {
+        nested_blocks.push_str(&format!("{}if True:\n", " ".repeat(depth)));
+    }
+    nested_blocks.push_str(&format!("{}{raise}", " ".repeat(150)));
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "NUL byte",
+            format!("x = 1\ny = 2\0\n{raise}").into_bytes(),
+            "line 2: source code cannot contain NUL bytes",
+        ),
+        (
+            "invalid UTF-8",
+            [b"x = 1\ny = '".as_slice(), b"\xff\xfe'\n", raise.as_bytes()].concat(),
+            "is not UTF-8 text: line 2",
+        ),
+        (
+            "Latin-1 with a coding declaration (valid for CPython, refused)",
+            [
+                b"# -*- coding: latin-1 -*-\nx = '".as_slice(),
+                b"\xe9'\n",
+                raise.as_bytes(),
+            ]
+            .concat(),
+            "is not UTF-8 text",
+        ),
+        (
+            "tabs and spaces mixed inconsistently",
+            format!("if True:\n\tx = 1\n        y = 2\n{raise}").into_bytes(),
+            "is not valid Python",
+        ),
+        (
+            "unterminated triple-quoted string",
+            format!("x = '''abc\n{raise}").into_bytes(),
+            "is not valid Python",
+        ),
+        (
+            "syntax error",
+            format!("def f(:\n    pass\n{raise}").into_bytes(),
+            "is not valid Python",
+        ),
+        (
+            "3,000 nested parentheses",
+            deep("(", ")", 3000).into_bytes(),
+            "too many nested parentheses",
+        ),
+        (
+            "30,000 nested lists",
+            deep("[", "]", 30000).into_bytes(),
+            "too many nested parentheses",
+        ),
+        (
+            "100,000 unary minus",
+            deep("-", "", 100_000).into_bytes(),
+            "too complex",
+        ),
+        (
+            "150 nested blocks",
+            nested_blocks.into_bytes(),
+            "too many levels of indentation",
+        ),
+        (
+            "form feed in a syntax error",
+            format!("x = (\x0c\n{raise}").into_bytes(),
+            "is not valid Python",
+        ),
+    ];
+    for (label, bytes, expected) in cases {
+        for backend in ["runner", "subproc"] {
+            let area = Area::new();
+            let source = area.input().join("bad.py");
+            std::fs::write(&source, &bytes).unwrap();
+            let (predicate, marker) = marker_predicate(&area.input());
+            let predicate = predicate.to_string_lossy().into_owned();
+            for extra in [
+                vec!["--err-msg", "needle", "--backend", backend],
+                vec![
+                    "--err-msg",
+                    "needle",
+                    "--predicate",
+                    &predicate,
+                    "--predicate-arg",
+                    "{file}",
+                ],
+            ] {
+                let (_, output) = area.run(&source, &extra);
+                assert_eq!(output.status.code(), Some(1), "{label}: {output:?}");
+                let line = one_error_line(&output);
+                assert!(
+                    line.starts_with("minrepro python: error: ") && line.contains("bad.py"),
+                    "{label}: {line}"
+                );
+                assert!(line.contains(expected), "{label}: {line}");
+                assert!(!marker.exists(), "{label}: the predicate ran");
+                assert!(!area.out().exists(), "{label}: output written");
+                assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
+                area.assert_tmp_empty();
+            }
+        }
+    }
+}
+
+#[test]
+fn odd_but_valid_sources_reduce() {
+    let raise = "raise ValueError('needle')";
+    let mut nested_blocks = String::new();
+    for depth in 0..90 {
+        nested_blocks.push_str(&format!("{}if True:\n", " ".repeat(depth)));
+    }
+    nested_blocks.push_str(&format!("{}x = 1\n{raise}\n", " ".repeat(90)));
+    let mut fifty_thousand = String::new();
+    for i in 0..50_000 {
+        fifty_thousand.push_str(&format!("v{i} = {i}\n"));
+    }
+    fifty_thousand.push_str(raise);
+    fifty_thousand.push('\n');
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "BOM",
+            format!("\u{feff}x = 1\ny = 2\n{raise}\n").into_bytes(),
+        ),
+        (
+            "CRLF",
+            format!("x = 1\r\nif x:\r\n    y = 2\r\n{raise}\r\n").into_bytes(),
+        ),
+        (
+            "tabs",
+            format!("if True:\n\tx = 1\n\tif x:\n\t\ty = 2\n\t\t{raise}\n").into_bytes(),
+        ),
+        (
+            "no final newline, form feed, non-ASCII",
+            format!("\x0cnäme = 'ü'\nprint(näme)\n{raise}").into_bytes(),
+        ),
+        (
+            "150 nested parentheses",
+            format!("x = {}1{}\n{raise}\n", "(".repeat(150), ")".repeat(150)).into_bytes(),
+        ),
+        ("90 nested blocks", nested_blocks.into_bytes()),
+        ("50,000 lines", fifty_thousand.into_bytes()),
+    ];
+    for (label, bytes) in cases {
+        let area = Area::new();
+        let source = area.input().join("odd.py");
+        std::fs::write(&source, &bytes).unwrap();
+        let (_, output) = area.run(&source, &["--err-msg", "needle"]);
+        assert!(
+            output.status.success(),
+            "{label}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_output_reproduces(&area, "needle");
+        let reduced = std::fs::read(area.out()).unwrap();
+        assert!(reduced.len() < bytes.len(), "{label}: not reduced");
+        assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
+        area.assert_tmp_empty();
+    }
+}
+
+/// Sends `signal` (e.g. "-INT") to `pid`.
+fn send(signal: &str, pid: u32) {
+    StdCommand::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+}
+
+#[test]
+fn deeply_nested_expressions_do_not_overflow_the_stack() {
+    // CPython itself refuses most of these (RecursionError during compilation), so a --predicate
+    // that only looks for the needle in the text accepts them: then the validity checks and
+    // rewrites walk the whole depth to reach the needle. Such chains lose one level per accepted
+    // candidate (thousands of predicate runs), so the run is stopped with SIGINT once a smaller
+    // candidate was written: it must be alive until then and leave a valid, smaller output.
+    let cases = [
+        format!("x = {}'needle'\n", "-".repeat(1500)),
+        format!("x = {}'needle'\n", "1 if 2 else ".repeat(600)),
+        format!("x = {}'needle'{}\n", "f(".repeat(190), ")".repeat(190)),
+    ];
+    for text in cases {
+        let label = &text[..30];
+        let area = Area::new();
+        let source = area.input().join("deep.py");
+        std::fs::write(&source, &text).unwrap();
+        let predicate = area.input().join("grep.sh");
+        std::fs::write(&predicate, "#!/bin/sh\ngrep -q needle \"$1\"\n").unwrap();
+        make_executable(&predicate);
+        let mut child = area
+            .command(
+                &source,
+                &[
+                    "--predicate",
+                    predicate.to_str().unwrap(),
+                    "--predicate-arg",
+                    "{file}",
+                ],
+            )
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let mut finished = None;
+        while !area.out().exists() && start.elapsed() < Duration::from_secs(120) {
+            if let Some(status) = child.try_wait().unwrap() {
+                finished = Some(status);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if finished.is_none() {
+            send("-INT", child.id());
+        }
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            matches!(output.status.code(), Some(0 | 130)),
+            "{label}: {:?} {stderr}",
+            output.status
+        );
+        assert!(!stderr.contains("overflow") && !stderr.contains("panicked"));
+        let reduced = std::fs::read_to_string(area.out()).unwrap();
+        // (A lambda chain has no smaller form; every other chain loses levels.)
+        assert!(
+            reduced.contains("needle") && reduced.len() <= text.len(),
+            "{label}"
+        );
+        if !text.contains("lambda") {
+            assert!(reduced.len() < text.len(), "{label}");
+        }
+        assert!(
+            minrepro_syntax_ok(&reduced),
+            "{label}: output is not valid Python syntax"
+        );
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+        area.assert_tmp_empty();
+    }
+}
+
+/// Whether `text` parses with the real interpreter's `ast` module (which, unlike the compiler,
+/// accepts deep expressions when the recursion limit is raised in a big-stack thread).
+fn minrepro_syntax_ok(text: &str) -> bool {
+    let script = "import ast, sys, threading\nsys.setrecursionlimit(1000000)\nthreading.stack_size(512 * 1024 * 1024)\nok = []\nt = threading.Thread(target=lambda: ok.append(ast.parse(sys.stdin.read())))\nt.start(); t.join()\nsys.exit(0 if ok else 1)\n";
+    let mut child = StdCommand::new(python())
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    child.wait().unwrap().success()
+}
+
+/// A program whose frozen prologue counts its runs in `dir/count` and runs `hostile` (Python,
+/// one statement per line) on run `stage` (runs 1 and 2 judge the original); every process it
+/// starts should record its pid in `dir/pids`.
+fn staged_program(dir: &Path, hostile: &str, stage: &str) -> String {
+    let mut text = format!(
+        "# autodd: freeze-start\nimport os, sys, time, signal, subprocess\nPIDS = {pids:?}\n_c = {count:?}\n_n = int(open(_c).read()) + 1 if os.path.exists(_c) else 1\nopen(_c, 'w').write(str(_n))\nif {stage}:\n",
+        pids = dir.join("pids").display().to_string(),
+        count = dir.join("count").display().to_string(),
+    );
+    for line in hostile.lines() {
+        text.push_str(&format!("    {line}\n"));
+    }
+    text.push_str(
+        "# autodd: end-freeze\na = 1\nprint('value', a)\nraise ValueError('needle %d' % a)\n",
+    );
+    text
+}
+
+#[test]
+fn hostile_candidates_leave_nothing_behind() {
+    let cases: Vec<(&str, &str, &str)> = vec![
+        ("hangs", "time.sleep(1000)", "2"),
+        (
+            "ignores SIGTERM and SIGINT while hanging",
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(1000)",
+            "2",
+        ),
+        (
+            "grandchild holds stdout",
+            "p = subprocess.Popen(['sleep', '1000'])\nopen(PIDS, 'a').write('%d\\n' % p.pid)",
+            "30",
+        ),
+        (
+            "setsid daemon (subprocess) holds stdout",
+            "p = subprocess.Popen(['sleep', '1000'], start_new_session=True)\nopen(PIDS, 'a').write('%d\\n' % p.pid)\ntime.sleep(0.2)",
+            "30",
+        ),
+        (
+            "double-forked setsid daemon without exec, ignoring SIGTERM",
+            "if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n        open(PIDS, 'a').write('%d\\n' % os.getpid())\n        time.sleep(1000)\n    os._exit(0)\ntime.sleep(0.2)",
+            "30",
+        ),
+        (
+            "twenty forked children",
+            "for _ in range(20):\n    if os.fork() == 0:\n        open(PIDS, 'a').write('%d\\n' % os.getpid())\n        time.sleep(1000)",
+            "30",
+        ),
+        (
+            "prints 200 MB",
+            "for _ in range(200):\n    sys.stdout.write('x' * 1000000)",
+            "60",
+        ),
+        ("crashes with SIGSEGV", "os.kill(os.getpid(), signal.SIGSEGV)", "30"),
+        (
+            "unbounded recursion with a huge recursion limit",
+            "sys.setrecursionlimit(10 ** 8)\ndef f(): return f() + 1\nf()",
+            "30",
+        ),
+        (
+            "closes its streams and exits",
+            "os.close(1)\nos.close(2)\nos._exit(3)",
+            "30",
+        ),
+        (
+            "writes outside its workspace",
+            "open(os.path.join(os.path.dirname(PIDS), '..', 'written-by-candidate'), 'w').write('x')\nos.chdir('/')\nopen(os.path.join(os.path.dirname(PIDS), 'new.py'), 'w').write('x')",
+            "30",
+        ),
+    ];
+    for (label, hostile, timeout) in cases {
+        for backend in ["runner", "subproc"] {
+            let area = Area::new();
+            let source = area.input().join("hostile.py");
+            let text = staged_program(&area.input(), hostile, "_n == 3");
+            std::fs::write(&source, &text).unwrap();
+            let (pid, output) = area.run(
+                &source,
+                &[
+                    "--err-msg",
+                    "needle",
+                    "--backend",
+                    backend,
+                    "--timeout",
+                    timeout,
+                ],
+            );
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(output.status.success(), "{label} {backend}: {stderr}");
+            assert_no_survivors(pid, &area.input().join("pids"));
+            area.assert_tmp_empty();
+            assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+            std::fs::remove_file(area.input().join("count")).unwrap();
+            assert_output_reproduces(&area, "needle");
+        }
+    }
+}
+
+#[test]
+fn flaky_candidates_do_not_break_the_output() {
+    for backend in ["runner", "subproc"] {
+        let area = Area::new();
+        let source = area.input().join("flaky.py");
+        // Every second candidate exits early without the needle.
+        let text = staged_program(&area.input(), "sys.exit(0)", "_n > 2 and _n % 2 == 0");
+        std::fs::write(&source, &text).unwrap();
+        let (pid, output) = area.run(&source, &["--err-msg", "needle", "--backend", backend]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{backend}: {stderr}");
+        assert_no_survivors(pid, &area.input().join("pids"));
+        area.assert_tmp_empty();
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+        std::fs::remove_file(area.input().join("count")).unwrap();
+        assert_output_reproduces(&area, "needle");
+    }
+}
+
+#[test]
+fn signals_during_a_reduction_leave_a_valid_output_or_none() {
+    // Every run sleeps and leaves a forked setsid daemon (no exec) and a subprocess daemon.
+    let hostile = "if os.fork() == 0:\n    os.setsid()\n    open(PIDS, 'a').write('%d\\n' % os.getpid())\n    time.sleep(1000)\n    os._exit(0)\np = subprocess.Popen(['sleep', '1000'], start_new_session=True)\nopen(PIDS, 'a').write('%d\\n' % p.pid)\ntime.sleep(0.3)";
+    let plan = [
+        ("runner", "-INT", 150),
+        ("runner", "-TERM", 700),
+        ("runner", "-INT", 1600),
+        ("runner", "-TERM", 2600),
+        ("subproc", "-TERM", 150),
+        ("subproc", "-INT", 700),
+        ("subproc", "-TERM", 1600),
+        ("subproc", "-INT", 2600),
+    ];
+    let mut interrupted = 0;
+    for (backend, signal, delay) in plan {
+        let area = Area::new();
+        let source = area.input().join("slow.py");
+        // The verification run of the output (below) must not start daemons: `calm` stops them.
+        let text = staged_program(
+            &area.input(),
+            hostile,
+            "not os.path.exists(os.path.join(os.path.dirname(PIDS), 'calm'))",
+        );
+        std::fs::write(&source, &text).unwrap();
+        let child = area
+            .command(
+                &source,
+                &["--err-msg", "needle", "--backend", backend, "-j", "2"],
+            )
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        std::thread::sleep(Duration::from_millis(delay));
+        send(signal, pid);
+        let output = child.wait_with_output().unwrap();
+        let label = format!("{backend} {signal} {delay} ms");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{label}: {stderr}");
+        match output.status.code() {
+            Some(130) => interrupted += 1,
+            Some(0) => {}
+            other => panic!("{label}: exit {other:?}: {stderr}"),
+        }
+        assert_no_survivors(pid, &area.input().join("pids"));
+        area.assert_tmp_empty();
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), text, "{label}");
+        if area.out().exists() {
+            std::fs::write(area.input().join("calm"), "").unwrap();
+            assert_output_reproduces(&area, "needle");
+        }
+        let staging: Vec<_> = std::fs::read_dir(area.root.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".out.py") || n.contains(".minrepro-"))
+            .collect();
+        assert!(staging.is_empty(), "{label}: {staging:?}");
+    }
+    assert!(interrupted > 0, "no run was interrupted");
+}
+
+#[test]
+fn corrupt_cache_files_are_refused_before_any_run() {
+    for garbage in [
+        b"".to_vec(),
+        b"\x00\xff garbage".to_vec(),
+        b"{\"format\": \"minrepro-cache\", \"version\"".to_vec(),
+    ] {
+        let area = Area::new();
+        let source = area.input().join("p.py");
+        std::fs::write(&source, "a = 1\nraise ValueError('needle')\n").unwrap();
+        let (predicate, marker) = marker_predicate(&area.input());
+        let cache = area.input().join("cache.json");
+        std::fs::write(&cache, &garbage).unwrap();
+        let (_, output) = area.run(
+            &source,
+            &[
+                "--err-msg",
+                "needle",
+                "--cache-file",
+                cache.to_str().unwrap(),
+                "--predicate",
+                predicate.to_str().unwrap(),
+                "--predicate-arg",
+                "{file}",
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // The original is judged before the cache is opened (its exception type becomes part of
+        // the configuration); no candidate may run.
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        let line = stderr.lines().last().unwrap_or_default();
+        assert!(line.contains("cache.json"), "{stderr}");
+        let runs = std::fs::read_to_string(&marker).unwrap_or_default();
+        assert!(runs.lines().count() <= 1, "candidates ran: {runs}");
+        assert!(!area.out().exists());
+        assert_eq!(std::fs::read(&cache).unwrap(), garbage);
+        area.assert_tmp_empty();
+    }
+}
+
+#[test]
+fn five_thousand_statements_with_eight_jobs() {
+    let area = Area::new();
+    let source = area.input().join("big.py");
+    let mut text = String::new();
+    for i in 0..5000 {
+        match i % 4 {
+            0 => text.push_str(&format!("v{i} = {i} * 2\n")),
+            1 => text.push_str(&format!("def f{i}(a, b=3):\n    return a + b + {i}\n")),
+            2 => text.push_str(&format!(
+                "if v{} > 5:\n    w{i} = [v{}, {i}]\n",
+                i - 2,
+                i - 2
+            )),
+            _ => text.push_str(&format!("print(f{}(v{}))\n", i - 2, i - 3)),
+        }
+    }
+    text.push_str("raise ValueError('needle %d' % v0)\n");
+    std::fs::write(&source, &text).unwrap();
+    let (pid, output) = area.run(&source, &["--err-msg", "needle", "-j", "8"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // SAFETY: getrusage fills the struct we pass.
+    let peak_kib = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage.ru_maxrss
+    };
+    eprintln!(
+        "peak RSS of the largest child so far: {} MiB",
+        peak_kib / 1024
+    );
+    assert!(peak_kib < 1024 * 1024, "peak RSS {peak_kib} KiB");
+    assert_no_survivors(pid, &area.input().join("pids"));
+    area.assert_tmp_empty();
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+    assert_output_reproduces(&area, "needle");
+    assert!(std::fs::read(area.out()).unwrap().len() < 100);
+}
