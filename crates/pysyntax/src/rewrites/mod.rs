@@ -340,6 +340,10 @@ impl Visitor<'_> for Walker<'_, '_> {
         match expr {
             Expr::Call(call) => {
                 expressions::call_to_arg(ctx, expr, call);
+                if let Expr::Attribute(method) = &*call.func {
+                    // `x.f(…)` → `x`: drops a method call from a chain (`a.b().c()` → `a.b()`).
+                    expressions::hoist(ctx, expr, &method.value, "call-to-receiver");
+                }
                 lists::arguments(ctx, &call.arguments, "remove-argument");
             }
             Expr::BinOp(binop) => expressions::binop(ctx, expr, binop),

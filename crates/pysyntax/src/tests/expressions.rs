@@ -163,6 +163,19 @@ fn hoisting() {
         "subscript-to-value",
         "y = x\n",
     );
+    assert_rewrite(
+        "y = x.m(w).bias()\n",
+        Simplifications,
+        "call-to-receiver",
+        "y = x.m(w)\n",
+    );
+    assert_rewrite(
+        "y = x.m(w).bias()\n",
+        Simplifications,
+        "call-to-receiver",
+        "y = x.bias()\n",
+    );
+    assert_none("y = f(x)\n", Simplifications, "call-to-receiver");
 }
 
 #[test]
