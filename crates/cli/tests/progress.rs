@@ -38,7 +38,13 @@ fn plain_lines_when_stderr_is_not_a_terminal_and_silence_with_q() {
         stderr.lines().any(|l| l.contains("[objects] accepted:")),
         "{stderr}"
     );
-    let stats = stderr.lines().last().unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let per_pass = lines.last().unwrap();
+    assert!(
+        per_pass.contains("rounds ") && per_pass.contains("objects "),
+        "{per_pass}"
+    );
+    let stats = lines[lines.len() - 2];
     assert!(
         stats.contains("predicate runs")
             && stats.contains("cache hits")
