@@ -232,10 +232,18 @@ def run_one(tool, peers, case, args):
                 status = "error (exit %d)" % code
         except subprocess.TimeoutExpired:
             status = "timeout"
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            # SIGTERM first: reducers (minrepro among them) then kill the predicate process groups
+            # they started and remove their temporary directories; SIGKILL only if they hang.
+            for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, None)):
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    proc.wait(timeout=grace)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
             proc.wait()
     wall = time.monotonic() - start
     runs = len(counter.read_text().splitlines())

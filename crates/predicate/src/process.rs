@@ -193,6 +193,17 @@ pub fn run_child(request: &RunRequest<'_>) -> RawRun {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        // If we are killed outright (SIGKILL gives no chance to clean up), the child dies with
+        // us. The signal fires when the spawning thread exits; every caller waits for the child
+        // on that same thread, so it never fires early.
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe and touches no memory.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                Ok(())
+            });
+        }
         let mut child = spawn_registered(&mut command)
             .map_err(|error| format!("cannot start {}: {error}", request.program.display()))?;
         let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
