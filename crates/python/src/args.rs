@@ -82,9 +82,10 @@ pub struct PythonArgs {
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     #[arg(long = "python", value_name = "PATH", default_value = "python3")]
     pub python: String,
-    /// How each rewrite group searches its sites: probabilistic delta debugging (fewer
-    /// predicate runs) or classic ddmin.
-    #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::ProbDd)]
+    /// How each rewrite group searches its sites: classic ddmin (re-derives sites after every
+    /// accepted change; best on large inputs) or probabilistic delta debugging (often fewer
+    /// predicate runs on small ones).
+    #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::Ddmin)]
     pub strategy: crate::passes::Strategy,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.

@@ -52,7 +52,7 @@ pub struct SharedState {
 impl SharedState {
     /// State for a reduction of `original`, run by Python 3.`minor`.
     pub fn new(original: &str, minor: u8) -> Arc<Self> {
-        Self::with_strategy(original, minor, Strategy::ProbDd)
+        Self::with_strategy(original, minor, Strategy::Ddmin)
     }
 
     /// State for a reduction of `original` with an explicit search strategy and `jobs` parallel
@@ -159,13 +159,19 @@ fn candidate_on(
     if !admissible {
         return None;
     }
-    let change = json!({
-        "group": group.name(),
-        "rewrites": selected
-            .iter()
-            .map(|r| json!({"kind": r.kind, "start": r.range.start, "end": r.range.end}))
-            .collect::<Vec<_>>(),
-    });
+    // ProbDD hands over every site applied so far: list them only when few, so the in-memory
+    // log stays linear in the number of candidates.
+    let change = if selected.len() <= 16 {
+        json!({
+            "group": group.name(),
+            "rewrites": selected
+                .iter()
+                .map(|r| json!({"kind": r.kind, "start": r.range.start, "end": r.range.end}))
+                .collect::<Vec<_>>(),
+        })
+    } else {
+        json!({"group": group.name(), "rewrites_applied": selected.len()})
+    };
     Some(Proposal { case: text, change })
 }
 
