@@ -256,3 +256,45 @@ fn subproc_backend_and_persistent_cache() {
         first_text
     );
 }
+
+/// Every predicate run is counted once in the statistics, and the original runs once: a
+/// `--predicate` that logs each call agrees with the `predicate runs N` figure.
+#[test]
+fn statistics_count_every_predicate_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls.log");
+    let script = dir.path().join("count.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
+            calls.display(),
+            python().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap();
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("main_guard.py"))
+        .arg("-o")
+        .arg(dir.path().join("out.py"))
+        .arg("--python")
+        .arg(python())
+        .args(["--err-msg", "empty input", "--predicate"])
+        .arg(&script)
+        .args(["--predicate-arg", "{file}"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let reported: usize = stderr
+        .split("predicate runs ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no statistics line in {stderr}"));
+    let logged = std::fs::read_to_string(&calls).unwrap().lines().count();
+    assert_eq!(logged, reported, "{stderr}");
+    assert!(logged > 1);
+}

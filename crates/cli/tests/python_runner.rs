@@ -52,6 +52,7 @@ fn runner_and_subproc_reduce_every_example_identically() {
 fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
+    let cache = dir.path().join("cache.json");
     let assert = minrepro()
         .arg("python")
         .arg(example("main_guard.py"))
@@ -59,6 +60,8 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
         .arg(&out)
         .args(["-q", "--preload", "no_such_module_for_minrepro", "--python"])
         .arg(python())
+        .arg("--cache-file")
+        .arg(&cache)
         .assert()
         .success();
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
@@ -66,6 +69,22 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
     assert_eq!(warnings.len(), 1, "{stderr}");
     assert!(warnings[0].contains("no_such_module_for_minrepro") && warnings[0].contains("subproc"));
     assert!(all_output(&run_python(&out, None)).contains("empty input"));
+
+    // The verdicts were reached by fresh interpreters, so they are filed under that backend: a
+    // `--backend subproc` run answers everything from the cache.
+    let again = minrepro()
+        .arg("python")
+        .arg(example("main_guard.py"))
+        .args(["--err-msg", "empty input", "-o"])
+        .arg(dir.path().join("again.py"))
+        .args(["--backend", "subproc", "--python"])
+        .arg(python())
+        .arg("--cache-file")
+        .arg(&cache)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    assert!(stderr.contains("predicate runs 0,"), "{stderr}");
 }
 
 #[test]

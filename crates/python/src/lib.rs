@@ -15,6 +15,7 @@ pub mod source;
 
 use std::path::{Path, PathBuf};
 
+use minrepro_cache::cache_key;
 use minrepro_engine::{
     open_cache, reduce_with_engine, write_atomically, EngineError, EngineOptions, Oracle, Progress,
     RunError, TempRoot,
@@ -58,17 +59,37 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
 
     // First judge the original without the guard, to learn which exception it ends in.
-    let unguarded = Predicate::new(predicate_config(args, &source, &python, None)?)
-        .map_err(|e| RunError::Usage(e.to_string()))?;
+    let backend_tag = backend_tag(args, runner.as_ref());
+    let unguarded = Predicate::new(predicate_config(
+        args,
+        &source,
+        &python,
+        None,
+        &backend_tag,
+    )?)
+    .map_err(|e| RunError::Usage(e.to_string()))?;
+    let mut protected: Vec<PathBuf> = vec![source.path.clone()];
+    protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
+    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
         .with_executor(executor);
     progress.message("running the original");
-    let first = probe
-        .evaluate(&source.text, &CancelFlag::new())
-        .map_err(|e| match e {
-            EvalError::Interrupted | EvalError::Cancelled => RunError::Interrupted,
-            EvalError::Fatal(m) => RunError::Failed(m),
-        })?;
+    let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
+    let first = match cache.get(&probe_key) {
+        Some(outcome) => outcome,
+        None => {
+            let outcome =
+                probe
+                    .evaluate(&source.text, &CancelFlag::new())
+                    .map_err(|e| match e {
+                        EvalError::Interrupted | EvalError::Cancelled => RunError::Interrupted,
+                        EvalError::Fatal(m) => RunError::Failed(m),
+                    })?;
+            progress.evaluated();
+            cache.put(&probe_key, &outcome);
+            outcome
+        }
+    };
     if first.status != Status::Interesting {
         return Err(RunError::Failed(minrepro_engine::describe_uninteresting(
             &first,
@@ -86,14 +107,29 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         });
         Some(guard::same_exception_check(found.as_deref()))
     };
-    let predicate = Predicate::new(predicate_config(args, &source, &python, guard)?)
-        .map_err(|e| RunError::Usage(e.to_string()))?;
+    let predicate = Predicate::new(predicate_config(
+        args,
+        &source,
+        &python,
+        guard.clone(),
+        &backend_tag,
+    )?)
+    .map_err(|e| RunError::Usage(e.to_string()))?;
 
-    let mut protected: Vec<PathBuf> = vec![source.path.clone()];
-    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
-    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor);
+    // The guard was read off the original's own run, so that run is the guarded verdict too:
+    // recording it spares the engine a second run of the original. With several runs per
+    // candidate only the last run's output is kept, so the engine re-checks instead.
+    let guard_holds = guard
+        .as_ref()
+        .is_none_or(|check| (check.check)(&first.last_run));
+    if args.predicate.predicate_runs <= 1 && guard_holds {
+        cache.put(
+            &cache_key(&oracle.digest(&source.text), predicate.config_digest()),
+            &first,
+        );
+    }
     let state = passes::SharedState::configured(
         &source.text,
         interpreter.minor,
@@ -186,6 +222,15 @@ fn start_runner(
     }
 }
 
+/// The cache tag naming the backend that actually runs the candidates: a runner that could not
+/// start means fresh interpreters, whose verdicts must not be filed under the runner's.
+fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
+    match runner {
+        Some(_) => format!("backend=runner preload={}", args.preload.join(",")),
+        None => "backend=subproc".to_owned(),
+    }
+}
+
 /// Replaces `output` atomically with `text`.
 fn save(output: &Path, text: &str) -> Result<(), String> {
     write_atomically(output, text.as_bytes())
@@ -199,6 +244,7 @@ fn predicate_config(
     source: &Source,
     python: &Path,
     guard: Option<OutputCheck>,
+    backend_tag: &str,
 ) -> Result<PredicateConfig, RunError> {
     let acceptance = Acceptance {
         substring: args.err_msg.clone(),
@@ -223,11 +269,7 @@ fn predicate_config(
     if args.predicate.predicate.is_none() {
         config.args = vec!["{file}".into()];
         // The backend and preloaded modules are part of what a verdict depends on.
-        let backend = match args.backend {
-            Backend::Runner => format!("backend=runner preload={}", args.preload.join(",")),
-            Backend::Subproc => "backend=subproc".to_owned(),
-        };
-        config.cache_tags.push(backend);
+        config.cache_tags.push(backend_tag.to_owned());
     } else if config.args.iter().any(|a| a.contains("{python}")) {
         config.cache_dependencies.push(python.to_path_buf());
     }
