@@ -8,16 +8,12 @@ use python_support::*;
 fn uninteresting_original_shows_its_output() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
-    let assert = minrepro()
-        .arg("python")
-        .arg(example("control_flow.py"))
-        .args(["--err-msg", "no such message", "-o"])
-        .arg(&out)
-        .arg("--python")
-        .arg(python())
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = stderr_of(
+        python_command(&example("control_flow.py"), "no such message", &out)
+            .arg("--python")
+            .arg(python()),
+        1,
+    );
     assert!(stderr.contains("not interesting"), "{stderr}");
     assert!(
         stderr.contains("RuntimeError: budget exceeded for gamma"),
@@ -32,14 +28,7 @@ fn syntax_error_names_the_line() {
     let source = dir.path().join("bad.py");
     std::fs::write(&source, "x = 1\nprint('needle')\ndef f(:\n    pass\n").unwrap();
     let out = dir.path().join("out.py");
-    let assert = minrepro()
-        .arg("python")
-        .arg(&source)
-        .args(["--err-msg", "needle", "-o"])
-        .arg(&out)
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = stderr_of(&mut python_command(&source, "needle", &out), 1);
     assert!(stderr.contains("not valid Python: line 3"), "{stderr}");
     assert!(!out.exists());
 }
@@ -52,14 +41,7 @@ fn output_equal_to_source_is_refused() {
     std::fs::write(&source, text).unwrap();
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let same = dir.path().join("sub/../p.py");
-    let assert = minrepro()
-        .arg("python")
-        .arg(&source)
-        .args(["--err-msg", "needle", "-o"])
-        .arg(&same)
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = stderr_of(&mut python_command(&source, "needle", &same), 1);
     assert!(stderr.contains("is the source file"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
 }
@@ -68,20 +50,12 @@ fn output_equal_to_source_is_refused() {
 fn unreadable_source_and_empty_message() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
-    let assert = minrepro()
-        .arg("python")
-        .arg(dir.path().join("missing.py"))
-        .args(["--err-msg", "needle", "-o"])
-        .arg(&out)
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = stderr_of(
+        &mut python_command(&dir.path().join("missing.py"), "needle", &out),
+        1,
+    );
     assert!(stderr.contains("cannot read"), "{stderr}");
-    minrepro()
-        .arg("python")
-        .arg(example("control_flow.py"))
-        .args(["--err-msg", "", "-o"])
-        .arg(&out)
+    python_command(&example("control_flow.py"), "", &out)
         .assert()
         .code(2);
     minrepro()
@@ -108,21 +82,13 @@ fn nothing_to_remove_still_writes_the_output() {
 fn bad_interpreter_and_stray_predicate_args() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
-    let assert = minrepro()
-        .arg("python")
-        .arg(example("control_flow.py"))
-        .args(["--err-msg", "budget", "-o"])
-        .arg(&out)
-        .args(["--python", "/nonexistent/python3"])
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let source = example("control_flow.py");
+    let stderr = stderr_of(
+        python_command(&source, "budget", &out).args(["--python", "/nonexistent/python3"]),
+        1,
+    );
     assert!(stderr.contains("--python"), "{stderr}");
-    minrepro()
-        .arg("python")
-        .arg(example("control_flow.py"))
-        .args(["--err-msg", "budget", "-o"])
-        .arg(&out)
+    python_command(&source, "budget", &out)
         .args(["--predicate-arg", "{file}"])
         .assert()
         .code(2);
@@ -145,14 +111,7 @@ fn bad_freeze_annotations_name_the_line() {
     ] {
         let source = dir.path().join("frozen.py");
         std::fs::write(&source, text).unwrap();
-        let assert = minrepro()
-            .arg("python")
-            .arg(&source)
-            .args(["--err-msg", "needle", "-o"])
-            .arg(&out)
-            .assert()
-            .code(1);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let stderr = stderr_of(&mut python_command(&source, "needle", &out), 1);
         assert!(stderr.contains("freeze annotation"), "{stderr}");
         assert!(stderr.contains(line), "{stderr}");
         assert!(!out.exists());

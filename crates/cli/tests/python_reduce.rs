@@ -273,8 +273,7 @@ fn statistics_count_every_predicate_run_once() {
         ),
     )
     .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let assert = minrepro()
         .arg("python")
         .arg(example("main_guard.py"))

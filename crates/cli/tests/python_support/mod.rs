@@ -105,3 +105,20 @@ pub fn reduce(source: &Path, dir: &Path, extra: &[&str]) -> (PathBuf, (u64, u64)
     let sizes = sizes(&assert.get_output().stdout);
     (out, sizes)
 }
+
+/// `minrepro python SOURCE --err-msg MSG -o OUT`, ready for more flags.
+pub fn python_command(source: &Path, err_msg: &str, out: &Path) -> assert_cmd::Command {
+    let mut command = minrepro();
+    command
+        .arg("python")
+        .arg(source)
+        .args(["--err-msg", err_msg, "-o"])
+        .arg(out);
+    command
+}
+
+/// Runs `command`, asserts its exit code, and returns its stderr.
+pub fn stderr_of(command: &mut assert_cmd::Command, code: i32) -> String {
+    let assert = command.assert().code(code);
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
