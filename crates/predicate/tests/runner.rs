@@ -41,6 +41,15 @@ fn lookup(state: &Path) -> impl Fn(&str) -> Option<String> + '_ {
     }
 }
 
+/// Evaluates `config` once in a fresh workspace, with `{state}` naming `state`.
+fn evaluate_once(config: PredicateConfig, state: &Path) -> minrepro_predicate::Outcome {
+    let predicate = Predicate::new(config).unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    predicate
+        .evaluate(ws.path(), &lookup(state), &CancelFlag::new())
+        .unwrap()
+}
+
 /// Waits (bounded) until a process no longer exists or is a zombie nobody will reap.
 fn gone(pid: i32) -> bool {
     let until = Instant::now() + Duration::from_secs(5);
@@ -59,6 +68,13 @@ fn gone(pid: i32) -> bool {
     }
 }
 
+/// Asserts that every process listed in `dir/pids` is gone; `what` names them for the message.
+fn assert_all_gone(dir: &Path, what: &str) {
+    for pid in read_pids(&dir.join("pids")) {
+        assert!(gone(pid), "{what}: process {pid} survived");
+    }
+}
+
 fn read_pids(path: &Path) -> Vec<i32> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -71,11 +87,7 @@ fn read_pids(path: &Path) -> Vec<i32> {
 fn background_descendants_die_after_a_normal_exit() {
     let dir = tempfile::tempdir().unwrap();
     let exe = script(dir.path(), "p.sh", "sleep 1000 & echo $! >> \"$1/pids\"\n(sleep 1000; echo late) & echo $! >> \"$1/pids\"\nexit 0");
-    let predicate = Predicate::new(config(&exe, &["{state}"])).unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let outcome = predicate
-        .evaluate(ws.path(), &lookup(dir.path()), &CancelFlag::new())
-        .unwrap();
+    let outcome = evaluate_once(config(&exe, &["{state}"]), dir.path());
     assert_eq!(outcome.status, Status::Interesting);
     let pids = read_pids(&dir.path().join("pids"));
     assert_eq!(pids.len(), 2);
@@ -94,16 +106,10 @@ fn timeout_kills_the_whole_group_and_is_not_interesting() {
     );
     let mut cfg = config(&exe, &["{state}"]);
     cfg.timeout_secs = 0.5;
-    let predicate = Predicate::new(cfg).unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let outcome = predicate
-        .evaluate(ws.path(), &lookup(dir.path()), &CancelFlag::new())
-        .unwrap();
+    let outcome = evaluate_once(cfg, dir.path());
     assert_eq!(outcome.status, Status::Timeout);
     assert_eq!(outcome.exit_codes, vec![None]);
-    for pid in read_pids(&dir.path().join("pids")) {
-        assert!(gone(pid), "process {pid} survived the timeout");
-    }
+    assert_all_gone(dir.path(), "after the timeout");
 }
 
 #[test]
@@ -122,16 +128,10 @@ fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
         "p.sh",
         "setsid sh -c 'echo $$ >> \"$0/pids\"; exec sleep 1000' \"$1\" &\nwhile [ ! -s \"$1/pids\" ]; do sleep 0.01; done\necho done\nexit 0",
     );
-    let predicate = Predicate::new(config(&exe, &["{state}"])).unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let outcome = predicate
-        .evaluate(ws.path(), &lookup(dir.path()), &CancelFlag::new())
-        .unwrap();
+    let outcome = evaluate_once(config(&exe, &["{state}"]), dir.path());
     assert_eq!(outcome.status, Status::Interesting);
     assert!(outcome.last_run.stdout.head.contains("done"));
-    for pid in read_pids(&dir.path().join("pids")) {
-        assert!(gone(pid), "escaped daemon {pid} survived");
-    }
+    assert_all_gone(dir.path(), "escaped daemon");
 }
 
 #[test]
@@ -145,11 +145,7 @@ fn disagreeing_runs_are_flaky() {
     );
     let mut cfg = config(&exe, &["{state}"]);
     cfg.runs = 2;
-    let predicate = Predicate::new(cfg).unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let outcome = predicate
-        .evaluate(ws.path(), &lookup(dir.path()), &CancelFlag::new())
-        .unwrap();
+    let outcome = evaluate_once(cfg, dir.path());
     assert_eq!(outcome.status, Status::Flaky);
     assert_eq!(outcome.exit_codes, vec![Some(0), Some(1)]);
     // Two different non-interesting codes are flaky too.
@@ -160,10 +156,7 @@ fn disagreeing_runs_are_flaky() {
     );
     let mut cfg = config(&exe, &["{state}"]);
     cfg.runs = 3;
-    let predicate = Predicate::new(cfg).unwrap();
-    let outcome = predicate
-        .evaluate(ws.path(), &lookup(dir.path()), &CancelFlag::new())
-        .unwrap();
+    let outcome = evaluate_once(cfg, dir.path());
     assert_eq!(outcome.status, Status::Flaky);
     assert_eq!(outcome.exit_codes, vec![Some(3), Some(4), Some(3)]);
 }
@@ -346,9 +339,7 @@ fn cancellation_stops_a_run_and_kills_its_group() {
         .unwrap_err();
     watcher.join().unwrap();
     assert_eq!(error, EvalError::Cancelled);
-    for pid in read_pids(&dir.path().join("pids")) {
-        assert!(gone(pid), "process {pid} survived cancellation");
-    }
+    assert_all_gone(dir.path(), "after cancellation");
 }
 
 #[test]
