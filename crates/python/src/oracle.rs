@@ -1,8 +1,16 @@
 //! The [`Oracle`] of Python programs: a candidate is its source text, digested with blake3,
 //! measured in Python tokens, and judged by writing it into a fresh workspace and running the
 //! predicate there.
+//!
+//! For the engine benchmark (bench/engine), `MINREPRO_TIMING_LOG=FILE` makes the oracle append
+//! one line `START END` (seconds since the epoch) per predicate evaluation to FILE: from just
+//! before the predicate is launched to just after its verdict, so that the benchmark can
+//! subtract the time spent in predicates from the wall time without a timing wrapper (whose own
+//! launch would count as engine time).
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
@@ -14,6 +22,8 @@ pub struct PythonOracle<'a> {
     temp: &'a TempRoot,
     file_name: String,
     python: PathBuf,
+    /// `MINREPRO_TIMING_LOG`, if set (see the module documentation).
+    timing_log: Option<PathBuf>,
 }
 
 impl<'a> PythonOracle<'a> {
@@ -31,11 +41,19 @@ impl<'a> PythonOracle<'a> {
             temp,
             file_name,
             python,
+            timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
         }
     }
 }
 
 impl<'a> PythonOracle<'a> {
+    /// Appends the span of every predicate evaluation to `log` (see the module documentation;
+    /// [`PythonOracle::new`] takes it from `MINREPRO_TIMING_LOG`).
+    pub fn with_timing_log(mut self, log: Option<PathBuf>) -> Self {
+        self.timing_log = log;
+        self
+    }
+
     /// Runs candidates with `executor` (e.g. the runner backend) instead of direct children.
     pub fn with_executor(mut self, executor: &'a dyn Executor) -> Self {
         self.executor = executor;
@@ -76,9 +94,36 @@ impl Oracle<String> for PythonOracle<'_> {
             "python" => Some(python_text.clone()),
             _ => None,
         };
-        self.predicate
-            .evaluate_with(self.executor, workspace.path(), &lookup, cancel)
+        let started = SystemTime::now();
+        let outcome =
+            self.predicate
+                .evaluate_with(self.executor, workspace.path(), &lookup, cancel);
+        if let Some(log) = &self.timing_log {
+            log_span(log, started, SystemTime::now())?;
+        }
+        outcome
     }
+}
+
+/// Appends `START END` (seconds since the epoch) to the timing log.
+fn log_span(log: &Path, start: SystemTime, end: SystemTime) -> Result<(), EvalError> {
+    let seconds = |t: SystemTime| {
+        t.duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs_f64()
+    };
+    let line = format!("{:.6} {:.6}\n", seconds(start), seconds(end));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| {
+            EvalError::Fatal(format!(
+                "cannot write the timing log {}: {e}",
+                log.display()
+            ))
+        })
 }
 
 #[cfg(test)]
@@ -123,6 +168,32 @@ mod tests {
         assert_eq!(miss.status, Status::Uninteresting);
         // Workspaces are removed after each evaluation.
         assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn timing_log_has_one_span_per_evaluation() {
+        let temp = TempRoot::new().unwrap();
+        let log = tempfile::tempdir().unwrap();
+        let log = log.path().join("timing.log");
+        let predicate = Predicate::new(config(vec!["-c".into(), "true".into()], "x")).unwrap();
+        let oracle = PythonOracle::new(&predicate, &temp, "p.py".into(), "/bin/true".into())
+            .with_timing_log(Some(log.clone()));
+        let cancel = CancelFlag::new();
+        for _ in 0..3 {
+            oracle.evaluate(&"x = 1\n".to_owned(), &cancel).unwrap();
+        }
+        let text = std::fs::read_to_string(&log).unwrap();
+        let spans: Vec<(f64, f64)> = text
+            .lines()
+            .map(|l| {
+                let (a, b) = l.split_once(' ').unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(spans.len(), 3, "{text}");
+        assert!(spans
+            .iter()
+            .all(|(start, end)| start <= end && *start > 1e9));
     }
 
     #[test]

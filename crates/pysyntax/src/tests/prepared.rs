@@ -52,7 +52,10 @@ fn corpus() -> Vec<(String, String)> {
     case_files.sort();
     files.extend(case_files);
     let stdlib = std::process::Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .expect("python3 runs");
     let stdlib = PathBuf::from(String::from_utf8_lossy(&stdlib.stdout).trim());
@@ -141,7 +144,11 @@ fn compare(name: &str, prepared: &Prepared, selected: &[&Rewrite]) -> bool {
     let source = prepared.source();
     let edited = prepared.apply(selected);
     let text = apply(source, selected);
-    assert_eq!(edited.text(), text, "{name}: apply differs for {selected:?}");
+    assert_eq!(
+        edited.text(),
+        text,
+        "{name}: apply differs for {selected:?}"
+    );
     let full = check_valid_for(&text, DEFAULT_MINOR).map(|()| token_count(&text));
     let fast = prepared.check(&edited);
     assert_eq!(fast, full, "{name}: check differs for {selected:?}");
@@ -201,7 +208,10 @@ fn incremental_check_equals_full_check_on_random_edits() {
     // The property must not hold vacuously: the fast path decides most candidates, and the
     // arbitrary edits break many of them.
     assert!(compared >= 500, "{compared} comparisons");
-    assert!(decided_alone * 2 > compared, "{decided_alone} of {compared}");
+    assert!(
+        decided_alone * 2 > compared,
+        "{decided_alone} of {compared}"
+    );
     assert!(invalid * 5 > compared / 4, "{invalid} invalid");
 }
 
