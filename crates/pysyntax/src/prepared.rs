@@ -26,8 +26,15 @@
 //! Every other outcome (an invalid chunk included) falls back to the full check, so errors are
 //! reported exactly as [`check_valid_for`](crate::check_valid_for) reports them. The crate's
 //! property tests compare both on random edit sets over real modules.
+//!
+//! The base itself is checked chunk by chunk (by the same argument, all chunks changed); a base
+//! with a chunk that is invalid or does not stand alone gets full checks only. Chunk verdicts are
+//! cached for the whole process (by text), so preparing an accepted candidate checks only the
+//! chunks that no earlier base or candidate had.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Mutex;
 
 use ruff_python_ast::token::TokenKind;
 use ruff_text_size::Ranged;
@@ -89,16 +96,15 @@ impl Prepared {
         let tokens = crate::tokens::count(source);
         let (sites, suites, chunks) = match analysed {
             Ok((sites, suites, starts)) => {
-                // Only a base that is valid and stands alone gives unchanged chunks that need no
-                // check; the chunks' own token counts must add up to the base's.
-                let chunks = (check_standalone(source, minor) == Ok(true))
-                    .then(|| {
-                        let tokens: Vec<usize> = (0..starts.len())
-                            .map(|i| crate::tokens::count(&source[chunk(&starts, i, source.len())]))
-                            .collect();
-                        Chunks { starts, tokens }
-                    })
-                    .filter(|c| c.tokens.iter().sum::<usize>() == tokens);
+                // The base is valid and stands alone if every chunk does (the argument of the
+                // module documentation, with every chunk changed); then unchanged chunks of a
+                // candidate need no check. The chunks' token counts must add up to the base's.
+                let counts: Option<Vec<usize>> = (0..starts.len())
+                    .map(|i| standalone_tokens(&source[chunk(&starts, i, source.len())], minor))
+                    .collect();
+                let chunks = counts
+                    .filter(|c| c.iter().sum::<usize>() == tokens)
+                    .map(|tokens| Chunks { starts, tokens });
                 (sites, suites, chunks)
             }
             Err(_) => (Vec::new(), Suites::default(), None),
@@ -205,14 +211,53 @@ impl Prepared {
             if !last && !text.is_empty() && !ends_cleanly(text) {
                 return None;
             }
-            if !check_standalone(text, self.minor).ok()? {
-                return None;
-            }
             tokens -= chunks.tokens[group.clone()].iter().sum::<usize>();
-            tokens += crate::tokens::count(text);
+            tokens += standalone_tokens(text, self.minor)?;
         }
         Some(tokens)
     }
+}
+
+/// Chunk texts known to be valid and to stand alone, per Python minor version, with their token
+/// counts. A text's verdict never changes, so the cache is shared by every [`Prepared`] of the
+/// process: after an accepted candidate, the new base's unchanged chunks are found here.
+static STANDALONE: Mutex<Option<KnownChunks>> = Mutex::new(None);
+
+/// See [`STANDALONE`].
+#[derive(Default)]
+struct KnownChunks {
+    tokens: HashMap<(u8, String), usize>,
+    bytes: usize,
+}
+
+/// Bytes of chunk text [`STANDALONE`] holds at most (it starts over when full).
+const STANDALONE_BYTES: usize = 64 << 20;
+
+/// The token count of `text` if it is valid for Python 3.`minor` and stands alone
+/// ([`check_standalone`]), else `None`.
+fn standalone_tokens(text: &str, minor: u8) -> Option<usize> {
+    let key = (minor, text.to_owned());
+    let known = |f: &mut dyn FnMut(&mut KnownChunks)| {
+        let mut guard = STANDALONE.lock().unwrap_or_else(|e| e.into_inner());
+        f(guard.get_or_insert_with(KnownChunks::default));
+    };
+    let mut found = None;
+    known(&mut |k| found = k.tokens.get(&key).copied());
+    if found.is_some() {
+        return found;
+    }
+    if check_standalone(text, minor) != Ok(true) {
+        return None;
+    }
+    let tokens = crate::tokens::count(text);
+    known(&mut |k| {
+        if k.bytes + text.len() > STANDALONE_BYTES {
+            *k = KnownChunks::default();
+        }
+        k.bytes += text.len();
+        k.tokens.insert(key.clone(), tokens);
+    });
+    Some(tokens)
 }
 
 /// Whether `text` ends with a line end that does not continue its line (no backslash before it).

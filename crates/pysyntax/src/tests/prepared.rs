@@ -184,6 +184,18 @@ fn incremental_check_equals_full_check_on_random_edits() {
                 };
                 decided_alone += usize::from(compare(&name, &prepared, &chosen));
                 compared += 1;
+                // As after an acceptance: the candidate becomes the base (its chunks' verdicts
+                // come from the process-wide cache), and its own candidates must agree too.
+                let next = apply(&source, &chosen);
+                if round % 4 == 0 && check_valid(&next).is_ok() {
+                    let prepared = Prepared::new(&next, group, DEFAULT_MINOR);
+                    let sites = prepared.sites();
+                    for _ in 0..sites.len().min(3) {
+                        let site = &sites[rng.below(sites.len())];
+                        decided_alone += usize::from(compare(&name, &prepared, &[site]));
+                        compared += 1;
+                    }
+                }
             }
         }
         let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
@@ -246,6 +258,22 @@ fn module_state_forces_full_checks() {
         assert!(prepared.check_changed(&edited).is_none());
         assert!(prepared.check(&edited).is_err(), "{replacement}");
     }
+}
+
+#[test]
+fn an_invalid_base_gets_full_checks() {
+    // `return` outside a function in one chunk: an edit elsewhere must not make it valid.
+    let base = "x = 1\nreturn 2\ny = 3\n";
+    let prepared = Prepared::new(base, Group::FastRemovals, DEFAULT_MINOR);
+    let edit = Rewrite {
+        kind: "test",
+        range: 15..21,
+        replacement: "y = 4\n".into(),
+    };
+    let edited = prepared.apply(&[&edit]);
+    assert_eq!(edited.text(), "x = 1\nreturn 2\ny = 4\n");
+    assert!(prepared.check_changed(&edited).is_none());
+    assert!(prepared.check(&edited).is_err());
 }
 
 #[test]
