@@ -13,6 +13,7 @@ pub mod oracle;
 pub mod passes;
 pub mod saver;
 pub mod source;
+pub mod workspace;
 
 use std::path::{Path, PathBuf};
 

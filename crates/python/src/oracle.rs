@@ -1,6 +1,6 @@
 //! The [`Oracle`] of Python programs: a candidate is its source text, digested with blake3,
-//! measured in Python tokens, and judged by writing it into a fresh workspace and running the
-//! predicate there.
+//! measured in Python tokens, and judged by writing it into an empty workspace (see
+//! [`workspace`](crate::workspace)) and running the predicate there.
 //!
 //! For the engine benchmark (bench/engine), `MINREPRO_TIMING_LOG=FILE` makes the oracle append
 //! one line `START END` (seconds since the epoch) per predicate evaluation to FILE: from just
@@ -12,6 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
@@ -19,7 +20,7 @@ use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcom
 pub struct PythonOracle<'a> {
     predicate: &'a Predicate,
     executor: &'a dyn Executor,
-    temp: &'a TempRoot,
+    workspaces: Workspaces<'a>,
     file_name: String,
     python: PathBuf,
     /// `MINREPRO_TIMING_LOG`, if set (see the module documentation).
@@ -38,7 +39,7 @@ impl<'a> PythonOracle<'a> {
         PythonOracle {
             predicate,
             executor: &DirectExecutor,
-            temp,
+            workspaces: Workspaces::new(temp),
             file_name,
             python,
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
@@ -77,14 +78,15 @@ impl Oracle<String> for PythonOracle<'_> {
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
-        let workspace = self
-            .temp
-            .workspace()
-            .map_err(|e| EvalError::Fatal(format!("cannot create a candidate workspace: {e}")))?;
-        let file = workspace.path().join(&self.file_name);
-        std::fs::write(&file, case.as_bytes()).map_err(|e| {
-            EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
-        })?;
+        let (workspace, file) = self
+            .workspaces
+            .take(&self.file_name, case.as_bytes())
+            .map_err(|e| {
+                EvalError::Fatal(format!(
+                    "cannot write candidate {} into a workspace: {e}",
+                    self.file_name
+                ))
+            })?;
         let file_text = file.to_string_lossy().into_owned();
         let workspace_text = workspace.path().to_string_lossy().into_owned();
         let python_text = self.python.to_string_lossy().into_owned();
@@ -98,8 +100,10 @@ impl Oracle<String> for PythonOracle<'_> {
         let outcome =
             self.predicate
                 .evaluate_with(self.executor, workspace.path(), &lookup, cancel);
+        let ended = SystemTime::now();
+        self.workspaces.give_back(workspace);
         if let Some(log) = &self.timing_log {
-            log_span(log, started, SystemTime::now())?;
+            log_span(log, started, ended)?;
         }
         outcome
     }
@@ -166,8 +170,8 @@ mod tests {
         assert!(hit.last_run.stdout.head.contains("prog.py"));
         let miss = oracle.evaluate(&"x = 1\n".to_owned(), &cancel).unwrap();
         assert_eq!(miss.status, Status::Uninteresting);
-        // Workspaces are removed after each evaluation.
-        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+        // One workspace, emptied and reused; it goes with the temporary root.
+        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 1);
     }
 
     #[test]
