@@ -17,9 +17,11 @@ per candidate with the same candidate count (the reductions are deterministic).
 `minrepro python` can log its own predicate spans (MINREPRO_TIMING_LOG=FILE: one `START END`
 line per evaluation, from just before the predicate's launch to just after its verdict), so
 the bare run gives a second figure without the wrapper's launch: "engine ms/candidate, own
-log" = (wall time - sum of logged spans) / evaluations. It still includes minrepro's start-up
-(finding the interpreter, reading and checking the source) and the candidates that are built
-but never run (invalid, not smaller, or after the accepted one in a batch).
+log" = (wall time - sum of logged spans) / evaluations. It still includes the candidates that
+are built but never run (invalid, not smaller, or after the accepted one in a batch) and
+minrepro's start-up (finding the interpreter -- a pyenv shim alone takes ~0.2 s here --, reading
+and checking the source): "start-up" is the time from launch to the first predicate run, and
+the last column leaves it out: (wall time - start-up - sum of logged spans) / evaluations.
 
 With --baseline PATH, the python/grep scenario is also run with that binary (e.g. a build of
 an older commit), in the same invocation, and the ratios new/baseline are reported.
@@ -87,13 +89,15 @@ def timed_run(argv, log, own_log=False):
     env = dict(os.environ, BENCH_TIMING_LOG=str(log))
     if own_log:
         env["MINREPRO_TIMING_LOG"] = str(log)
+    launched = time.time()
     start = time.monotonic()
     proc = subprocess.run(argv, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (argv[:2], proc.returncode, proc.stderr[-1500:]))
     spans = [tuple(map(float, line.split())) for line in log.read_text().splitlines() if line.strip()]
-    return wall, len(spans), sum(end - start for start, end in spans)
+    startup = spans[0][0] - launched if spans else 0.0
+    return wall, len(spans), sum(end - start for start, end in spans), startup
 
 
 def wrapper_launch_cost(n=200):
@@ -114,9 +118,9 @@ def wrapper_launch_cost(n=200):
 def scenario(name, make_argv, tmp):
     """Run one scenario with and without the timing wrapper; return its figures."""
     log = tmp / ("%s.log" % name.replace("/", "_"))
-    wall, runs, inside = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
-    bare_wall, own_runs, own_inside = timed_run(make_argv(tmp / (name.replace("/", "_") + "-bare"), False),
-                                                log, own_log=True)
+    wall, runs, inside, _ = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
+    bare_wall, own_runs, own_inside, startup = timed_run(
+        make_argv(tmp / (name.replace("/", "_") + "-bare"), False), log, own_log=True)
     return {
         "scenario": name,
         "predicate_runs": runs,
@@ -128,6 +132,9 @@ def scenario(name, make_argv, tmp):
         "own_log_runs": own_runs,
         "engine_ms_per_candidate_own_log": round(1000 * (bare_wall - own_inside) / own_runs, 3)
         if own_runs else None,
+        "startup_s": round(startup, 4) if own_runs else None,
+        "engine_ms_per_candidate_own_log_after_startup":
+        round(1000 * (bare_wall - startup - own_inside) / own_runs, 3) if own_runs else None,
     }
 
 
@@ -200,22 +207,26 @@ def main():
            "on %s, %s UTC, minrepro at commit %s. Other work on the machine affects them." % (
                machine, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), commit), "",
            "| scenario | predicate runs | wall s | in predicate s | engine ms/candidate (wrapper) "
-           "| bare-predicate wall ms/candidate | engine ms/candidate (own log) |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+           "| bare-predicate wall ms/candidate | engine ms/candidate (own log) | start-up s (own log) "
+           "| engine ms/candidate after start-up (own log) |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in results:
-        out.append("| %s | %d | %.3f | %.3f | %s | %s | %s |" % (
+        own = r["own_log_runs"]
+        out.append("| %s | %d | %.3f | %.3f | %s | %s | %s | %s | %s |" % (
             r["scenario"], r["predicate_runs"], r["wall_s"], r["in_predicate_s"],
             r["engine_ms_per_candidate"], r["bare_wall_ms_per_candidate"],
-            r["engine_ms_per_candidate_own_log"] if r["own_log_runs"] else "-"))
+            r["engine_ms_per_candidate_own_log"] if own else "-", r["startup_s"] if own else "-",
+            r["engine_ms_per_candidate_own_log_after_startup"] if own else "-"))
     by_name = {r["scenario"]: r for r in results}
     new, old = by_name.get("python/grep"), by_name.get("python/grep (baseline)")
     if new and old:
         def ratio(key):
             return "%.3f" % (new[key] / old[key]) if new.get(key) and old.get(key) else "-"
         out += ["", "python/grep, this build / baseline (%s): engine ms/candidate (wrapper) %s, "
-                "engine ms/candidate (own log) %s, bare-predicate wall time %s." % (
+                "engine ms/candidate (own log) %s, after start-up %s; bare-predicate wall time %s." % (
                     args.baseline, ratio("engine_ms_per_candidate"),
-                    ratio("engine_ms_per_candidate_own_log"), ratio("bare_wall_s"))]
+                    ratio("engine_ms_per_candidate_own_log"),
+                    ratio("engine_ms_per_candidate_own_log_after_startup"), ratio("bare_wall_s"))]
     out += ["", "For scale: launching timed.sh around /bin/true from Python took %.3f ms, /bin/true alone %.3f ms"
             " (mean of 200)." % (1000 * wrapped, 1000 * bare)]
     if any(r.get("source_lines") for r in results):

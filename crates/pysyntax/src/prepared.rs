@@ -11,7 +11,8 @@
 //! merge the chunks around it). [`Prepared::check`] concludes "valid" from the changed chunks
 //! alone when each of them, checked on its own as a module ([`check_standalone`]), is valid,
 //! stands alone (no module-scope `global`, no `__future__`), and -- unless it is the last --
-//! is empty or ends with a line end that is not a backslash continuation. Why that is the full
+//! is empty or ends with a line end that is not a backslash continuation (nor, unless it is the
+//! first, starts with a byte order mark). Why that is the full
 //! check's answer, given a valid base:
 //! - lexing: a valid chunk ends in the lexer's initial state and the next chunk starts at
 //!   column 0, so the candidate's tokens are the chunks' tokens in order (the token counts add
@@ -209,6 +210,10 @@ impl Prepared {
             let text = edited.text.get(range.clone())?;
             let last = group.end == chunks.starts.len();
             if !last && !text.is_empty() && !ends_cleanly(text) {
+                return None;
+            }
+            // The lexer skips a byte order mark at the start of a text only.
+            if group.start > 0 && text.starts_with('\u{feff}') {
                 return None;
             }
             tokens -= chunks.tokens[group.clone()].iter().sum::<usize>();

@@ -50,13 +50,7 @@ pub fn guarded<T: Send>(
 
 /// Checks `source` for Python 3.`minor`.
 pub fn check(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
-    let internal = || {
-        Err(SyntaxProblem {
-            line: 1,
-            message: "internal error while checking".into(),
-        })
-    };
-    guarded(source, || check_here(source, minor).map(|_| ()), internal)?
+    check_standalone(source, minor).map(|_| ())
 }
 
 /// Like [`check`], and for a valid `source` also whether its module scope stands alone: no

@@ -102,6 +102,7 @@ const NASTY: &[&str] = &[
     "x = 1",
     "def f(a, a): pass\n",
     "global __all__\n",
+    "\u{feff}x = 1\n",
     "__all__ = []\n",
 ];
 
@@ -290,6 +291,8 @@ fn chunks_that_do_not_end_a_line_are_checked_in_full() {
         // A block left open by the removal of the next line's body.
         (6..12, "if y:\n", false),
         (6..12, "w = 2\n", true),
+        // A byte order mark is only skipped at the start of the file.
+        (6..12, "\u{feff}w = 2\n", false),
     ] {
         let edit = Rewrite {
             kind: "test",
