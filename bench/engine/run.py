@@ -21,7 +21,11 @@ log" = (wall time - sum of logged spans) / evaluations. It still includes the ca
 are built but never run (invalid, not smaller, or after the accepted one in a batch) and
 minrepro's start-up (finding the interpreter -- a pyenv shim alone takes ~0.2 s here --, reading
 and checking the source): "start-up" is the time from launch to the first predicate run, and
-the last column leaves it out: (wall time - start-up - sum of logged spans) / evaluations.
+the next column leaves it out: (wall time - start-up - sum of logged spans) / evaluations.
+Wall time on a shared machine includes waiting for a processor, so the last column gives
+minrepro's own processor time (user + system, all its threads, no child processes; logged by
+minrepro at the end of the run) per evaluation: this includes forking the predicates and
+supervising them, so it is an upper bound of the engine's processor time.
 
 With --baseline PATH, the python/grep scenario is also run with that binary (e.g. a build of
 an older commit), in the same invocation, and the ratios new/baseline are reported.
@@ -95,9 +99,11 @@ def timed_run(argv, log, own_log=False):
     wall = time.monotonic() - start
     if proc.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (argv[:2], proc.returncode, proc.stderr[-1500:]))
-    spans = [tuple(map(float, line.split())) for line in log.read_text().splitlines() if line.strip()]
+    lines = [line.split() for line in log.read_text().splitlines() if line.strip()]
+    spans = [tuple(map(float, line)) for line in lines if line[0] != "cpu"]
+    cpu = [float(line[1]) + float(line[2]) for line in lines if line[0] == "cpu"]
     startup = spans[0][0] - launched if spans else 0.0
-    return wall, len(spans), sum(end - start for start, end in spans), startup
+    return wall, len(spans), sum(end - start for start, end in spans), (startup, cpu[-1] if cpu else None)
 
 
 def wrapper_launch_cost(n=200):
@@ -119,7 +125,7 @@ def scenario(name, make_argv, tmp):
     """Run one scenario with and without the timing wrapper; return its figures."""
     log = tmp / ("%s.log" % name.replace("/", "_"))
     wall, runs, inside, _ = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
-    bare_wall, own_runs, own_inside, startup = timed_run(
+    bare_wall, own_runs, own_inside, (startup, cpu) = timed_run(
         make_argv(tmp / (name.replace("/", "_") + "-bare"), False), log, own_log=True)
     return {
         "scenario": name,
@@ -135,6 +141,7 @@ def scenario(name, make_argv, tmp):
         "startup_s": round(startup, 4) if own_runs else None,
         "engine_ms_per_candidate_own_log_after_startup":
         round(1000 * (bare_wall - startup - own_inside) / own_runs, 3) if own_runs else None,
+        "cpu_ms_per_candidate": round(1000 * cpu / own_runs, 3) if own_runs and cpu is not None else None,
     }
 
 
@@ -208,25 +215,28 @@ def main():
                machine, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), commit), "",
            "| scenario | predicate runs | wall s | in predicate s | engine ms/candidate (wrapper) "
            "| bare-predicate wall ms/candidate | engine ms/candidate (own log) | start-up s (own log) "
-           "| engine ms/candidate after start-up (own log) |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "| engine ms/candidate after start-up (own log) | minrepro CPU ms/candidate |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in results:
         own = r["own_log_runs"]
-        out.append("| %s | %d | %.3f | %.3f | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %d | %.3f | %.3f | %s | %s | %s | %s | %s | %s |" % (
             r["scenario"], r["predicate_runs"], r["wall_s"], r["in_predicate_s"],
             r["engine_ms_per_candidate"], r["bare_wall_ms_per_candidate"],
             r["engine_ms_per_candidate_own_log"] if own else "-", r["startup_s"] if own else "-",
-            r["engine_ms_per_candidate_own_log_after_startup"] if own else "-"))
+            r["engine_ms_per_candidate_own_log_after_startup"] if own else "-",
+            r["cpu_ms_per_candidate"] if r["cpu_ms_per_candidate"] is not None else "-"))
     by_name = {r["scenario"]: r for r in results}
     new, old = by_name.get("python/grep"), by_name.get("python/grep (baseline)")
     if new and old:
         def ratio(key):
             return "%.3f" % (new[key] / old[key]) if new.get(key) and old.get(key) else "-"
         out += ["", "python/grep, this build / baseline (%s): engine ms/candidate (wrapper) %s, "
-                "engine ms/candidate (own log) %s, after start-up %s; bare-predicate wall time %s." % (
+                "engine ms/candidate (own log) %s, after start-up %s; minrepro CPU %s; "
+                "bare-predicate wall time %s." % (
                     args.baseline, ratio("engine_ms_per_candidate"),
                     ratio("engine_ms_per_candidate_own_log"),
-                    ratio("engine_ms_per_candidate_own_log_after_startup"), ratio("bare_wall_s"))]
+                    ratio("engine_ms_per_candidate_own_log_after_startup"),
+                    ratio("cpu_ms_per_candidate"), ratio("bare_wall_s"))]
     out += ["", "For scale: launching timed.sh around /bin/true from Python took %.3f ms, /bin/true alone %.3f ms"
             " (mean of 200)." % (1000 * wrapped, 1000 * bare)]
     if any(r.get("source_lines") for r in results):

@@ -129,6 +129,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &mut on_accept,
     );
     let saved = saver.finish();
+    // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
+    let _ = oracle.log_cpu_time();
     let reduced = match (result, saved) {
         (Ok(reduced), Ok(())) => reduced,
         (Ok(_), Err(error)) => return Err(RunError::Failed(error)),

@@ -6,7 +6,9 @@
 //! one line `START END` (seconds since the epoch) per predicate evaluation to FILE: from just
 //! before the predicate is launched to just after its verdict, so that the benchmark can
 //! subtract the time spent in predicates from the wall time without a timing wrapper (whose own
-//! launch would count as engine time).
+//! launch would count as engine time). [`PythonOracle::log_cpu_time`] adds a last line
+//! `cpu USER SYS`: minrepro's own processor seconds (all its threads, no child processes), a
+//! figure that other work on a shared machine does not inflate.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -109,6 +111,28 @@ impl Oracle<String> for PythonOracle<'_> {
     }
 }
 
+impl PythonOracle<'_> {
+    /// Appends `cpu USER SYS` (this process's processor seconds so far) to the timing log, if
+    /// there is one.
+    pub fn log_cpu_time(&self) -> Result<(), EvalError> {
+        let Some(log) = &self.timing_log else {
+            return Ok(());
+        };
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return Ok(());
+        }
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        let line = format!(
+            "cpu {:.6} {:.6}\n",
+            seconds(usage.ru_utime),
+            seconds(usage.ru_stime)
+        );
+        append(log, &line)
+    }
+}
+
 /// Appends `START END` (seconds since the epoch) to the timing log.
 fn log_span(log: &Path, start: SystemTime, end: SystemTime) -> Result<(), EvalError> {
     let seconds = |t: SystemTime| {
@@ -116,7 +140,11 @@ fn log_span(log: &Path, start: SystemTime, end: SystemTime) -> Result<(), EvalEr
             .unwrap_or_default()
             .as_secs_f64()
     };
-    let line = format!("{:.6} {:.6}\n", seconds(start), seconds(end));
+    append(log, &format!("{:.6} {:.6}\n", seconds(start), seconds(end)))
+}
+
+/// Appends `line` to the timing log.
+fn append(log: &Path, line: &str) -> Result<(), EvalError> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -186,9 +214,13 @@ mod tests {
         for _ in 0..3 {
             oracle.evaluate(&"x = 1\n".to_owned(), &cancel).unwrap();
         }
+        oracle.log_cpu_time().unwrap();
         let text = std::fs::read_to_string(&log).unwrap();
+        let cpu = text.lines().last().unwrap();
+        assert!(cpu.starts_with("cpu "), "{text}");
         let spans: Vec<(f64, f64)> = text
             .lines()
+            .filter(|l| !l.starts_with("cpu "))
             .map(|l| {
                 let (a, b) = l.split_once(' ').unwrap();
                 (a.parse().unwrap(), b.parse().unwrap())

@@ -112,14 +112,16 @@ pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
 /// many times).
 type SiteMemo = Arc<Mutex<Option<Arc<Prepared>>>>;
 
-fn sites(memo: &SiteMemo, text: &str, group: Group, minor: u8) -> Arc<Prepared> {
+/// The prepared `text`; a text seen for the first time is also marked as current (it is).
+fn sites(memo: &SiteMemo, text: &str, group: Group, state: &SharedState) -> Arc<Prepared> {
     let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(prepared) = memo.as_ref() {
         if prepared.source() == text {
             return Arc::clone(prepared);
         }
     }
-    let prepared = Arc::new(Prepared::new(text, group, minor));
+    state.mark_current(text);
+    let prepared = Arc::new(Prepared::new(text, group, state.minor));
     *memo = Some(Arc::clone(&prepared));
     prepared
 }
@@ -240,7 +242,7 @@ impl Pass<String> for GroupPass {
                 .with_width(width),
             );
         }
-        let minor = self.state.minor;
+        let length_state = Arc::clone(&self.state);
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);
@@ -248,10 +250,13 @@ impl Pass<String> for GroupPass {
         let sites_of_batch = Arc::clone(&batch_sites);
         let inner = Ddmin::new(
             0,
-            move |current: &String| sites(&length_memo, current, group, minor).sites().len(),
+            move |current: &String| {
+                sites(&length_memo, current, group, &length_state)
+                    .sites()
+                    .len()
+            },
             move |current: &String, chunk: &[usize]| {
-                state.mark_current(current);
-                let prepared = sites(&memo, current, group, minor);
+                let prepared = sites(&memo, current, group, &state);
                 let proposal = candidate(group, &state, &prepared, prepared.sites(), chunk)?;
                 lock(&sites_of_batch).push(chunk.len());
                 Some(proposal)
