@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Engine overhead benchmark: time per candidate spent in minrepro itself, predicate excluded.
 
-    python3 bench/engine/run.py [--minrepro PATH] [--no-build] [--out FILE]
+    python3 bench/engine/run.py [--minrepro PATH] [--no-build] [--baseline PATH] [--out FILE]
 
 Method. Each scenario runs one real reduction whose predicate is wrapped in bench/engine/timed.sh,
 which appends its own start and end timestamps to a log. Then
@@ -13,6 +13,22 @@ exec'ing the wrapper (bash) itself -- is counted as engine time, so the figure i
 the cost of launching the wrapper around /bin/true from this script is printed beside it for
 scale. Each scenario is also run once without the wrapper (the bare predicate), giving wall time
 per candidate with the same candidate count (the reductions are deterministic).
+
+`minrepro python` can log its own predicate spans (MINREPRO_TIMING_LOG=FILE: one `START END`
+line per evaluation, from just before the predicate's launch to just after its verdict), so
+the bare run gives a second figure without the wrapper's launch: "engine ms/candidate, own
+log" = (wall time - sum of logged spans) / evaluations. It still includes the candidates that
+are built but never run (invalid, not smaller, or after the accepted one in a batch) and
+minrepro's start-up (finding the interpreter -- a pyenv shim alone takes ~0.2 s here --, reading
+and checking the source): "start-up" is the time from launch to the first predicate run, and
+the next column leaves it out: (wall time - start-up - sum of logged spans) / evaluations.
+Wall time on a shared machine includes waiting for a processor, so the last column gives
+minrepro's own processor time (user + system, all its threads, no child processes; logged by
+minrepro at the end of the run) per evaluation: this includes forking the predicates and
+supervising them, so it is an upper bound of the engine's processor time.
+
+With --baseline PATH, the python/grep scenario is also run with that binary (e.g. a build of
+an older commit), in the same invocation, and the ratios new/baseline are reported.
 
 Scenarios:
 - bundle/true: `minrepro bundle` on examples/bundle with the trivial predicate /bin/true
@@ -70,17 +86,24 @@ def has_python(minrepro):
     return probe.returncode == 0 and "<SOURCE>" in probe.stdout
 
 
-def timed_run(argv, log):
-    """Run argv with BENCH_TIMING_LOG=log; return (wall seconds, runs, in-predicate seconds)."""
+def timed_run(argv, log, own_log=False):
+    """Run argv with BENCH_TIMING_LOG=log (and MINREPRO_TIMING_LOG=log if own_log); return
+    (wall seconds, runs, in-predicate seconds)."""
     log.write_text("")
     env = dict(os.environ, BENCH_TIMING_LOG=str(log))
+    if own_log:
+        env["MINREPRO_TIMING_LOG"] = str(log)
+    launched = time.time()
     start = time.monotonic()
     proc = subprocess.run(argv, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (argv[:2], proc.returncode, proc.stderr[-1500:]))
-    spans = [tuple(map(float, line.split())) for line in log.read_text().splitlines() if line.strip()]
-    return wall, len(spans), sum(end - start for start, end in spans)
+    lines = [line.split() for line in log.read_text().splitlines() if line.strip()]
+    spans = [tuple(map(float, line)) for line in lines if line[0] != "cpu"]
+    cpu = [float(line[1]) + float(line[2]) for line in lines if line[0] == "cpu"]
+    startup = spans[0][0] - launched if spans else 0.0
+    return wall, len(spans), sum(end - start for start, end in spans), (startup, cpu[-1] if cpu else None)
 
 
 def wrapper_launch_cost(n=200):
@@ -101,8 +124,9 @@ def wrapper_launch_cost(n=200):
 def scenario(name, make_argv, tmp):
     """Run one scenario with and without the timing wrapper; return its figures."""
     log = tmp / ("%s.log" % name.replace("/", "_"))
-    wall, runs, inside = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
-    bare_wall, _, _ = timed_run(make_argv(tmp / (name.replace("/", "_") + "-bare"), False), log)
+    wall, runs, inside, _ = timed_run(make_argv(tmp / (name.replace("/", "_") + "-timed"), True), log)
+    bare_wall, own_runs, own_inside, (startup, cpu) = timed_run(
+        make_argv(tmp / (name.replace("/", "_") + "-bare"), False), log, own_log=True)
     return {
         "scenario": name,
         "predicate_runs": runs,
@@ -111,6 +135,13 @@ def scenario(name, make_argv, tmp):
         "engine_ms_per_candidate": round(1000 * (wall - inside) / runs, 3) if runs else None,
         "bare_wall_s": round(bare_wall, 4),
         "bare_wall_ms_per_candidate": round(1000 * bare_wall / runs, 3) if runs else None,
+        "own_log_runs": own_runs,
+        "engine_ms_per_candidate_own_log": round(1000 * (bare_wall - own_inside) / own_runs, 3)
+        if own_runs else None,
+        "startup_s": round(startup, 4) if own_runs else None,
+        "engine_ms_per_candidate_own_log_after_startup":
+        round(1000 * (bare_wall - startup - own_inside) / own_runs, 3) if own_runs else None,
+        "cpu_ms_per_candidate": round(1000 * cpu / own_runs, 3) if own_runs and cpu is not None else None,
     }
 
 
@@ -118,6 +149,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minrepro", help="minrepro binary (default: build target/release/minrepro)")
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--baseline", help="also run python/grep with this minrepro binary and report ratios")
     parser.add_argument("--out", default=str(BENCH / "out" / "engine.json"))
     parser.add_argument("--markdown", default=str(BENCH / "engine" / "RESULTS.md"),
                         help="markdown table to write ('' for none)")
@@ -150,15 +182,21 @@ def main():
             source.write_text(gen_stdlib_case.generate(gen_stdlib_case.MODULES + ["string"]))
             lines = len(source.read_text().splitlines())
 
-            def python_argv(out, wrapped):
-                pred = [str(TIMED), str(HAS_ALL)] if wrapped else [str(HAS_ALL)]
-                argv = [str(minrepro), "python", str(source), "-o", str(out) + ".py", "-q",
-                        "--predicate", pred[0]]
-                for a in pred[1:] + ["{file}"] + MARKERS:
-                    argv += ["--predicate-arg", a]
-                return argv
+            def python_argv_of(binary):
+                def python_argv(out, wrapped):
+                    pred = [str(TIMED), str(HAS_ALL)] if wrapped else [str(HAS_ALL)]
+                    argv = [str(binary), "python", str(source), "-o", str(out) + ".py", "-q",
+                            "--predicate", pred[0]]
+                    for a in pred[1:] + ["{file}"] + MARKERS:
+                        argv += ["--predicate-arg", a]
+                    return argv
+                return python_argv
 
-            r = scenario("python/grep", python_argv, tmp)
+            if args.baseline:
+                r = scenario("python/grep (baseline)", python_argv_of(Path(args.baseline).resolve()), tmp)
+                r["source_lines"] = lines
+                results.append(r)
+            r = scenario("python/grep", python_argv_of(minrepro), tmp)
             r["source_lines"] = lines
             results.append(r)
         else:
@@ -175,12 +213,30 @@ def main():
            "Generated by `python3 bench/engine/run.py` (method in its docstring); figures from one run",
            "on %s, %s UTC, minrepro at commit %s. Other work on the machine affects them." % (
                machine, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), commit), "",
-           "| scenario | predicate runs | wall s | in predicate s | engine ms/candidate | bare-predicate wall ms/candidate |",
-           "| --- | --- | --- | --- | --- | --- |"]
+           "| scenario | predicate runs | wall s | in predicate s | engine ms/candidate (wrapper) "
+           "| bare-predicate wall ms/candidate | engine ms/candidate (own log) | start-up s (own log) "
+           "| engine ms/candidate after start-up (own log) | minrepro CPU ms/candidate |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in results:
-        out.append("| %s | %d | %.3f | %.3f | %s | %s |" % (
+        own = r["own_log_runs"]
+        out.append("| %s | %d | %.3f | %.3f | %s | %s | %s | %s | %s | %s |" % (
             r["scenario"], r["predicate_runs"], r["wall_s"], r["in_predicate_s"],
-            r["engine_ms_per_candidate"], r["bare_wall_ms_per_candidate"]))
+            r["engine_ms_per_candidate"], r["bare_wall_ms_per_candidate"],
+            r["engine_ms_per_candidate_own_log"] if own else "-", r["startup_s"] if own else "-",
+            r["engine_ms_per_candidate_own_log_after_startup"] if own else "-",
+            r["cpu_ms_per_candidate"] if r["cpu_ms_per_candidate"] is not None else "-"))
+    by_name = {r["scenario"]: r for r in results}
+    new, old = by_name.get("python/grep"), by_name.get("python/grep (baseline)")
+    if new and old:
+        def ratio(key):
+            return "%.3f" % (new[key] / old[key]) if new.get(key) and old.get(key) else "-"
+        out += ["", "python/grep, this build / baseline (%s): engine ms/candidate (wrapper) %s, "
+                "engine ms/candidate (own log) %s, after start-up %s; minrepro CPU %s; "
+                "bare-predicate wall time %s." % (
+                    args.baseline, ratio("engine_ms_per_candidate"),
+                    ratio("engine_ms_per_candidate_own_log"),
+                    ratio("engine_ms_per_candidate_own_log_after_startup"),
+                    ratio("cpu_ms_per_candidate"), ratio("bare_wall_s"))]
     out += ["", "For scale: launching timed.sh around /bin/true from Python took %.3f ms, /bin/true alone %.3f ms"
             " (mean of 200)." % (1000 * wrapped, 1000 * bare)]
     if any(r.get("source_lines") for r in results):

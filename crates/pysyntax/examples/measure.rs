@@ -1,4 +1,5 @@
-//! Rough per-candidate cost of `check_valid` + `token_count` (not a test):
+//! Rough per-candidate cost of `check_valid` + `token_count`, and of the same through
+//! [`Prepared`](minrepro_pysyntax::Prepared) for single-site candidates (not a test):
 //! `cargo run --release -p minrepro-pysyntax --example measure -- FILE [REPEAT]`.
 
 use std::time::Instant;
@@ -42,4 +43,34 @@ fn main() {
         let n = minrepro_pysyntax::rewrites(&source, group).len();
         println!("rewrites({}) {:?}: {n}", group.name(), start.elapsed());
     }
+    // One site at a time, as ddmin's finest granularity proposes them: the full path (apply,
+    // check_valid, token_count) against the prepared one.
+    let start = Instant::now();
+    let prepared =
+        minrepro_pysyntax::Prepared::new(&source, minrepro_pysyntax::Group::FastRemovals, 11);
+    println!("Prepared::new(fast-removals) {:?}", start.elapsed());
+    let sites = prepared.sites();
+    let picks: Vec<&minrepro_pysyntax::Rewrite> = (0..100)
+        .map(|i| &sites[i * 7919 % sites.len().max(1)])
+        .collect();
+    let start = Instant::now();
+    let mut valid = 0;
+    for &site in &picks {
+        let text = minrepro_pysyntax::apply(&source, &[site]);
+        if minrepro_pysyntax::check_valid(&text).is_ok() {
+            valid += 1;
+            let _ = minrepro_pysyntax::token_count(&text);
+        }
+    }
+    let full = start.elapsed() / picks.len() as u32;
+    let start = Instant::now();
+    for &site in &picks {
+        let edited = prepared.apply(&[site]);
+        let _ = prepared.check(&edited);
+    }
+    let fast = start.elapsed() / picks.len() as u32;
+    println!(
+        "single-site candidate ({valid} of {} valid): full {full:?}, prepared {fast:?}",
+        picks.len()
+    );
 }

@@ -16,8 +16,9 @@ use crate::text::{indent_at, is_line_start, line_start, valid_range};
 use crate::Rewrite;
 
 /// One kept edit.
-struct Edit {
-    range: Range<usize>,
+pub struct Edit {
+    /// Byte range of the source the edit replaces.
+    pub range: Range<usize>,
     replacement: String,
     /// Closing brackets that, right after this deletion, make a separator before it dangle.
     closers: &'static str,
@@ -37,6 +38,24 @@ fn dangling_comma_closers(kind: &str) -> &'static str {
 
 /// See the module documentation.
 pub fn apply(source: &str, selected: &[&Rewrite]) -> String {
+    let mut edits = kept_edits(source, selected);
+    if edits.iter().any(|e| e.replacement.is_empty()) {
+        let suites = crate::validity::guarded(
+            source,
+            || match ruff_python_parser::parse_module(source) {
+                Ok(parsed) => Suites::of(source, &parsed.syntax().body),
+                Err(_) => Suites::default(),
+            },
+            Suites::default,
+        );
+        refill(source, &mut edits, &suites.unwrap_or_default());
+    }
+    splice(source, &edits, &[]).text
+}
+
+/// The edits of `selected` that apply (see the module documentation), sorted and disjoint,
+/// before emptied blocks are refilled.
+pub fn kept_edits(source: &str, selected: &[&Rewrite]) -> Vec<Edit> {
     let mut candidates: Vec<&Rewrite> = selected
         .iter()
         .copied()
@@ -56,21 +75,44 @@ pub fn apply(source: &str, selected: &[&Rewrite]) -> String {
             closers: dangling_comma_closers(rewrite.kind),
         });
     }
-    if edits.iter().any(|e| e.replacement.is_empty()) {
-        let refills = crate::validity::guarded(source, || empty_blocks(source, &edits), Vec::new);
-        for (k, replacement) in refills.unwrap_or_default() {
-            edits[k].replacement = replacement;
-        }
-    }
-    splice(source, &edits)
+    edits
 }
 
-/// Splices sorted, disjoint `edits` into `source`.
-fn splice(source: &str, edits: &[Edit]) -> String {
+/// A spliced text, with where given offsets of the source ended up.
+pub struct Spliced {
+    /// The new text.
+    pub text: String,
+    /// For every mark (a sorted offset of the source): its offset in `text`. A mark inside an
+    /// edit maps to where that edit's replacement starts.
+    pub marks: Vec<usize>,
+    /// Whether a dropped dangling comma lay before an already mapped mark (the mapping of that
+    /// mark is then off by the comma; callers should not trust `marks`).
+    pub comma_crossed_mark: bool,
+}
+
+/// Splices sorted, disjoint `edits` into `source`, mapping the sorted offsets `marks` to offsets
+/// of the result.
+pub fn splice(source: &str, edits: &[Edit], marks: &[usize]) -> Spliced {
     let mut out = String::with_capacity(source.len());
+    let mut mapped = Vec::with_capacity(marks.len());
+    let mut comma_crossed_mark = false;
     let mut at = 0;
+    // Marks are mapped as the text before them is copied: a mark at or before an edit's start
+    // maps into the copied prefix, a mark inside an edit to the start of its replacement.
     for edit in edits {
+        for &mark in &marks[mapped.len()..] {
+            if mark > edit.range.start {
+                break;
+            }
+            mapped.push(out.len() + (mark - at));
+        }
         out.push_str(&source[at..edit.range.start]);
+        for &mark in &marks[mapped.len()..] {
+            if mark >= edit.range.end {
+                break;
+            }
+            mapped.push(out.len());
+        }
         out.push_str(&edit.replacement);
         at = edit.range.end;
         let next = source[at..].trim_start().chars().next();
@@ -78,58 +120,107 @@ fn splice(source: &str, edits: &[Edit]) -> String {
             let kept = out.trim_end().len();
             if out[..kept].ends_with(',') {
                 out.truncate(kept - 1);
+                comma_crossed_mark |= mapped.last().is_some_and(|&m| m >= kept - 1);
             }
         }
     }
+    for &mark in &marks[mapped.len()..] {
+        mapped.push(out.len() + (mark.min(source.len()) - at));
+    }
     out.push_str(&source[at..]);
-    out
+    Spliced {
+        text: out,
+        marks: mapped,
+        comma_crossed_mark,
+    }
+}
+
+/// The statement lists of a module, as [`refill`] needs them: every block below the module, in
+/// the order the refills are decided.
+#[derive(Debug, Default)]
+pub struct Suites(Vec<SuiteInfo>);
+
+/// One block: where its statements are and how a `pass` replacing them is written.
+#[derive(Debug)]
+struct SuiteInfo {
+    /// Spans of the statements.
+    statements: Vec<Range<usize>>,
+    /// Where an edit emptying the block must start at the earliest (the first statement's line
+    /// start for a block on its own lines, else the statement itself).
+    region: usize,
+    /// Whether the first statement starts its line.
+    multi_line: bool,
+    /// Offset of the first statement.
+    first_start: usize,
+}
+
+impl Suites {
+    /// The blocks of the module `body` of `source`.
+    pub fn of(source: &str, body: &[Stmt]) -> Suites {
+        let mut found = Vec::new();
+        let mut stack: Vec<&[Stmt]> = child_suites_of(body);
+        while let Some(suite) = stack.pop() {
+            for stmt in suite {
+                stack.extend(child_suites(stmt));
+            }
+            let Some(first) = suite.first() else {
+                continue;
+            };
+            let first_start = first.start().to_usize();
+            let multi_line = is_line_start(source, first_start);
+            let region = if multi_line {
+                line_start(source, first_start)
+            } else {
+                first_start
+            };
+            found.push(SuiteInfo {
+                statements: suite.iter().map(span).collect(),
+                region,
+                multi_line,
+                first_start,
+            });
+        }
+        Suites(found)
+    }
+}
+
+/// Gives every block that `edits` empty a `pass`: the edit removing its first statement writes
+/// it instead.
+pub fn refill(source: &str, edits: &mut [Edit], suites: &Suites) {
+    for (k, replacement) in empty_blocks(source, edits, suites) {
+        edits[k].replacement = replacement;
+    }
 }
 
 /// For every block the edits empty: the index of the edit removing its first statement and the
 /// `pass` that edit must write instead.
-fn empty_blocks(source: &str, edits: &[Edit]) -> Vec<(usize, String)> {
+fn empty_blocks(source: &str, edits: &[Edit], suites: &Suites) -> Vec<(usize, String)> {
     let mut refills = Vec::new();
-    let parsed = ruff_python_parser::parse_module(source);
-    let Ok(parsed) = parsed else {
+    if !edits.iter().any(|e| e.replacement.is_empty()) {
         return refills;
-    };
-    let mut stack: Vec<&[Stmt]> = child_suites_of(&parsed.syntax().body);
-    while let Some(suite) = stack.pop() {
-        for stmt in suite {
-            stack.extend(child_suites(stmt));
-        }
-        let Some(first) = suite.first() else {
-            continue;
-        };
-        let first_start = first.start().to_usize();
-        let multi_line = is_line_start(source, first_start);
-        let region = if multi_line {
-            line_start(source, first_start)
-        } else {
-            first_start
-        };
-        let covering = |s: &Stmt| {
-            let r = span(s);
+    }
+    for suite in &suites.0 {
+        let covering = |r: &Range<usize>| {
             let i = edits.partition_point(|e| e.range.start <= r.start);
             (i > 0).then(|| i - 1).filter(|&i| {
                 let e = &edits[i];
-                e.range.end >= r.end && e.replacement.is_empty() && e.range.start >= region
+                e.range.end >= r.end && e.replacement.is_empty() && e.range.start >= suite.region
             })
         };
-        if !suite.iter().all(|s| covering(s).is_some()) {
+        if !suite.statements.iter().all(|s| covering(s).is_some()) {
             continue;
         }
-        let Some(k) = covering(first) else {
+        let Some(k) = suite.statements.first().and_then(covering) else {
             continue;
         };
         let edit = &edits[k];
-        let replacement = if multi_line && edit.range.start == region {
+        let replacement = if suite.multi_line && edit.range.start == suite.region {
             let removed = &source[edit.range.clone()];
             let newline = ["\r\n", "\n", "\r"]
                 .into_iter()
                 .find(|n| removed.ends_with(n))
                 .unwrap_or("");
-            format!("{}pass{newline}", indent_at(source, first_start))
+            format!("{}pass{newline}", indent_at(source, suite.first_start))
         } else {
             "pass".to_string()
         };

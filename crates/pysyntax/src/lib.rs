@@ -23,6 +23,7 @@ mod checker;
 mod freeze;
 mod indent;
 mod limits;
+mod prepared;
 mod rewrites;
 mod text;
 mod tokens;
@@ -30,6 +31,8 @@ mod validity;
 
 #[cfg(test)]
 mod tests;
+
+pub use prepared::{Edited, Prepared};
 
 /// A source that is not valid Python, with the 1-based line of the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,11 +205,21 @@ pub struct Rewrite {
 /// Rewrites whose result equals the source are not listed.
 pub fn rewrites(source: &str, group: Group) -> Vec<Rewrite> {
     analyse(source, |parsed, frozen| {
-        let mut ctx = rewrites::Ctx::new(source, parsed.tokens(), &frozen.ranges, group);
-        rewrites::list(&mut ctx, &parsed.syntax().body);
-        ctx.out
+        list_rewrites(source, parsed, &frozen.ranges, group)
     })
     .unwrap_or_default()
+}
+
+/// The rewrites of `group` in the parsed `source`, outside the `frozen` ranges.
+fn list_rewrites(
+    source: &str,
+    parsed: &Parsed,
+    frozen: &[Range<usize>],
+    group: Group,
+) -> Vec<Rewrite> {
+    let mut ctx = rewrites::Ctx::new(source, parsed.tokens(), frozen, group);
+    rewrites::list(&mut ctx, &parsed.syntax().body);
+    ctx.out
 }
 
 /// Applies `selected` rewrites of `source` together: where one selected rewrite lies inside

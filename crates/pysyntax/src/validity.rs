@@ -10,6 +10,7 @@ use ruff_python_ast::{self as ast, PythonVersion};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
 use ruff_text_size::TextRange;
 
+use crate::bindings::globals;
 use crate::checker::Checker;
 use crate::limits::inconsistent_tabs;
 use crate::text::line_of;
@@ -49,6 +50,15 @@ pub fn guarded<T: Send>(
 
 /// Checks `source` for Python 3.`minor`.
 pub fn check(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
+    check_standalone(source, minor).map(|_| ())
+}
+
+/// Like [`check`], and for a valid `source` also whether its module scope stands alone: no
+/// `global` declaration at module scope (CPython compares those with every module-level use)
+/// and no `__future__` anywhere (future imports must come first in the whole file). The
+/// incremental checks of [`Prepared`](crate::Prepared) rely on this to check one part of a
+/// module on its own.
+pub fn check_standalone(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
     let internal = || {
         Err(SyntaxProblem {
             line: 1,
@@ -58,8 +68,9 @@ pub fn check(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     guarded(source, || check_here(source, minor), internal)?
 }
 
-/// Checks `source` on the current thread (needs a large stack for deeply nested sources).
-fn check_here(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
+/// Checks `source` on the current thread (needs a large stack for deeply nested sources); `Ok`
+/// tells whether its module scope stands alone (see [`check_standalone`]).
+fn check_here(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
     let version = PythonVersion { major: 3, minor };
     let options = ParseOptions::from(Mode::Module).with_target_version(version);
     let parsed = parse_unchecked(source, options);
@@ -78,7 +89,7 @@ fn check_here(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
         return Err(problem(error.range, error.to_string()));
     }
     let ast::Mod::Module(module) = parsed.syntax() else {
-        return Ok(());
+        return Ok(false);
     };
     if let Some(at) = inconsistent_tabs(source, parsed.tokens()) {
         return Err(SyntaxProblem {
@@ -90,7 +101,7 @@ fn check_here(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     found.sort();
     match found.into_iter().next() {
         Some((at, message)) => Err(problem(TextRange::empty(offset(at)), message)),
-        None => Ok(()),
+        None => Ok(globals(&module.body).is_empty() && !source.contains("__future__")),
     }
 }
 

@@ -11,7 +11,9 @@ pub mod guard;
 pub mod interpreter;
 pub mod oracle;
 pub mod passes;
+pub mod saver;
 pub mod source;
+pub mod workspace;
 
 use std::path::{Path, PathBuf};
 
@@ -150,13 +152,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         config_digest: predicate.config_digest().to_owned(),
         size_unit: "tokens",
     };
-    let output = args.output.clone();
-    let mut saved_any = false;
-    let mut on_accept = |case: &String| {
-        save(&output, case).map_err(EngineError::Fatal)?;
-        saved_any = true;
-        Ok(())
-    };
+    // Accepted candidates are written in the background (see saver).
+    let mut saver = saver::Saver::new(args.output.clone());
+    let mut on_accept = |case: &String| saver.save(case).map_err(EngineError::Fatal);
     let result = reduce_with_engine(
         &oracle,
         &pass_refs,
@@ -166,10 +164,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &progress,
         &mut on_accept,
     );
-    let reduced = match result {
-        Ok(reduced) => reduced,
-        Err(error) => {
-            if saved_any {
+    let saved = saver.finish();
+    // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
+    let _ = oracle.log_cpu_time();
+    let reduced = match (result, saved) {
+        (Ok(reduced), Ok(())) => reduced,
+        (Ok(_), Err(error)) => return Err(RunError::Failed(error)),
+        (Err(error), saved) => {
+            if saver.saved_any() && saved.is_ok() {
                 eprintln!(
                     "minrepro python: {} holds the smallest candidate accepted before the run stopped",
                     args.output.display()

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
-use minrepro_pysyntax::{apply, check_valid_for, rewrites, token_count, Group, Rewrite};
+use minrepro_pysyntax::{check_valid_for, rewrites, token_count, Group, Prepared, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
@@ -108,30 +108,33 @@ pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
         .collect()
 }
 
-/// The rewrite sites of the last text asked about (a search asks for the same text many times).
-type SiteMemo = Arc<Mutex<Option<(String, Arc<Vec<Rewrite>>)>>>;
+/// The last text asked about, prepared with its rewrite sites (a search asks for the same text
+/// many times).
+type SiteMemo = Arc<Mutex<Option<Arc<Prepared>>>>;
 
-fn sites(memo: &SiteMemo, text: &str, group: Group) -> Arc<Vec<Rewrite>> {
+/// The prepared `text`; a text seen for the first time is also marked as current (it is).
+fn sites(memo: &SiteMemo, text: &str, group: Group, state: &SharedState) -> Arc<Prepared> {
     let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((memo_text, list)) = memo.as_ref() {
-        if memo_text == text {
-            return Arc::clone(list);
+    if let Some(prepared) = memo.as_ref() {
+        if prepared.source() == text {
+            return Arc::clone(prepared);
         }
     }
-    let list = Arc::new(rewrites(text, group));
-    *memo = Some((text.to_owned(), Arc::clone(&list)));
-    list
+    state.mark_current(text);
+    let prepared = Arc::new(Prepared::new(text, group, state.minor));
+    *memo = Some(Arc::clone(&prepared));
+    prepared
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
 fn candidate(
     group: Group,
     state: &SharedState,
-    current: &str,
+    current: &Prepared,
     all: &[Rewrite],
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
-    candidate_on(group, state, current, current, all, chosen)
+    candidate_on(group, state, current, current.source(), all, chosen)
 }
 
 /// The candidate applying `chosen` sites of `base` (whose sites `all` are), judged against the
@@ -139,22 +142,31 @@ fn candidate(
 fn candidate_on(
     group: Group,
     state: &SharedState,
-    base: &str,
+    base: &Prepared,
     current: &str,
     all: &[Rewrite],
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
     let selected: Vec<&Rewrite> = chosen.iter().filter_map(|&i| all.get(i)).collect();
-    let text = apply(base, &selected);
-    if text == current || check_valid_for(&text, state.minor).is_err() {
+    let edited = base.apply(&selected);
+    if edited.text() == current {
         return None;
     }
+    // The same verdict and token count as check_valid_for and token_count, mostly from the
+    // changed parts of the text alone.
+    let tokens = base.check(&edited).ok()?;
+    let text = edited.into_text();
     let admissible = if group == Group::Canonicalizations {
         selected.len() <= state.canonicalization_budget.load(Ordering::SeqCst)
-            && token_count(&text) <= state.original_tokens
+            && tokens <= state.original_tokens
             && !state.was_current(&text)
     } else {
-        size_key(&text) < size_key(current)
+        let current_tokens = if current == base.source() {
+            base.token_count()
+        } else {
+            token_count(current)
+        };
+        (tokens, text.len(), text.as_str()) < (current_tokens, current.len(), current)
     };
     if !admissible {
         return None;
@@ -215,22 +227,22 @@ impl Pass<String> for GroupPass {
         if self.state.strategy == Strategy::ProbDd && group != Group::Canonicalizations {
             // The sites of the text the pass starts from stay fixed; a candidate applies every
             // site accepted so far plus the new set, to that base text.
-            let base = current.clone();
-            let all = rewrites(&base, group);
+            let base = Prepared::new(current, group, self.state.minor);
             let state = Arc::clone(&self.state);
             let width = state.jobs;
             return Box::new(
                 ProbDd::new(
-                    all.len(),
+                    base.sites().len(),
                     PROBDD_PRIOR,
                     move |current: &String, applied: &[usize]| {
                         state.mark_current(current);
-                        candidate_on(group, &state, &base, current, &all, applied)
+                        candidate_on(group, &state, &base, current, base.sites(), applied)
                     },
                 )
                 .with_width(width),
             );
         }
+        let length_state = Arc::clone(&self.state);
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);
@@ -238,11 +250,14 @@ impl Pass<String> for GroupPass {
         let sites_of_batch = Arc::clone(&batch_sites);
         let inner = Ddmin::new(
             0,
-            move |current: &String| sites(&length_memo, current, group).len(),
+            move |current: &String| {
+                sites(&length_memo, current, group, &length_state)
+                    .sites()
+                    .len()
+            },
             move |current: &String, chunk: &[usize]| {
-                state.mark_current(current);
-                let all = sites(&memo, current, group);
-                let proposal = candidate(group, &state, current, &all, chunk)?;
+                let prepared = sites(&memo, current, group, &state);
+                let proposal = candidate(group, &state, &prepared, prepared.sites(), chunk)?;
                 lock(&sites_of_batch).push(chunk.len());
                 Some(proposal)
             },
@@ -319,6 +334,7 @@ mod tests {
         let state = SharedState::new("x = 10\ny = 2\n", 11);
         let current = "x = 10\ny = 2\n";
         let all = vec![rewrite(4..6, "5"), rewrite(4..6, "100"), rewrite(0..0, "")];
+        let current = &Prepared::new(current, Group::IntegerReduction, 11);
         let shrink = candidate(Group::IntegerReduction, &state, current, &all, &[0]).unwrap();
         assert_eq!(shrink.case, "x = 5\ny = 2\n");
         assert_eq!(shrink.change["group"], "integer-reduction");
@@ -332,13 +348,14 @@ mod tests {
         let original = "x = 10\n";
         let state = SharedState::new(original, 11);
         let all = vec![rewrite(4..6, "(10)")];
+        let base = &Prepared::new(original, Group::Canonicalizations, 11);
         // Growing in bytes (not tokens beyond the original's count is allowed).
-        let grown = candidate(Group::Canonicalizations, &state, original, &all, &[0]);
+        let grown = candidate(Group::Canonicalizations, &state, base, &all, &[0]);
         if token_count("x = (10)\n") <= token_count(original) {
             assert!(grown.is_some());
         }
         state.mark_current("x = (10)\n");
-        assert!(candidate(Group::Canonicalizations, &state, original, &all, &[0]).is_none());
+        assert!(candidate(Group::Canonicalizations, &state, base, &all, &[0]).is_none());
     }
 
     #[test]

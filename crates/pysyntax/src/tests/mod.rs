@@ -2,6 +2,7 @@
 
 mod expressions;
 mod freeze;
+mod prepared;
 mod robustness;
 mod transformations;
 mod validity;
