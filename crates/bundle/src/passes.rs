@@ -7,7 +7,7 @@ use std::sync::Arc;
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
 use serde_json::{json, Value};
 
-use crate::case::{BundleCase, CodeObject};
+use crate::case::{BundleCase, CodeObject, Metadata};
 use crate::elf_tools::{ElfTools, ToolError};
 use crate::sections::SectionPolicy;
 
@@ -76,13 +76,13 @@ impl Pass<BundleCase> for MetadataListPass {
             0,
             move |case: &BundleCase| list_len(&case.metadata, key),
             move |case: &BundleCase, removed: &[usize]| {
-                let mut metadata = (*case.metadata).clone();
+                let mut metadata = case.metadata.value().clone();
                 let list = metadata.get_mut(key)?.as_array_mut()?;
                 let (kept, gone) = split_removed(list, removed);
                 *list = kept;
                 let change = json!({"list": key, "removed_indices": removed, "removed": gone});
                 let mut next = case.clone();
-                next.metadata = Arc::new(metadata);
+                next.metadata = Arc::new(Metadata::new(metadata));
                 Some(Proposal { case: next, change })
             },
         ))
@@ -146,7 +146,7 @@ impl Pass<BundleCase> for CaseArgumentsPass {
                     0,
                     move |case: &BundleCase| case_arguments(&case.metadata, index),
                     move |case: &BundleCase, removed: &[usize]| {
-                        let mut metadata = (*case.metadata).clone();
+                        let mut metadata = case.metadata.value().clone();
                         let list = metadata
                             .get_mut("cases")?
                             .get_mut(index)?
@@ -160,7 +160,7 @@ impl Pass<BundleCase> for CaseArgumentsPass {
                             "removed": gone,
                         });
                         let mut next = case.clone();
-                        next.metadata = Arc::new(metadata);
+                        next.metadata = Arc::new(Metadata::new(metadata));
                         Some(Proposal { case: next, change })
                     },
                 )

@@ -154,7 +154,7 @@ fn direct_code_objects() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.co", b"a");
     let snapshot = load(&InputSource::CodeObjects(vec![a.clone()], None)).unwrap();
-    assert_eq!(*snapshot.case.metadata, serde_json::json!({}));
+    assert_eq!(*snapshot.case.metadata.value(), serde_json::json!({}));
     let error = load(&InputSource::CodeObjects(vec![a.clone(), a.clone()], None)).unwrap_err();
     assert!(error.to_string().contains("more than once"));
     let bad_meta = write(dir.path(), "m.json", b"[]");
