@@ -1,12 +1,11 @@
 //! The test case: retained code objects (bytes, workspace names, section listings) plus the
 //! metadata document, and its content digest.
 
-use std::io::Write;
-use std::ops::Deref;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+pub use crate::metadata::Metadata;
 use crate::sections::ElfListing;
 
 /// One code object of a candidate.
@@ -117,87 +116,6 @@ impl BundleCase {
     pub fn size(&self) -> u64 {
         let objects: usize = self.objects.iter().map(|o| o.bytes.len()).sum();
         objects as u64 + self.metadata.json_len()
-    }
-}
-
-/// The metadata document (`metadata.json`, pretty-printed). Its serialized length and digest are
-/// computed once, by streaming the serialization into the hash: a 100,000-entry document is
-/// several MB of JSON, and every candidate of the object pass shares one document.
-#[derive(Debug)]
-pub struct Metadata {
-    value: serde_json::Value,
-    summary: OnceLock<(String, u64)>,
-}
-
-impl Metadata {
-    /// Wraps a document.
-    pub fn new(value: serde_json::Value) -> Self {
-        Metadata {
-            value,
-            summary: OnceLock::new(),
-        }
-    }
-
-    /// The document.
-    pub fn value(&self) -> &serde_json::Value {
-        &self.value
-    }
-
-    /// Writes `metadata.json` (pretty, newline-terminated) to `out`.
-    pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &self.value)?;
-        out.write_all(b"\n")
-    }
-
-    /// `metadata.json` as bytes.
-    pub fn json(&self) -> Vec<u8> {
-        pretty(&self.value)
-    }
-
-    fn summary(&self) -> &(String, u64) {
-        self.summary.get_or_init(|| {
-            let mut sink = HashingSink::default();
-            self.write_json(&mut sink)
-                .expect("hashing never fails to write");
-            (sink.hasher.finalize().to_hex().to_string(), sink.len)
-        })
-    }
-
-    /// Hex blake3 of `metadata.json`.
-    pub fn digest(&self) -> &str {
-        &self.summary().0
-    }
-
-    /// Length of `metadata.json` in bytes.
-    pub fn json_len(&self) -> u64 {
-        self.summary().1
-    }
-}
-
-impl Deref for Metadata {
-    type Target = serde_json::Value;
-
-    fn deref(&self) -> &serde_json::Value {
-        &self.value
-    }
-}
-
-/// A writer that only hashes and counts.
-#[derive(Default)]
-struct HashingSink {
-    hasher: blake3::Hasher,
-    len: u64,
-}
-
-impl Write for HashingSink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.hasher.update(bytes);
-        self.len += bytes.len() as u64;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 

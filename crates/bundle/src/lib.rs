@@ -2,7 +2,7 @@
 //! user's predicate command keeps returning the interesting exit code.
 //!
 //! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
-//! test case and its digest), [`workspace`] (candidate directories and placeholders), [`store`]
+//! test case and its digest), [`metadata`] (the shared-list metadata document), [`workspace`] (candidate directories and placeholders), [`store`]
 //! (the content store candidate files are hard linked from), [`passes`] (ddmin passes),
 //! [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`] (the engine's view
 //! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON
@@ -13,6 +13,7 @@ pub mod case;
 pub mod elf_tools;
 pub mod input;
 pub mod log;
+pub mod metadata;
 pub mod oracle;
 pub mod passes;
 pub mod sections;
