@@ -207,9 +207,14 @@ mod tests {
             blake3::hash(&pretty(&value)).to_hex().as_str()
         );
         let kernels = metadata.list("kernels").unwrap();
-        let fewer = metadata.with_list("kernels", vec![kernels[1].clone()]).unwrap();
+        let fewer = metadata
+            .with_list("kernels", vec![kernels[1].clone()])
+            .unwrap();
         assert!(Arc::ptr_eq(&fewer.list("kernels").unwrap()[0], &kernels[1]));
-        assert_eq!(fewer.to_value()["kernels"], serde_json::json!([{"name": "b"}]));
+        assert_eq!(
+            fewer.to_value()["kernels"],
+            serde_json::json!([{"name": "b"}])
+        );
         assert_eq!(fewer.to_value()["owner"], value["owner"]);
         assert!(metadata.list("owner").is_none() && metadata.with_list("x", vec![]).is_none());
         let whole = Metadata::new(serde_json::json!([1]));

@@ -88,7 +88,7 @@ fn list_change(list: String, removed: &[usize], gone: &[Arc<Value>]) -> Value {
     let mut change = serde_json::Map::new();
     change.insert("list".into(), json!(list));
     change.extend(removal(removed));
-    if gone.len() <= LISTED {
+    if removed.len() <= LISTED {
         let items: Vec<Value> = gone.iter().map(|item| Value::clone(item)).collect();
         change.insert("removed".into(), Value::Array(items));
     }
@@ -293,5 +293,23 @@ fn build_section_removal(
             next.tool_error = Some(Arc::from(message.as_str()));
             Some(Proposal { case: next, change })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removals_become_ranges() {
+        assert_eq!(ranges(&[]), Vec::<[usize; 2]>::new());
+        assert_eq!(ranges(&[0, 1, 2, 5, 7, 8]), [[0, 3], [5, 6], [7, 9]]);
+        let long: Vec<usize> = (0..LISTED + 1).collect();
+        let change = list_change("kernels".into(), &long, &[]);
+        assert_eq!(change["removed_ranges"], json!([[0, LISTED + 1]]));
+        assert_eq!(change["removed_count"], json!(LISTED + 1));
+        assert!(change.get("removed").is_none());
+        let short = list_change("kernels".into(), &[3], &[Arc::new(json!("k"))]);
+        assert_eq!(short["removed"], json!(["k"]));
     }
 }

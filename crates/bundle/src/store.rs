@@ -213,7 +213,9 @@ fn write_entry(path: &Path, source: &Source<'_>) -> std::io::Result<()> {
 
 impl<'a> Lease<'a> {
     fn slot(&mut self) -> &mut Slot {
-        self.slot.as_mut().expect("a lease holds its slot until dropped")
+        self.slot
+            .as_mut()
+            .expect("a lease holds its slot until dropped")
     }
 
     /// Creates `dest` with the content of `source`: a hard link to the stored file with key

@@ -86,7 +86,11 @@ pub fn materialize_linked<'a>(
     std::fs::create_dir(&objects)?;
     for object in &case.objects {
         let key = format!("o-{}", object.sha256);
-        lease.place(&key, Source::Bytes(&object.bytes), &objects.join(&object.name))?;
+        lease.place(
+            &key,
+            Source::Bytes(&object.bytes),
+            &objects.join(&object.name),
+        )?;
     }
     let key = format!("m-{}", case.metadata.digest());
     lease.place(

@@ -98,14 +98,26 @@ fn three_hundred_objects_and_ten_thousand_entries_with_eight_jobs() {
 #[test]
 fn spread_case_reduces_identically_with_one_and_eight_jobs() {
     let area = Area::new();
-    let dir = generate(&area, "spread", &["240", "2000", "8"]);
+    let (objects, entries, spread) = (160, 1200, 5);
+    let args = [objects, entries, spread].map(|n| n.to_string());
+    let dir = generate(&area, "spread", &args.each_ref().map(String::as_str));
     let before = tree(&dir);
     let predicate = dir.join("predicate.sh");
     let parallel = reduce(&area, &dir, &predicate, 8, "out-8");
     let sequential = reduce(&area, &dir, &predicate, 1, "out-1");
     assert_eq!(tree(&parallel), tree(&sequential));
-    let mut expected: Vec<String> = (0..8).map(|i| format!("o{}.co", i * 30)).collect();
-    expected.push("o7.co".into());
+    // What gen_bundle.py's predicate needs: object 7, kernel k/2, and `spread` evenly spaced
+    // objects and kernels.
+    let kernels_in = entries * 4 / 10;
+    let mut wanted_objects: Vec<usize> = (0..spread).map(|i| i * (objects / spread)).collect();
+    wanted_objects.push(7);
+    let mut wanted_kernels: Vec<usize> = (0..spread).map(|i| i * (kernels_in / spread)).collect();
+    wanted_kernels.push(kernels_in / 2);
+    for wanted in [&mut wanted_objects, &mut wanted_kernels] {
+        wanted.sort();
+        wanted.dedup();
+    }
+    let mut expected: Vec<String> = wanted_objects.iter().map(|i| format!("o{i}.co")).collect();
     expected.sort();
     assert_eq!(object_names(&parallel), expected);
     let kernels: Vec<String> = metadata(&parallel)["kernels"]
@@ -114,10 +126,7 @@ fn spread_case_reduces_identically_with_one_and_eight_jobs() {
         .iter()
         .map(|k| k["name"].as_str().unwrap().to_owned())
         .collect();
-    let mut wanted: Vec<String> = (0..8).map(|i| format!("k-{}", i * 100)).collect();
-    wanted.push("k-400".into());
-    wanted.sort_by_key(|k| k[2..].parse::<u32>().unwrap());
-    wanted.dedup();
+    let wanted: Vec<String> = wanted_kernels.iter().map(|i| format!("k-{i}")).collect();
     assert_eq!(kernels, wanted);
     assert!(StdCommand::new(&predicate)
         .arg(&parallel)
@@ -160,11 +169,11 @@ exit $verdict
 #[test]
 fn predicates_writing_linked_files_in_place_corrupt_nothing() {
     let area = Area::new();
-    let dir = generate(&area, "vandal", &["60", "400", "3"]);
+    let dir = generate(&area, "vandal", &["30", "300", "2"]);
     let before = tree(&dir);
     let marker = area.out("corrupted-candidates");
     let vandal = vandal_predicate(&dir, &marker);
-    let reference = reduce(&area, &dir, &dir.join("predicate.sh"), 1, "reference");
+    let reference = reduce(&area, &dir, &dir.join("predicate.sh"), 8, "reference");
     let parallel = reduce(&area, &dir, &vandal, 8, "vandal-8");
     let sequential = reduce(&area, &dir, &vandal, 1, "vandal-1");
     assert!(

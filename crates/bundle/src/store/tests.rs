@@ -28,7 +28,10 @@ fn files_are_read_only_hard_links_written_once() {
         let mut lease = store.lease().unwrap();
         let dest = place(&mut lease, dir.path(), &format!("a{round}"));
         let meta = std::fs::metadata(&dest).unwrap();
-        assert_eq!(meta.ino(), std::fs::metadata(stored(dir.path())).unwrap().ino());
+        assert_eq!(
+            meta.ino(),
+            std::fs::metadata(stored(dir.path())).unwrap().ino()
+        );
         assert_eq!(meta.mode() & 0o777, 0o444);
         assert_eq!(std::fs::read(&dest).unwrap(), BYTES);
     }
@@ -42,27 +45,51 @@ fn files_are_read_only_hard_links_written_once() {
 fn in_place_writes_are_detected_and_repaired() {
     type Vandal = fn(&Path);
     let vandals: [(&str, Vandal, u64); 6] = [
-        ("append", |p| {
-            let mut f = OpenOptions::new().append(true).open(p).unwrap();
-            f.write_all(b"\n").unwrap();
-        }, 1),
-        ("truncate", |p| {
-            OpenOptions::new().write(true).truncate(true).open(p).unwrap();
-        }, 1),
-        ("chmod and overwrite, same size", |p| {
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644)).unwrap();
-            let mut f = OpenOptions::new().write(true).open(p).unwrap();
-            f.write_all(b"X").unwrap();
-        }, 1),
-        ("chmod only", |p| {
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }, 1),
+        (
+            "append",
+            |p| {
+                let mut f = OpenOptions::new().append(true).open(p).unwrap();
+                f.write_all(b"\n").unwrap();
+            },
+            1,
+        ),
+        (
+            "truncate",
+            |p| {
+                OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(p)
+                    .unwrap();
+            },
+            1,
+        ),
+        (
+            "chmod and overwrite, same size",
+            |p| {
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644)).unwrap();
+                let mut f = OpenOptions::new().write(true).open(p).unwrap();
+                f.write_all(b"X").unwrap();
+            },
+            1,
+        ),
+        (
+            "chmod only",
+            |p| {
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+            },
+            1,
+        ),
         ("remove the link", |p| std::fs::remove_file(p).unwrap(), 0),
-        ("replace by rename", |p| {
-            let other = p.with_extension("new");
-            std::fs::write(&other, b"other").unwrap();
-            std::fs::rename(&other, p).unwrap();
-        }, 0),
+        (
+            "replace by rename",
+            |p| {
+                let other = p.with_extension("new");
+                std::fs::write(&other, b"other").unwrap();
+                std::fs::rename(&other, p).unwrap();
+            },
+            0,
+        ),
     ];
     for (what, vandal, repairs) in vandals {
         let dir = tempfile::tempdir().unwrap();
