@@ -111,7 +111,7 @@ struct Slot {
     leases: u64,
 }
 
-/// Counters, for tests and the bench.
+/// Counters (for tests).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct StoreStats {
     /// Files written into the store.
@@ -241,7 +241,14 @@ impl<'a> Lease<'a> {
         if let Some(entry) = self.slot().entries.get_mut(key) {
             entry.last_used = lease;
         }
-        let stamp = match std::fs::hard_link(&path, dest) {
+        let mut linked = std::fs::hard_link(&path, dest);
+        if linked.is_err() && !path.exists() {
+            // The stored file went away (removed from outside its workspace): store it again.
+            write_entry(&path, &source)?;
+            self.stats.written += 1;
+            linked = std::fs::hard_link(&path, dest);
+        }
+        let stamp = match linked {
             Ok(()) => {
                 self.stats.linked += 1;
                 Some(Stamp::of(&path)?)

@@ -111,6 +111,24 @@ fn in_place_writes_are_detected_and_repaired() {
 }
 
 #[test]
+fn a_stored_file_removed_from_outside_is_stored_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path(), 1 << 20);
+    drop(
+        store
+            .lease()
+            .map(|mut lease| place(&mut lease, dir.path(), "a")),
+    );
+    std::fs::remove_file(stored(dir.path())).unwrap();
+    let mut lease = store.lease().unwrap();
+    let dest = place(&mut lease, dir.path(), "b");
+    assert_eq!(std::fs::read(&dest).unwrap(), BYTES);
+    drop(lease);
+    let stats = store.stats();
+    assert_eq!((stats.written, stats.linked, stats.copied), (2, 2, 0));
+}
+
+#[test]
 fn concurrent_leases_use_separate_slots() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path(), 1 << 20);
