@@ -25,7 +25,7 @@ TMPDIR="$work/tmp" /usr/bin/time -v "$bin" bundle -j "$jobs" \
     --bundle "$work/in/bundle.json" --output "$work/out" \
     --predicate "$work/in/predicate.sh" --predicate-arg='{workspace}' \
     2> "$work/stderr" || { cat "$work/stderr"; exit 1; }
-grep -E "predicate runs|Elapsed|Maximum resident" "$work/stderr"
+grep -E "predicate runs|Elapsed|Maximum resident|User time|System time" "$work/stderr"
 "$work/in/predicate.sh" "$work/out" || { echo "FAIL: the output is not interesting"; exit 1; }
 ls "$work/out/objects" | wc -l | sed 's/^/objects kept: /'
 if [ -n "$(ls -A "$work/tmp")" ]; then echo "FAIL: TMPDIR not empty"; exit 1; fi

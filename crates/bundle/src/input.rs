@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::case::{BundleCase, CodeObject};
+use crate::case::{BundleCase, CodeObject, Metadata};
 use crate::workspace::unique_object_names;
 
 /// The `format` value of bundle documents.
@@ -236,7 +236,7 @@ pub fn load(source: &InputSource) -> Result<Snapshot, InputError> {
     Ok(Snapshot {
         case: BundleCase {
             objects,
-            metadata: Arc::new(metadata),
+            metadata: Arc::new(Metadata::new(metadata)),
             tool_error: None,
         },
         originals,

@@ -2,19 +2,22 @@
 //! user's predicate command keeps returning the interesting exit code.
 //!
 //! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
-//! test case and its digest), [`workspace`] (candidate directories and placeholders), [`passes`]
-//! (ddmin passes), [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`]
-//! (the engine's view of a candidate), [`log`] (the deterministic reduction log), [`strict_json`]
-//! (input JSON without duplicate keys).
+//! test case and its digest), [`metadata`] (the shared-list metadata document), [`workspace`] (candidate directories and placeholders), [`store`]
+//! (the content store candidate files are hard linked from), [`passes`] (ddmin passes),
+//! [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`] (the engine's view
+//! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON
+//! without duplicate keys).
 
 pub mod args;
 pub mod case;
 pub mod elf_tools;
 pub mod input;
 pub mod log;
+pub mod metadata;
 pub mod oracle;
 pub mod passes;
 pub mod sections;
+pub mod store;
 pub mod strict_json;
 pub mod workspace;
 
@@ -91,7 +94,10 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     snapshot.verify().map_err(|e| failed(e.to_string()))?;
 
-    let oracle = oracle::BundleOracle::new(&predicate, &temp);
+    // Each slot keeps up to the original's size: every original object and the original
+    // metadata stay stored through the object pass, and the disk use stays bounded.
+    let store = store::ContentStore::new(temp.path().join("store"), original.size());
+    let oracle = oracle::BundleOracle::new(&predicate, &temp, &store);
     let object_pass = ObjectPass { min_objects };
     let list_passes: Vec<MetadataListPass> = METADATA_LISTS
         .iter()

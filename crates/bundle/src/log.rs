@@ -12,7 +12,10 @@ use crate::sections::SectionPolicy;
 /// Format name of the log.
 pub const LOG_FORMAT: &str = "minrepro-bundle-reduction-log";
 /// Version of the log format.
-pub const LOG_VERSION: u32 = 1;
+///
+/// Version 2: list and object removals record index ranges and a count, and the removed items
+/// only when there are at most [`crate::passes::LISTED`].
+pub const LOG_VERSION: u32 = 2;
 
 /// Everything the log records.
 pub struct LogContext<'a> {

@@ -6,18 +6,24 @@ use minrepro_predicate::{
 };
 
 use crate::case::BundleCase;
-use crate::workspace::{materialize, placeholder_value};
+use crate::store::ContentStore;
+use crate::workspace::{materialize_linked, placeholder_value};
 
 /// Judges candidates with the user's predicate.
 pub struct BundleOracle<'a> {
     predicate: &'a Predicate,
     temp: &'a TempRoot,
+    store: &'a ContentStore,
 }
 
 impl<'a> BundleOracle<'a> {
-    /// An oracle whose workspaces live under `temp`.
-    pub fn new(predicate: &'a Predicate, temp: &'a TempRoot) -> Self {
-        BundleOracle { predicate, temp }
+    /// An oracle whose workspaces live under `temp`, linked from `store`.
+    pub fn new(predicate: &'a Predicate, temp: &'a TempRoot, store: &'a ContentStore) -> Self {
+        BundleOracle {
+            predicate,
+            temp,
+            store,
+        }
     }
 }
 
@@ -67,7 +73,13 @@ impl Oracle<BundleCase> for BundleOracle<'_> {
             .temp
             .workspace()
             .map_err(|e| EvalError::Fatal(format!("cannot create a candidate workspace: {e}")))?;
-        materialize(case, workspace.path())
+        // Declared after the workspace, so it is dropped first: the linked files are checked
+        // while the workspace still holds its links (removing them would change their ctime).
+        let mut lease = self
+            .store
+            .lease()
+            .map_err(|e| EvalError::Fatal(format!("cannot create the content store: {e}")))?;
+        materialize_linked(case, workspace.path(), &mut lease)
             .map_err(|e| EvalError::Fatal(format!("cannot write a candidate workspace: {e}")))?;
         let dir = workspace.path().to_path_buf();
         let lookup = |name: &str| {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
 use serde_json::{json, Value};
 
-use crate::case::{BundleCase, CodeObject};
+use crate::case::{BundleCase, CodeObject, Metadata};
 use crate::elf_tools::{ElfTools, ToolError};
 use crate::sections::SectionPolicy;
 
@@ -42,14 +42,57 @@ impl Pass<BundleCase> for ObjectPass {
             |case: &BundleCase| case.objects.len(),
             |case: &BundleCase, removed: &[usize]| {
                 let (kept, gone) = split_removed(&case.objects, removed);
-                let ids: Vec<&str> = gone.iter().map(|o| o.id.as_str()).collect();
-                let change = json!({"removed_objects": ids});
+                let mut change = removal(removed);
+                if gone.len() <= LISTED {
+                    let ids: Vec<&str> = gone.iter().map(|o| o.id.as_str()).collect();
+                    change.insert("removed_objects".into(), json!(ids));
+                }
                 let mut next = case.clone();
                 next.objects = kept;
-                Some(Proposal { case: next, change })
+                Some(Proposal {
+                    case: next,
+                    change: Value::Object(change),
+                })
             },
         ))
     }
+}
+
+/// Removals of at most this many items list them in the change record; longer ones (a
+/// complement at high granularity removes nearly everything, thousands of times per pass) give
+/// index ranges and a count only, so the log stays linear in the number of candidates.
+pub const LISTED: usize = 16;
+
+/// Sorted positions as half-open `[start, end)` ranges.
+pub fn ranges(removed: &[usize]) -> Vec<[usize; 2]> {
+    let mut out: Vec<[usize; 2]> = Vec::new();
+    for &index in removed {
+        match out.last_mut() {
+            Some(last) if last[1] == index => last[1] += 1,
+            _ => out.push([index, index + 1]),
+        }
+    }
+    out
+}
+
+/// The common part of a change record: which positions (of the list before the change) went.
+fn removal(removed: &[usize]) -> serde_json::Map<String, Value> {
+    let mut change = serde_json::Map::new();
+    change.insert("removed_ranges".into(), json!(ranges(removed)));
+    change.insert("removed_count".into(), json!(removed.len()));
+    change
+}
+
+/// The change record of a metadata list removal.
+fn list_change(list: String, removed: &[usize], gone: &[Arc<Value>]) -> Value {
+    let mut change = serde_json::Map::new();
+    change.insert("list".into(), json!(list));
+    change.extend(removal(removed));
+    if removed.len() <= LISTED {
+        let items: Vec<Value> = gone.iter().map(|item| Value::clone(item)).collect();
+        change.insert("removed".into(), Value::Array(items));
+    }
+    Value::Object(change)
 }
 
 fn list_len(metadata: &Value, key: &str) -> usize {
@@ -74,15 +117,12 @@ impl Pass<BundleCase> for MetadataListPass {
         let key = self.key;
         Box::new(Ddmin::new(
             0,
-            move |case: &BundleCase| list_len(&case.metadata, key),
+            move |case: &BundleCase| case.metadata.list(key).map_or(0, <[_]>::len),
             move |case: &BundleCase, removed: &[usize]| {
-                let mut metadata = (*case.metadata).clone();
-                let list = metadata.get_mut(key)?.as_array_mut()?;
-                let (kept, gone) = split_removed(list, removed);
-                *list = kept;
-                let change = json!({"list": key, "removed_indices": removed, "removed": gone});
+                let (kept, gone) = split_removed(case.metadata.list(key)?, removed);
+                let change = list_change(key.to_owned(), removed, &gone);
                 let mut next = case.clone();
-                next.metadata = Arc::new(metadata);
+                next.metadata = Arc::new(case.metadata.with_list(key, kept)?);
                 Some(Proposal { case: next, change })
             },
         ))
@@ -121,9 +161,9 @@ impl Search<BundleCase> for PerItem {
     }
 }
 
-fn case_arguments(metadata: &Value, index: usize) -> usize {
+fn case_arguments(metadata: &Metadata, index: usize) -> usize {
     metadata
-        .get("cases")
+        .list("cases")
         .and_then(|c| c.get(index))
         .map_or(0, |c| list_len(c, "arguments"))
 }
@@ -138,7 +178,7 @@ impl Pass<BundleCase> for CaseArgumentsPass {
 
     fn search(&self, current: &BundleCase) -> Box<dyn Search<BundleCase> + '_> {
         Box::new(PerItem {
-            count: list_len(&current.metadata, "cases"),
+            count: current.metadata.list("cases").map_or(0, <[_]>::len),
             next: 0,
             inner: None,
             make: Box::new(|index| {
@@ -146,21 +186,18 @@ impl Pass<BundleCase> for CaseArgumentsPass {
                     0,
                     move |case: &BundleCase| case_arguments(&case.metadata, index),
                     move |case: &BundleCase, removed: &[usize]| {
-                        let mut metadata = (*case.metadata).clone();
-                        let list = metadata
-                            .get_mut("cases")?
-                            .get_mut(index)?
-                            .get_mut("arguments")?
-                            .as_array_mut()?;
+                        let cases = case.metadata.list("cases")?;
+                        let mut item = Value::clone(cases.get(index)?);
+                        let list = item.get_mut("arguments")?.as_array_mut()?;
                         let (kept, gone) = split_removed(list, removed);
                         *list = kept;
-                        let change = json!({
-                            "list": format!("cases[{index}].arguments"),
-                            "removed_indices": removed,
-                            "removed": gone,
-                        });
+                        let gone: Vec<Arc<Value>> = gone.into_iter().map(Arc::new).collect();
+                        let change =
+                            list_change(format!("cases[{index}].arguments"), removed, &gone);
+                        let mut all = cases.to_vec();
+                        all[index] = Arc::new(item);
                         let mut next = case.clone();
-                        next.metadata = Arc::new(metadata);
+                        next.metadata = Arc::new(case.metadata.with_list("cases", all)?);
                         Some(Proposal { case: next, change })
                     },
                 )
@@ -256,5 +293,23 @@ fn build_section_removal(
             next.tool_error = Some(Arc::from(message.as_str()));
             Some(Proposal { case: next, change })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removals_become_ranges() {
+        assert_eq!(ranges(&[]), Vec::<[usize; 2]>::new());
+        assert_eq!(ranges(&[0, 1, 2, 5, 7, 8]), [[0, 3], [5, 6], [7, 9]]);
+        let long: Vec<usize> = (0..LISTED + 1).collect();
+        let change = list_change("kernels".into(), &long, &[]);
+        assert_eq!(change["removed_ranges"], json!([[0, LISTED + 1]]));
+        assert_eq!(change["removed_count"], json!(LISTED + 1));
+        assert!(change.get("removed").is_none());
+        let short = list_change("kernels".into(), &[3], &[Arc::new(json!("k"))]);
+        assert_eq!(short["removed"], json!(["k"]));
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::case::BundleCase;
+use crate::store::{Lease, Source};
 
 /// Placeholders a bundle predicate may use.
 pub const PLACEHOLDERS: [&str; 4] = ["bundle", "metadata", "workspace", "input"];
@@ -61,14 +62,42 @@ pub fn unique_object_names<'a>(paths: impl Iterator<Item = &'a Path>) -> Vec<Str
     names
 }
 
-/// Writes a candidate into the empty directory `dir`.
+/// Writes a candidate into the empty directory `dir` as real files (the published output).
 pub fn materialize(case: &BundleCase, dir: &Path) -> std::io::Result<()> {
     let objects = dir.join("objects");
     std::fs::create_dir(&objects)?;
     for object in &case.objects {
         std::fs::write(objects.join(&object.name), object.bytes.as_slice())?;
     }
-    std::fs::write(dir.join("metadata.json"), case.metadata_json())?;
+    std::fs::write(dir.join("metadata.json"), case.metadata.json())?;
+    std::fs::write(dir.join("bundle.json"), case.bundle_json())?;
+    Ok(())
+}
+
+/// Creates a candidate in the empty directory `dir` with its objects and `metadata.json` hard
+/// linked from the content store (see [`crate::store`]); `bundle.json` differs for nearly every
+/// candidate and is written directly.
+pub fn materialize_linked<'a>(
+    case: &'a BundleCase,
+    dir: &Path,
+    lease: &mut Lease<'a>,
+) -> std::io::Result<()> {
+    let objects = dir.join("objects");
+    std::fs::create_dir(&objects)?;
+    for object in &case.objects {
+        let key = format!("o-{}", object.sha256);
+        lease.place(
+            &key,
+            Source::Bytes(&object.bytes),
+            &objects.join(&object.name),
+        )?;
+    }
+    let key = format!("m-{}", case.metadata.digest());
+    lease.place(
+        &key,
+        Source::Metadata(&case.metadata),
+        &dir.join("metadata.json"),
+    )?;
     std::fs::write(dir.join("bundle.json"), case.bundle_json())?;
     Ok(())
 }
@@ -88,7 +117,7 @@ pub fn placeholder_value(case: &BundleCase, dir: &Path, placeholder: &str) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::CodeObject;
+    use crate::case::{CodeObject, Metadata};
     use std::sync::Arc;
 
     #[test]
@@ -124,7 +153,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let case = BundleCase {
             objects: vec![CodeObject::new("id".into(), "k.co".into(), b"elf".to_vec())],
-            metadata: Arc::new(serde_json::json!({"kernels": ["k"]})),
+            metadata: Arc::new(Metadata::new(serde_json::json!({"kernels": ["k"]}))),
             tool_error: None,
         };
         materialize(&case, dir.path()).unwrap();

@@ -70,7 +70,7 @@ fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
 
     let log = log(&out);
     assert_eq!(log["format"], "minrepro-bundle-reduction-log");
-    assert_eq!(log["version"], 1);
+    assert_eq!(log["version"], 2);
     assert_eq!(log["originals"].as_array().unwrap().len(), 3);
     assert_eq!(log["originals"][1]["name"], "beta_kernel__v2_.co");
     assert_ne!(log["initial_digest"], log["final_digest"]);

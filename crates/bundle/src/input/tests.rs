@@ -37,7 +37,7 @@ fn loads_a_bundle_with_special_paths_and_external_metadata() {
     .unwrap();
     assert_eq!(snapshot.case.objects[0].name, "case_17___x_.co");
     assert_eq!(snapshot.case.objects[0].bytes.as_slice(), b"one");
-    assert_eq!(snapshot.case.metadata["extra"]["a"], 1);
+    assert_eq!(snapshot.case.metadata.to_value()["extra"]["a"], 1);
     assert_eq!(snapshot.input_paths().len(), 3);
     snapshot.verify().unwrap();
     write(dir.path(), "meta.json", br#"{"kernels": []}"#);
@@ -154,7 +154,7 @@ fn direct_code_objects() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.co", b"a");
     let snapshot = load(&InputSource::CodeObjects(vec![a.clone()], None)).unwrap();
-    assert_eq!(*snapshot.case.metadata, serde_json::json!({}));
+    assert_eq!(snapshot.case.metadata.to_value(), serde_json::json!({}));
     let error = load(&InputSource::CodeObjects(vec![a.clone(), a.clone()], None)).unwrap_err();
     assert!(error.to_string().contains("more than once"));
     let bad_meta = write(dir.path(), "m.json", b"[]");

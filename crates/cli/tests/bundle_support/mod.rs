@@ -187,3 +187,43 @@ pub fn section_names(object: &Path) -> Vec<String> {
 pub fn log(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("reduction-log.json")).unwrap()).unwrap()
 }
+
+/// Checks a published output: bundle.json names exactly the files under objects/ with matching
+/// sizes and sha256, metadata.json and the log parse.
+pub fn verify_output(out: &Path) {
+    let bundle: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    serde_json::from_slice::<serde_json::Value>(&std::fs::read(out.join("metadata.json")).unwrap())
+        .unwrap();
+    let log = log(out);
+    assert_eq!(log["format"], "minrepro-bundle-reduction-log");
+    assert_eq!(
+        log["final_objects"].as_array().unwrap().len(),
+        bundle["code_objects"].as_array().unwrap().len()
+    );
+    let mut named: Vec<String> = Vec::new();
+    for entry in bundle["code_objects"].as_array().unwrap() {
+        let path = entry["path"].as_str().unwrap();
+        let bytes = std::fs::read(out.join(path)).unwrap();
+        assert_eq!(
+            entry["size"].as_u64().unwrap(),
+            bytes.len() as u64,
+            "{path}"
+        );
+        let sha = std::process::Command::new("sha256sum")
+            .arg(out.join(path))
+            .output()
+            .unwrap();
+        let sha = String::from_utf8_lossy(&sha.stdout);
+        assert!(sha.starts_with(entry["sha256"].as_str().unwrap()), "{path}");
+        named.push(path.trim_start_matches("objects/").to_owned());
+    }
+    let mut present: Vec<String> = std::fs::read_dir(out.join("objects"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    named.sort();
+    present.sort();
+    assert_eq!(named, present);
+}
