@@ -14,13 +14,7 @@ fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
     let before = tree(&area.input());
     let out = area.out("reduced");
     let assert = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
+        .reduce_cmd(&bundle, &out, &predicate)
         .arg("--predicate-arg={bundle}")
         .args([
             "--allow-remove-section=.debug_*",
@@ -258,13 +252,7 @@ sys.exit(1 if diff else 0)
 "#,
     );
     let out = area.out("reduced-3646-difference");
-    area.cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg("/usr/bin/python3")
+    area.reduce_cmd(&bundle, &out, std::path::Path::new("/usr/bin/python3"))
         .arg(format!("--predicate-arg={}", wrapper.display()))
         .arg(format!("--predicate-arg={}", reference.display()))
         .arg("--predicate-arg={bundle}")
@@ -308,13 +296,7 @@ fn identical_bytes_across_runs_and_jobs() {
     let predicate = gamma_predicate(&area.input());
     let run = |name: &str, jobs: &str| {
         let out = area.out(name);
-        area.cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+        area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={bundle}")
             .arg("--allow-remove-section=.debug_*")
             .args(["-j", jobs])
@@ -339,13 +321,7 @@ fn persistent_cache_gives_identical_output() {
     let cache = area.out("cache.json");
     let run = |name: &str| {
         let out = area.out(name);
-        area.cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+        area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={bundle}")
             .arg("--cache-file")
             .arg(&cache)
@@ -394,13 +370,7 @@ fn llvm_19_tools_when_installed() {
     let bundle = three_object_bundle(&area.input());
     let predicate = gamma_predicate(&area.input());
     let out = area.out("out");
-    area.cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
+    area.reduce_cmd(&bundle, &out, &predicate)
         .arg("--predicate-arg={bundle}")
         .arg("--allow-remove-section=.debug_*")
         .arg(format!("--readobj={}", bin.join("llvm-readobj").display()))

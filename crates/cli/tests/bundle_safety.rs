@@ -32,16 +32,7 @@ fn existing_output_is_never_overwritten() {
     let out = area.out("exists");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("keep"), "mine").unwrap();
-    let output = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
-        .output()
-        .unwrap();
+    let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = stderr_of(&output);
     assert!(
@@ -80,13 +71,7 @@ fn cache_file_refusals() {
         (out.join("cache.json"), "inside the output"),
     ] {
         let output = area
-            .cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+            .reduce_cmd(&bundle, &out, &predicate)
             .arg("--cache-dependency")
             .arg(&dependency)
             .arg("--cache-file")
@@ -113,16 +98,7 @@ fn uninteresting_original_publishes_nothing() {
         "#!/bin/sh\necho 'works fine here'\nexit 3\n",
     );
     let out = area.out("out");
-    let output = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
-        .output()
-        .unwrap();
+    let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = stderr_of(&output);
     assert!(
@@ -155,13 +131,7 @@ fn flaky_original_is_rejected() {
     );
     let out = area.out("out");
     let output = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
+        .reduce_cmd(&bundle, &out, &predicate)
         .args(["--predicate-runs", "2"])
         .output()
         .unwrap();
@@ -325,63 +295,16 @@ fn usage_errors_exit_2() {
     let object = area.input().join("objects/alpha.co");
     let (predicate, marker) = marking_predicate(&area.input());
     let out = area.out("out");
-    let cases: Vec<Vec<std::ffi::OsString>> = vec![
-        vec![
-            "--output".into(),
-            out.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--code-object".into(),
-            object.clone().into(),
-            "--output".into(),
-            out.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--metadata".into(),
-            object.clone().into(),
-            "--output".into(),
-            out.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--output".into(),
-            out.clone().into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--output".into(),
-            out.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-            "--predicate-arg={input}".into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-        ],
-        vec![
-            "--bundle".into(),
-            bundle.clone().into(),
-            "--output".into(),
-            out.clone().into(),
-            "--predicate".into(),
-            predicate.clone().into(),
-            "--tool-timeout=0".into(),
-        ],
+    let full = reduce_args(&bundle, &out, &predicate);
+    let (flag_bundle, flag_output, flag_predicate) = (&full[0..2], &full[2..4], &full[4..6]);
+    let cases: Vec<Vec<&std::ffi::OsStr>> = vec![
+        [flag_output, flag_predicate].concat(), // no input
+        [&full[..], &["--code-object".as_ref(), object.as_os_str()]].concat(), // two input forms
+        [&full[..], &["--metadata".as_ref(), object.as_os_str()]].concat(),
+        [flag_bundle, flag_output].concat(), // no predicate
+        [&full[..], &["--predicate-arg={input}".as_ref()]].concat(), // unknown placeholder
+        [flag_bundle, flag_predicate].concat(), // no output
+        [&full[..], &["--tool-timeout=0".as_ref()]].concat(),
     ];
     for args in cases {
         let output = area.cmd().args(&args).output().unwrap();

@@ -44,13 +44,7 @@ fn cache_hits_replace_runs_only_while_every_identity_is_unchanged() {
         serial += 1;
         let out = area.out(&format!("out{serial}"));
         let before = runs(&count);
-        area.cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+        area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={bundle}")
             .arg("--cache-file")
             .arg(&cache)
@@ -109,13 +103,7 @@ fn an_identity_file_changing_mid_run_aborts_and_publishes_nothing() {
     let out = area.out("out");
     let cache = area.out("cache.json");
     let output = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
+        .reduce_cmd(&bundle, &out, &predicate)
         .arg("--cache-dependency")
         .arg(&dependency)
         .arg("--cache-file")

@@ -76,9 +76,9 @@ fn assert_no_staging(dir: &Path) {
     assert!(left.is_empty(), "staging leftovers: {left:?}");
 }
 
-/// Runs minrepro bundle (spawned, so its pid is known) and returns (pid, output).
-fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
-    let child = StdCommand::new(bin())
+/// Starts `minrepro bundle -q ARGS` in the area with piped output.
+fn spawn(area: &Area, args: &[&std::ffi::OsStr]) -> std::process::Child {
+    StdCommand::new(bin())
         .env("TMPDIR", area.tmp())
         .current_dir(area.root.path())
         .arg("bundle")
@@ -88,7 +88,12 @@ fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs minrepro bundle (spawned, so its pid is known) and returns (pid, output).
+fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
+    let child = spawn(area, args);
     let pid = child.id();
     let output = child.wait_with_output().unwrap();
     (pid, output)
@@ -158,18 +163,16 @@ fn hostile_predicates_leave_nothing_behind() {
             let (pid, output) = run(
                 &area,
                 &[
-                    "--bundle".as_ref(),
-                    bundle.as_os_str(),
-                    "--output".as_ref(),
-                    out.as_os_str(),
-                    "--predicate".as_ref(),
-                    predicate.as_os_str(),
-                    "--predicate-arg={bundle}".as_ref(),
-                    "--timeout".as_ref(),
-                    timeout.as_ref(),
-                    "-j".as_ref(),
-                    jobs.as_ref(),
-                ],
+                    reduce_args(&bundle, &out, &predicate),
+                    vec![
+                        "--predicate-arg={bundle}".as_ref(),
+                        "--timeout".as_ref(),
+                        timeout.as_ref(),
+                        "-j".as_ref(),
+                        jobs.as_ref(),
+                    ],
+                ]
+                .concat(),
             );
             let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
             let label = format!("{label} (-j {jobs})");
@@ -298,15 +301,13 @@ fn a_signal_death_can_be_the_interesting_behaviour() {
     let (_, output) = run(
         &area,
         &[
-            "--bundle".as_ref(),
-            bundle.as_os_str(),
-            "--output".as_ref(),
-            out.as_os_str(),
-            "--predicate".as_ref(),
-            predicate.as_os_str(),
-            "--predicate-arg={bundle}".as_ref(),
-            "--interesting-exit-code=-11".as_ref(),
-        ],
+            reduce_args(&bundle, &out, &predicate),
+            vec![
+                "--predicate-arg={bundle}".as_ref(),
+                "--interesting-exit-code=-11".as_ref(),
+            ],
+        ]
+        .concat(),
     );
     assert!(
         output.status.success(),
@@ -339,17 +340,7 @@ fn run_and_signal(
     delay: Duration,
 ) -> (u32, i32, String) {
     use std::os::unix::process::ExitStatusExt;
-    let child = StdCommand::new(bin())
-        .env("TMPDIR", area.tmp())
-        .current_dir(area.root.path())
-        .arg("bundle")
-        .arg("-q")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(area, args);
     let pid = child.id();
     std::thread::sleep(delay);
     send(signal, pid);
@@ -392,16 +383,14 @@ fn signals_at_random_moments_publish_all_or_nothing() {
         let (pid, code, stderr) = run_and_signal(
             &area,
             &[
-                "--bundle".as_ref(),
-                bundle.as_os_str(),
-                "--output".as_ref(),
-                out.as_os_str(),
-                "--predicate".as_ref(),
-                predicate.as_os_str(),
-                "--predicate-arg={bundle}".as_ref(),
-                "-j".as_ref(),
-                if index % 3 == 0 { "1" } else { "4" }.as_ref(),
-            ],
+                reduce_args(&bundle, &out, &predicate),
+                vec![
+                    "--predicate-arg={bundle}".as_ref(),
+                    "-j".as_ref(),
+                    if index % 3 == 0 { "1" } else { "4" }.as_ref(),
+                ],
+            ]
+            .concat(),
             signal,
             Duration::from_millis(delay_ms),
         );
@@ -512,13 +501,7 @@ fn cache_run(
     predicate: &Path,
     cache: &Path,
 ) -> std::process::Output {
-    area.cmd()
-        .arg("--bundle")
-        .arg(bundle)
-        .arg("--output")
-        .arg(out)
-        .arg("--predicate")
-        .arg(predicate)
+    area.reduce_cmd(&bundle, &out, &predicate)
         .arg("--predicate-arg={bundle}")
         .arg("--cache-file")
         .arg(cache)
@@ -620,13 +603,7 @@ fn corrupt_truncated_and_odd_cache_files() {
     ] {
         let out = area.out(&format!("odd-{label}"));
         let output = area
-            .cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+            .reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={bundle}")
             .arg("--cache-file")
             .arg(&path)
@@ -739,14 +716,10 @@ fn output_parent_vanishing_mid_run_is_a_clear_error() {
     let (pid, output) = run(
         &area,
         &[
-            "--bundle".as_ref(),
-            bundle.as_os_str(),
-            "--output".as_ref(),
-            out.as_os_str(),
-            "--predicate".as_ref(),
-            predicate.as_os_str(),
-            "--predicate-arg={bundle}".as_ref(),
-        ],
+            reduce_args(&bundle, &out, &predicate),
+            vec!["--predicate-arg={bundle}".as_ref()],
+        ]
+        .concat(),
     );
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(1), "{stderr}");
@@ -846,16 +819,7 @@ fn read_only_output_parent_is_refused_before_the_predicate() {
         &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
     );
     let out = target.join("out");
-    let output = area
-        .cmd()
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
-        .output()
-        .unwrap();
+    let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(

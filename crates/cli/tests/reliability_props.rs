@@ -195,14 +195,7 @@ proptest! {
             ),
         );
         let out = area.out("out");
-        let output = area
-            .cmd()
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate)
+        let output = area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={workspace}")
             .arg("-j")
             .arg(input.jobs.to_string())

@@ -64,10 +64,38 @@ impl Area {
         command.env("TMPDIR", self.tmp()).arg("bundle").arg("-q");
         command
     }
+    /// `minrepro bundle --bundle BUNDLE --output OUT --predicate PREDICATE`, ready for more flags.
+    pub fn reduce_cmd(&self, bundle: &Path, out: &Path, predicate: &Path) -> Command {
+        let mut command = self.cmd();
+        command
+            .arg("--bundle")
+            .arg(bundle)
+            .arg("--output")
+            .arg(out)
+            .arg("--predicate")
+            .arg(predicate);
+        command
+    }
     /// Whether the private TMPDIR is empty (no leftover candidate workspaces).
     pub fn tmp_is_empty(&self) -> bool {
         std::fs::read_dir(self.tmp()).unwrap().next().is_none()
     }
+}
+
+/// `--bundle BUNDLE --output OUT --predicate PREDICATE` as arguments, for commands built by hand.
+pub fn reduce_args<'a>(
+    bundle: &'a Path,
+    out: &'a Path,
+    predicate: &'a Path,
+) -> Vec<&'a std::ffi::OsStr> {
+    vec![
+        "--bundle".as_ref(),
+        bundle.as_os_str(),
+        "--output".as_ref(),
+        out.as_os_str(),
+        "--predicate".as_ref(),
+        predicate.as_os_str(),
+    ]
 }
 
 /// Writes the standard three-object bundle (alpha, beta in a path with spaces, gamma) with inline
