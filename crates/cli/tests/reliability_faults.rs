@@ -501,7 +501,7 @@ fn cache_run(
     predicate: &Path,
     cache: &Path,
 ) -> std::process::Output {
-    area.reduce_cmd(&bundle, &out, &predicate)
+    area.reduce_cmd(bundle, out, predicate)
         .arg("--predicate-arg={bundle}")
         .arg("--cache-file")
         .arg(cache)
