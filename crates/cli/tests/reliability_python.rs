@@ -10,8 +10,8 @@ mod python_support;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use python_support::python;
 use python_support::reliability::*;
+use python_support::{compiles, python};
 
 #[test]
 fn bad_python_sources_are_rejected_before_any_run() {
@@ -36,14 +36,29 @@ fn bad_python_sources_are_rejected_before_any_run() {
             "is not UTF-8 text: line 2",
         ),
         (
-            "Latin-1 with a coding declaration (valid for CPython, refused)",
+            "a multi-byte coding declaration (valid for CPython, not supported)",
             [
-                b"# -*- coding: latin-1 -*-\nx = '".as_slice(),
-                b"\xe9'\n",
+                b"# -*- coding: shift_jis -*-\nx = '".as_slice(),
+                b"\x83\x41'\n",
                 raise.as_bytes(),
             ]
             .concat(),
-            "is not UTF-8 text",
+            "declares the encoding shift_jis, which minrepro does not support",
+        ),
+        (
+            "a byte the declared encoding does not define",
+            [
+                b"# coding: cp1252\nx = '".as_slice(),
+                b"\x81'\n",
+                raise.as_bytes(),
+            ]
+            .concat(),
+            "is not valid Python: line 2: cannot decode byte 0x81 as cp1252",
+        ),
+        (
+            "an unknown encoding",
+            format!("# coding: no-such-codec\n{raise}").into_bytes(),
+            "is not valid Python: unknown encoding: no-such-codec",
         ),
         (
             "tabs and spaces mixed inconsistently",
@@ -174,6 +189,64 @@ fn odd_but_valid_sources_reduce() {
         assert!(reduced.len() < bytes.len(), "{label}: not reduced");
         assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
         area.assert_tmp_empty();
+    }
+}
+
+#[test]
+fn pep_263_encodings_are_decoded_and_written_back() {
+    // The needle depends on the decoded characters: decoding the bytes any other way (as UTF-8,
+    // or writing candidates back as UTF-8) changes the number or fails.
+    let cases: Vec<(&str, Vec<u8>, &str, &[u8])> = vec![
+        (
+            "latin-1 on line 1",
+            b"# -*- coding: latin-1 -*-\nimport sys\ns = 'caf\xe9'\nt = [1, 2]\nfor x in t:\n    print(x)\nraise ValueError('needle %d' % ord(s[-1]))\n".to_vec(),
+            "needle 233",
+            b"\xe9",
+        ),
+        (
+            "cp1252 on line 2 after a shebang, CRLF",
+            b"#!/usr/bin/env python3\r\n# vim: set fileencoding=cp1252 :\r\nu = 1\r\ns = '\x80\x80'\r\nraise ValueError('needle %d' % sum(map(ord, s)))\r\n".to_vec(),
+            "needle 16728",
+            b"\x80",
+        ),
+        (
+            "koi8-r (Cyrillic)",
+            b"# coding: koi8-r\nname = '\xc1\xc2'\nn = len(name.encode('utf-8'))\nraise ValueError('needle %d' % n)\n".to_vec(),
+            "needle 4",
+            b"\xc1\xc2",
+        ),
+        (
+            "latin-1, only ASCII left after reduction",
+            b"# coding: latin-1\nunused = '\xe9'\nraise ValueError('needle')\n".to_vec(),
+            "needle",
+            b"",
+        ),
+    ];
+    for (label, bytes, needle, kept) in cases {
+        for backend in ["runner", "subproc"] {
+            let area = Area::new();
+            let source = area.input().join("coded.py");
+            std::fs::write(&source, &bytes).unwrap();
+            let (_, output) = area.run(&source, &["--err-msg", needle, "--backend", backend]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(output.status.success(), "{label} {backend}: {stderr}");
+            let reduced = std::fs::read(area.out()).unwrap();
+            assert!(reduced.len() < bytes.len(), "{label}: not reduced");
+            // Written back in the declared encoding, with the declaration (when still needed).
+            if !kept.is_empty() {
+                assert!(
+                    reduced.windows(kept.len()).any(|w| w == kept)
+                        && reduced.windows(6).any(|w| w == b"coding"),
+                    "{label} {backend}: {}",
+                    String::from_utf8_lossy(&reduced)
+                );
+            }
+            assert!(compiles(&area.out()), "{label} {backend}");
+            let text = run_candidate(&area.out(), area.root.path());
+            assert!(text.contains(needle), "{label} {backend}: {text}");
+            assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
+            area.assert_tmp_empty();
+        }
     }
 }
 

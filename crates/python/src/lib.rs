@@ -7,6 +7,7 @@
 //! the engine.
 
 pub mod args;
+pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod oracle;
@@ -48,7 +49,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
-    let source = source::read_source(&args.source, interpreter.minor)?;
+    let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
@@ -61,7 +62,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let unguarded = Predicate::new(predicate_config(args, &source, &python, None)?)
         .map_err(|e| RunError::Usage(e.to_string()))?;
     let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
-        .with_executor(executor);
+        .with_executor(executor)
+        .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
     let first = probe
         .evaluate(&source.text, &CancelFlag::new())
@@ -93,7 +95,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
-        .with_executor(executor);
+        .with_executor(executor)
+        .with_encoding(source.encoding.as_ref());
     let state = passes::SharedState::configured(
         &source.text,
         interpreter.minor,
@@ -117,7 +120,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let output = args.output.clone();
     let mut saved_any = false;
     let mut on_accept = |case: &String| {
-        save(&output, case).map_err(EngineError::Fatal)?;
+        save(&output, &source, case).map_err(EngineError::Fatal)?;
         saved_any = true;
         Ok(())
     };
@@ -145,7 +148,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
     };
     if reduced.stats.accepted == 0 {
-        save(&args.output, &reduced.case).map_err(RunError::Failed)?;
+        save(&args.output, &source, &reduced.case).map_err(RunError::Failed)?;
     }
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {})",
@@ -186,10 +189,12 @@ fn start_runner(
     }
 }
 
-/// Replaces `output` atomically with `text`.
-fn save(output: &Path, text: &str) -> Result<(), String> {
-    write_atomically(output, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))
+/// Replaces `output` atomically with `text` (in the source's encoding).
+fn save(output: &Path, source: &Source, text: &str) -> Result<(), String> {
+    let bytes = source
+        .file_bytes(text)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    write_atomically(output, &bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 /// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
+use crate::encoding::SourceEncoding;
+
 /// Judges Python source candidates.
 pub struct PythonOracle<'a> {
     predicate: &'a Predicate,
@@ -14,6 +16,7 @@ pub struct PythonOracle<'a> {
     temp: &'a TempRoot,
     file_name: String,
     python: PathBuf,
+    encoding: Option<&'a SourceEncoding>,
 }
 
 impl<'a> PythonOracle<'a> {
@@ -31,6 +34,7 @@ impl<'a> PythonOracle<'a> {
             temp,
             file_name,
             python,
+            encoding: None,
         }
     }
 }
@@ -39,6 +43,12 @@ impl<'a> PythonOracle<'a> {
     /// Runs candidates with `executor` (e.g. the runner backend) instead of direct children.
     pub fn with_executor(mut self, executor: &'a dyn Executor) -> Self {
         self.executor = executor;
+        self
+    }
+
+    /// Writes candidates in `encoding` (the source's declared one) instead of UTF-8.
+    pub fn with_encoding(mut self, encoding: Option<&'a SourceEncoding>) -> Self {
+        self.encoding = encoding;
         self
     }
 }
@@ -64,7 +74,13 @@ impl Oracle<String> for PythonOracle<'_> {
             .workspace()
             .map_err(|e| EvalError::Fatal(format!("cannot create a candidate workspace: {e}")))?;
         let file = workspace.path().join(&self.file_name);
-        std::fs::write(&file, case.as_bytes()).map_err(|e| {
+        let bytes = match self.encoding {
+            Some(encoding) => std::borrow::Cow::Owned(encoding.encode(case).map_err(|e| {
+                EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
+            })?),
+            None => std::borrow::Cow::Borrowed(case.as_bytes()),
+        };
+        std::fs::write(&file, &bytes).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
         })?;
         let file_text = file.to_string_lossy().into_owned();
