@@ -45,7 +45,8 @@ fn input() -> impl Strategy<Value = Input> {
 }
 
 /// Builds a valid module from `steps`: every name is defined before it is used, every value
-/// stays in 0..1000, every loop ends, and the last line raises `ValueError('needle <N>')`.
+/// stays small (below 1,007), every loop ends, and the last line raises
+/// `ValueError('needle <N>')` with N below 1,000.
 fn program(steps: &[Step]) -> String {
     // Rewrites can turn a loop into an endless one (`v = v + 7` -> `v = v`): a frozen prologue
     // ends such a candidate after 0.1 s of CPU time (not wall time, so a loaded machine does not

@@ -9,6 +9,7 @@
 //! at a time, and every character a rewrite produces (ASCII or taken from the source) can be
 //! written back. Multi-byte encodings are refused with a clear message.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -164,6 +165,17 @@ impl SourceEncoding {
             bytes.push(*byte);
         }
         Ok(bytes)
+    }
+}
+
+/// `text` as the bytes of a file: in `encoding` when the source declared one, else UTF-8.
+pub fn file_bytes<'t>(
+    encoding: Option<&SourceEncoding>,
+    text: &'t str,
+) -> Result<Cow<'t, [u8]>, String> {
+    match encoding {
+        Some(encoding) => encoding.encode(text).map(Cow::Owned),
+        None => Ok(Cow::Borrowed(text.as_bytes())),
     }
 }
 

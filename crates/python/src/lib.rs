@@ -191,8 +191,7 @@ fn start_runner(
 
 /// Replaces `output` atomically with `text` (in the source's encoding).
 fn save(output: &Path, source: &Source, text: &str) -> Result<(), String> {
-    let bytes = source
-        .file_bytes(text)
+    let bytes = encoding::file_bytes(source.encoding.as_ref(), text)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     write_atomically(output, &bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }

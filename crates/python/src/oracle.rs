@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
-use crate::encoding::SourceEncoding;
+use crate::encoding::{file_bytes, SourceEncoding};
 
 /// Judges Python source candidates.
 pub struct PythonOracle<'a> {
@@ -74,12 +74,9 @@ impl Oracle<String> for PythonOracle<'_> {
             .workspace()
             .map_err(|e| EvalError::Fatal(format!("cannot create a candidate workspace: {e}")))?;
         let file = workspace.path().join(&self.file_name);
-        let bytes = match self.encoding {
-            Some(encoding) => std::borrow::Cow::Owned(encoding.encode(case).map_err(|e| {
-                EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
-            })?),
-            None => std::borrow::Cow::Borrowed(case.as_bytes()),
-        };
+        let bytes = file_bytes(self.encoding, case).map_err(|e| {
+            EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
+        })?;
         std::fs::write(&file, &bytes).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", file.display()))
         })?;

@@ -23,16 +23,6 @@ pub struct Source {
     pub encoding: Option<SourceEncoding>,
 }
 
-impl Source {
-    /// A candidate `text` as the bytes of a file, in the source's encoding.
-    pub fn file_bytes(&self, text: &str) -> Result<Vec<u8>, String> {
-        match &self.encoding {
-            Some(encoding) => encoding.encode(text),
-            None => Ok(text.as_bytes().to_vec()),
-        }
-    }
-}
-
 /// Reads `path` and checks it is valid Python 3.`minor` (decoded as the interpreter `python`
 /// decodes it) with valid freeze annotations.
 pub fn read_source(path: &Path, python: &Path, minor: u8) -> Result<Source, RunError> {
