@@ -7,205 +7,11 @@
 
 mod python_support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Output, Stdio};
+use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use python_support::python;
-
-/// Whether `file` compiles with the real interpreter (read as bytes, as `python FILE` does, so
-/// a BOM or a coding declaration is honoured).
-fn compiles(file: &Path) -> bool {
-    StdCommand::new(python())
-        .args([
-            "-c",
-            "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
-        ])
-        .arg(file)
-        .status()
-        .unwrap()
-        .success()
-}
-
-/// A private directory with `tmp/` (the TMPDIR of minrepro) and `in/` (inputs).
-struct Area {
-    root: tempfile::TempDir,
-}
-
-impl Area {
-    fn new() -> Self {
-        let root = tempfile::tempdir().unwrap();
-        std::fs::create_dir(root.path().join("tmp")).unwrap();
-        std::fs::create_dir(root.path().join("in")).unwrap();
-        Area { root }
-    }
-    fn input(&self) -> PathBuf {
-        self.root.path().join("in")
-    }
-    fn tmp(&self) -> PathBuf {
-        self.root.path().join("tmp")
-    }
-    fn out(&self) -> PathBuf {
-        self.root.path().join("out.py")
-    }
-    fn assert_tmp_empty(&self) {
-        let left: Vec<_> = std::fs::read_dir(self.tmp())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert!(left.is_empty(), "left in TMPDIR: {left:?}");
-    }
-    fn command(&self, source: &Path, extra: &[&str]) -> StdCommand {
-        let mut command = StdCommand::new(env!("CARGO_BIN_EXE_minrepro"));
-        command
-            .env("TMPDIR", self.tmp())
-            .current_dir(self.root.path())
-            .arg("python")
-            .arg(source)
-            .arg("-o")
-            .arg(self.out())
-            .arg("--python")
-            .arg(python())
-            .args(["-q"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        command
-    }
-    /// Runs minrepro to the end; returns its pid and output.
-    fn run(&self, source: &Path, extra: &[&str]) -> (u32, Output) {
-        let child = self.command(source, extra).spawn().unwrap();
-        let pid = child.id();
-        (pid, child.wait_with_output().unwrap())
-    }
-}
-
-/// Processes (not zombies) whose environment carries a run tag of minrepro process `pid`.
-fn survivors_of(pid: u32) -> Vec<String> {
-    let prefix = format!("MINREPRO_RUN_TAG={pid}-");
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(other) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(format!("/proc/{other}/environ")) else {
-            continue;
-        };
-        if environ
-            .split(|&b| b == 0)
-            .any(|e| e.starts_with(prefix.as_bytes()))
-            && !is_zombie(&other.to_string())
-        {
-            let cmd = std::fs::read(format!("/proc/{other}/cmdline")).unwrap_or_default();
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            found.push(format!("{other}: {}", &cmd[..cmd.len().min(80)]));
-        }
-    }
-    found
-}
-
-fn is_zombie(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit_once(')')
-                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(true)
-}
-
-/// Pids listed (one per line) in `file` that are still alive.
-fn alive_pids(file: &Path) -> Vec<String> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter(|pid| !is_zombie(pid))
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
-fn assert_no_survivors(pid: u32, pids_file: &Path) {
-    let start = Instant::now();
-    loop {
-        let tagged = survivors_of(pid);
-        let recorded = alive_pids(pids_file);
-        if tagged.is_empty() && recorded.is_empty() {
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(5) {
-            panic!("survivors: tagged {tagged:?}, recorded {recorded:?}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Runs `file` with the real interpreter from `cwd`; returns stdout+stderr.
-fn run_candidate(file: &Path, cwd: &Path) -> String {
-    let out = StdCommand::new(python())
-        .arg(file)
-        .current_dir(cwd)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .unwrap();
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// An existing output must be valid Python that still ends in `ValueError: ...needle...`.
-fn assert_output_reproduces(area: &Area, needle: &str) {
-    let out = area.out();
-    assert!(
-        compiles(&out),
-        "output does not compile: {:?}",
-        std::fs::read(&out)
-    );
-    let text = run_candidate(&out, area.root.path());
-    let last = text.lines().rev().find(|l| !l.trim().is_empty());
-    assert!(
-        last.is_some_and(|l| l.starts_with("ValueError") && l.contains(needle)),
-        "output does not reproduce: {text}"
-    );
-}
-
-/// A `--predicate` script that records every run in `marker`, then runs the candidate.
-fn marker_predicate(dir: &Path) -> (PathBuf, PathBuf) {
-    let marker = dir.join("marker");
-    let script = dir.join("pred.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
-            marker.display(),
-            python().display()
-        ),
-    )
-    .unwrap();
-    make_executable(&script);
-    (script, marker)
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-fn one_error_line(output: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "not one line: {stderr:?}");
-    assert!(
-        !lines[0].chars().any(char::is_control),
-        "control characters in {:?}",
-        lines[0]
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    lines[0].to_owned()
-}
+use python_support::reliability::*;
+use python_support::{compiles, python};
 
 #[test]
 fn bad_python_sources_are_rejected_before_any_run() {
@@ -230,14 +36,29 @@ fn bad_python_sources_are_rejected_before_any_run() {
             "is not UTF-8 text: line 2",
         ),
         (
-            "Latin-1 with a coding declaration (valid for CPython, refused)",
+            "a multi-byte coding declaration (valid for CPython, not supported)",
             [
-                b"# -*- coding: latin-1 -*-\nx = '".as_slice(),
-                b"\xe9'\n",
+                b"# -*- coding: shift_jis -*-\nx = '".as_slice(),
+                b"\x83\x41'\n",
                 raise.as_bytes(),
             ]
             .concat(),
-            "is not UTF-8 text",
+            "declares the encoding shift_jis, which minrepro does not support",
+        ),
+        (
+            "a byte the declared encoding does not define",
+            [
+                b"# coding: cp1252\nx = '".as_slice(),
+                b"\x81'\n",
+                raise.as_bytes(),
+            ]
+            .concat(),
+            "is not valid Python: line 2: cannot decode byte 0x81 as cp1252",
+        ),
+        (
+            "an unknown encoding",
+            format!("# coding: no-such-codec\n{raise}").into_bytes(),
+            "is not valid Python: unknown encoding: no-such-codec",
         ),
         (
             "tabs and spaces mixed inconsistently",
@@ -371,12 +192,62 @@ fn odd_but_valid_sources_reduce() {
     }
 }
 
-/// Sends `signal` (e.g. "-INT") to `pid`.
-fn send(signal: &str, pid: u32) {
-    StdCommand::new("kill")
-        .args([signal, &pid.to_string()])
-        .status()
-        .unwrap();
+#[test]
+fn pep_263_encodings_are_decoded_and_written_back() {
+    // The needle depends on the decoded characters: decoding the bytes any other way (as UTF-8,
+    // or writing candidates back as UTF-8) changes the number or fails.
+    let cases: Vec<(&str, Vec<u8>, &str, &[u8])> = vec![
+        (
+            "latin-1 on line 1",
+            b"# -*- coding: latin-1 -*-\nimport sys\ns = 'caf\xe9'\nt = [1, 2]\nfor x in t:\n    print(x)\nraise ValueError('needle %d' % ord(s[-1]))\n".to_vec(),
+            "needle 233",
+            b"\xe9",
+        ),
+        (
+            "cp1252 on line 2 after a shebang, CRLF",
+            b"#!/usr/bin/env python3\r\n# vim: set fileencoding=cp1252 :\r\nu = 1\r\ns = '\x80\x80'\r\nraise ValueError('needle %d' % sum(map(ord, s)))\r\n".to_vec(),
+            "needle 16728",
+            b"\x80",
+        ),
+        (
+            "koi8-r (Cyrillic)",
+            b"# coding: koi8-r\nname = '\xc1\xc2'\nn = len(name.encode('utf-8'))\nraise ValueError('needle %d' % n)\n".to_vec(),
+            "needle 4",
+            b"\xc1\xc2",
+        ),
+        (
+            "latin-1, only ASCII left after reduction",
+            b"# coding: latin-1\nunused = '\xe9'\nraise ValueError('needle')\n".to_vec(),
+            "needle",
+            b"",
+        ),
+    ];
+    for (label, bytes, needle, kept) in cases {
+        for backend in ["runner", "subproc"] {
+            let area = Area::new();
+            let source = area.input().join("coded.py");
+            std::fs::write(&source, &bytes).unwrap();
+            let (_, output) = area.run(&source, &["--err-msg", needle, "--backend", backend]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(output.status.success(), "{label} {backend}: {stderr}");
+            let reduced = std::fs::read(area.out()).unwrap();
+            assert!(reduced.len() < bytes.len(), "{label}: not reduced");
+            // Written back in the declared encoding, with the declaration (when still needed).
+            if !kept.is_empty() {
+                assert!(
+                    reduced.windows(kept.len()).any(|w| w == kept)
+                        && reduced.windows(6).any(|w| w == b"coding"),
+                    "{label} {backend}: {}",
+                    String::from_utf8_lossy(&reduced)
+                );
+            }
+            assert!(compiles(&area.out()), "{label} {backend}");
+            let text = run_candidate(&area.out(), area.root.path());
+            assert!(text.contains(needle), "{label} {backend}: {text}");
+            assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
+            area.assert_tmp_empty();
+        }
+    }
 }
 
 #[test]
@@ -470,26 +341,19 @@ fn minrepro_syntax_ok(text: &str) -> bool {
     child.wait().unwrap().success()
 }
 
-/// A program whose frozen prologue counts its runs in `dir/count` and runs `hostile` (Python,
-/// one statement per line) on run `stage` (runs 1 and 2 judge the original); every process it
-/// starts should record its pid in `dir/pids`.
-fn staged_program(dir: &Path, hostile: &str, stage: &str) -> String {
-    let mut text = format!(
-        "# autodd: freeze-start\nimport os, sys, time, signal, subprocess\nPIDS = {pids:?}\n_c = {count:?}\n_n = int(open(_c).read()) + 1 if os.path.exists(_c) else 1\nopen(_c, 'w').write(str(_n))\nif {stage}:\n",
-        pids = dir.join("pids").display().to_string(),
-        count = dir.join("count").display().to_string(),
-    );
-    for line in hostile.lines() {
-        text.push_str(&format!("    {line}\n"));
-    }
-    text.push_str(
-        "# autodd: end-freeze\na = 1\nprint('value', a)\nraise ValueError('needle %d' % a)\n",
-    );
-    text
+// One test per backend, so that the harness runs them side by side (most of their time is spent
+// waiting for timeouts and interpreters).
+#[test]
+fn hostile_candidates_leave_nothing_behind_runner() {
+    hostile_candidates_leave_nothing_behind("runner");
 }
 
 #[test]
-fn hostile_candidates_leave_nothing_behind() {
+fn hostile_candidates_leave_nothing_behind_subproc() {
+    hostile_candidates_leave_nothing_behind("subproc");
+}
+
+fn hostile_candidates_leave_nothing_behind(backend: &str) {
     let cases: Vec<(&str, &str, &str)> = vec![
         ("hangs", "time.sleep(1000)", "2"),
         (
@@ -524,8 +388,10 @@ fn hostile_candidates_leave_nothing_behind() {
         ),
         ("crashes with SIGSEGV", "os.kill(os.getpid(), signal.SIGSEGV)", "30"),
         (
-            "unbounded recursion with a huge recursion limit",
-            "sys.setrecursionlimit(10 ** 8)\ndef f(): return f() + 1\nf()",
+            // Through a C slot on every level: Python 3.11 runs pure-Python recursion on the heap,
+            // which only grows memory (GBs) until the timeout; this overflows the C stack.
+            "unbounded recursion with a huge recursion limit (C stack overflow)",
+            "sys.setrecursionlimit(10 ** 8)\nclass R:\n    def __repr__(self): return repr(self)\nrepr(R())",
             "30",
         ),
         (
@@ -540,30 +406,28 @@ fn hostile_candidates_leave_nothing_behind() {
         ),
     ];
     for (label, hostile, timeout) in cases {
-        for backend in ["runner", "subproc"] {
-            let area = Area::new();
-            let source = area.input().join("hostile.py");
-            let text = staged_program(&area.input(), hostile, "_n == 3");
-            std::fs::write(&source, &text).unwrap();
-            let (pid, output) = area.run(
-                &source,
-                &[
-                    "--err-msg",
-                    "needle",
-                    "--backend",
-                    backend,
-                    "--timeout",
-                    timeout,
-                ],
-            );
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            assert!(output.status.success(), "{label} {backend}: {stderr}");
-            assert_no_survivors(pid, &area.input().join("pids"));
-            area.assert_tmp_empty();
-            assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
-            std::fs::remove_file(area.input().join("count")).unwrap();
-            assert_output_reproduces(&area, "needle");
-        }
+        let area = Area::new();
+        let source = area.input().join("hostile.py");
+        let text = staged_program(&area.input(), hostile, "_n == 3");
+        std::fs::write(&source, &text).unwrap();
+        let (pid, output) = area.run(
+            &source,
+            &[
+                "--err-msg",
+                "needle",
+                "--backend",
+                backend,
+                "--timeout",
+                timeout,
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{label} {backend}: {stderr}");
+        assert_no_survivors(pid, &area.input().join("pids"));
+        area.assert_tmp_empty();
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+        std::fs::remove_file(area.input().join("count")).unwrap();
+        assert_output_reproduces(&area, "needle");
     }
 }
 

@@ -8,10 +8,20 @@
 # Protocol on the helper's original stdin/stdout: 4-byte big-endian length + UTF-8 JSON.
 #   request:  {"script", "argv", "cwd", "stdout", "stderr", "env"}
 #   replies:  {"pid": N}, then {"status": CODE}   (CODE like subprocess: -SIG for signals)
+#
+# If minrepro dies without cleaning up (SIGKILL), its end of the protocol pipe closes: the helper
+# sees end-of-file (also while a candidate runs), kills the candidate's process group and every
+# process tagged with minrepro's run tag, and exits. A forked candidate also dies with the helper
+# itself (PR_SET_PDEATHSIG), should the helper be killed outright.
 import json
 import os
+import select
 import struct
 import sys
+
+RUN_TAG_VAR = "MINREPRO_RUN_TAG"
+PR_SET_PDEATHSIG = 1
+SIGKILL = 9
 
 
 def _read_exact(fd, n):
@@ -70,9 +80,31 @@ def _exit_code(exc):
     return 1
 
 
-def _child(request, out_fd, err_fd, protocol_fds):
+def _prctl():
+    """libc's prctl on Linux (through ctypes), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+def _die_with(parent, prctl):
+    """Makes this forked child die with `parent` (the helper)."""
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+    # The helper may have died before the prctl took effect: then we were re-parented already.
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _child(request, out_fd, err_fd, protocol_fds, parent, prctl):
     code = 1
     try:
+        _die_with(parent, prctl)
         os.setpgid(0, 0)
         for fd in protocol_fds:
             os.close(fd)
@@ -124,9 +156,90 @@ def _child(request, out_fd, err_fd, protocol_fds):
         os._exit(code if code >= 0 else 1)
 
 
+def _kill_tagged():
+    """SIGKILLs every process carrying minrepro's run tag (its candidates' descendants, daemons
+    included; other helpers): minrepro is gone and cannot do it any more."""
+    own = os.environ.get(RUN_TAG_VAR, "")
+    if "-" not in own:
+        return
+    prefix = ("%s=%s-" % (RUN_TAG_VAR, own.split("-", 1)[0])).encode()
+    me = os.getpid()
+    # Killing may let a process fork once more before it dies: scan until nothing is found.
+    for _ in range(16):
+        found = False
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == me:
+                continue
+            try:
+                with open("/proc/%s/environ" % name, "rb") as environ:
+                    entries = environ.read().split(b"\0")
+            except OSError:
+                continue
+            if any(entry.startswith(prefix) for entry in entries):
+                try:
+                    os.kill(int(name), SIGKILL)
+                    found = True
+                except OSError:
+                    pass
+        if not found:
+            return
+
+
+def _parent_gone(child=None):
+    """minrepro closed the protocol pipe without killing us first: kill the running `child` (if
+    any) with its process group and everything tagged as ours, and exit."""
+    if child is not None:
+        for target in (-child, child):  # the group, or the child before its setpgid
+            try:
+                os.kill(target, SIGKILL)
+            except OSError:
+                pass
+    if os.path.isdir("/proc"):
+        _kill_tagged()
+    os._exit(0)
+
+
+def _wait(pid, proto_in):
+    """Waits for the forked child `pid`, watching the protocol pipe meanwhile: minrepro sends
+    nothing while a candidate runs, so any event on it means minrepro is gone."""
+    pidfd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = None
+    poller = select.poll()
+    poller.register(proto_in, select.POLLIN)
+    if pidfd is not None:
+        poller.register(pidfd, select.POLLIN)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            # Without a pidfd the child's exit cannot be polled for: check it every 20 ms.
+            for fd, _ in poller.poll(None if pidfd is not None else 20):
+                if fd == proto_in:
+                    _parent_gone(pid)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _reply(proto_out, message, child=None):
+    """Sends `message`; a broken pipe means minrepro is gone."""
+    try:
+        _send(proto_out, message)
+    except OSError:
+        _parent_gone(child)
+
+
 def main():
     # What every child needs anyway: imported once here instead of once per candidate.
     import atexit, builtins, importlib.machinery, signal, types  # noqa: F401,E401
+
+    prctl = _prctl()
+    me = os.getpid()
 
     for module in json.loads(sys.argv[1]):
         __import__(module)
@@ -140,21 +253,21 @@ def main():
     while True:
         header = _read_exact(proto_in, 4)
         if header is None:
-            return
+            _parent_gone()
         body = _read_exact(proto_in, struct.unpack(">I", header)[0])
         if body is None:
-            return
+            _parent_gone()
         request = json.loads(body)
         out_fd = os.open(request["stdout"], os.O_WRONLY)
         err_fd = os.open(request["stderr"], os.O_WRONLY)
         pid = os.fork()
         if pid == 0:
-            _child(request, out_fd, err_fd, (proto_in, proto_out))
+            _child(request, out_fd, err_fd, (proto_in, proto_out), me, prctl)
         os.close(out_fd)
         os.close(err_fd)
-        _send(proto_out, {"pid": pid})
-        _, status = os.waitpid(pid, 0)
-        _send(proto_out, {"status": os.waitstatus_to_exitcode(status)})
+        _reply(proto_out, {"pid": pid}, pid)
+        status = _wait(pid, proto_in)
+        _reply(proto_out, {"status": os.waitstatus_to_exitcode(status)})
 
 
 main()

@@ -7,6 +7,7 @@
 //! the engine.
 
 pub mod args;
+pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod oracle;
@@ -51,7 +52,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
-    let source = source::read_source(&args.source, interpreter.minor)?;
+    let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
@@ -74,7 +75,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
-        .with_executor(executor);
+        .with_executor(executor)
+        .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
     let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
     let first = match cache.get(&probe_key) {
@@ -119,7 +121,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     .map_err(|e| RunError::Usage(e.to_string()))?;
 
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
-        .with_executor(executor);
+        .with_executor(executor)
+        .with_encoding(source.encoding.as_ref());
     // The guard was read off the original's own run, so that run is the guarded verdict too:
     // recording it spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
@@ -154,7 +157,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     // Accepted candidates are written in the background (see saver).
     let mut saver = saver::Saver::new(args.output.clone());
-    let mut on_accept = |case: &String| saver.save(case).map_err(EngineError::Fatal);
+    let mut on_accept = |case: &String| {
+        let bytes = file_content(&args.output, &source, case).map_err(EngineError::Fatal)?;
+        saver.save(&bytes).map_err(EngineError::Fatal)
+    };
     let result = reduce_with_engine(
         &oracle,
         &pass_refs,
@@ -183,7 +189,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
     };
     if reduced.stats.accepted == 0 {
-        save(&args.output, &reduced.case).map_err(RunError::Failed)?;
+        save(&args.output, &source, &reduced.case).map_err(RunError::Failed)?;
     }
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {})",
@@ -233,9 +239,16 @@ fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
     }
 }
 
-/// Replaces `output` atomically with `text`.
-fn save(output: &Path, text: &str) -> Result<(), String> {
-    write_atomically(output, text.as_bytes())
+/// Replaces `output` atomically with `text` (in the source's encoding).
+fn save(output: &Path, source: &Source, text: &str) -> Result<(), String> {
+    let bytes = file_content(output, source, text)?;
+    write_atomically(output, &bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
+}
+
+/// The output file's content for `text`: in the source's encoding.
+fn file_content(output: &Path, source: &Source, text: &str) -> Result<Vec<u8>, String> {
+    encoding::file_bytes(source.encoding.as_ref(), text)
+        .map(|bytes| bytes.into_owned())
         .map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 

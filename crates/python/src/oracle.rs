@@ -18,6 +18,8 @@ use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
+use crate::encoding::{file_bytes, SourceEncoding};
+
 /// Judges Python source candidates.
 pub struct PythonOracle<'a> {
     predicate: &'a Predicate,
@@ -27,6 +29,8 @@ pub struct PythonOracle<'a> {
     python: PathBuf,
     /// `MINREPRO_TIMING_LOG`, if set (see the module documentation).
     timing_log: Option<PathBuf>,
+    /// The source's declared encoding (PEP 263), if not UTF-8.
+    encoding: Option<&'a SourceEncoding>,
 }
 
 impl<'a> PythonOracle<'a> {
@@ -45,6 +49,7 @@ impl<'a> PythonOracle<'a> {
             file_name,
             python,
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
+            encoding: None,
         }
     }
 }
@@ -60,6 +65,12 @@ impl<'a> PythonOracle<'a> {
     /// Runs candidates with `executor` (e.g. the runner backend) instead of direct children.
     pub fn with_executor(mut self, executor: &'a dyn Executor) -> Self {
         self.executor = executor;
+        self
+    }
+
+    /// Writes candidates in `encoding` (the source's declared one) instead of UTF-8.
+    pub fn with_encoding(mut self, encoding: Option<&'a SourceEncoding>) -> Self {
+        self.encoding = encoding;
         self
     }
 }
@@ -80,15 +91,15 @@ impl Oracle<String> for PythonOracle<'_> {
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
-        let (workspace, file) = self
-            .workspaces
-            .take(&self.file_name, case.as_bytes())
-            .map_err(|e| {
-                EvalError::Fatal(format!(
-                    "cannot write candidate {} into a workspace: {e}",
-                    self.file_name
-                ))
-            })?;
+        let bytes = file_bytes(self.encoding, case).map_err(|e| {
+            EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
+        })?;
+        let (workspace, file) = self.workspaces.take(&self.file_name, &bytes).map_err(|e| {
+            EvalError::Fatal(format!(
+                "cannot write candidate {} into a workspace: {e}",
+                self.file_name
+            ))
+        })?;
         let file_text = file.to_string_lossy().into_owned();
         let workspace_text = workspace.path().to_string_lossy().into_owned();
         let python_text = self.python.to_string_lossy().into_owned();

@@ -16,8 +16,8 @@ use minrepro_engine::write_atomically;
 /// What the reduction and the writing thread share.
 #[derive(Default)]
 struct State {
-    /// The newest accepted text not yet being written.
-    pending: Option<String>,
+    /// The newest accepted file content not yet being written.
+    pending: Option<Vec<u8>>,
     /// The first write error.
     error: Option<String>,
     /// Set by [`Saver::finish`]: write what is pending, then stop.
@@ -55,11 +55,11 @@ impl Saver {
         }
     }
 
-    /// Queues `text` as the output's new content (writes it at once if the thread could not
+    /// Queues `bytes` as the output's new content (writes them at once if the thread could not
     /// start); `Err` if an earlier write failed.
-    pub fn save(&mut self, text: &str) -> Result<(), String> {
+    pub fn save(&mut self, bytes: &[u8]) -> Result<(), String> {
         if self.thread.is_none() {
-            write_atomically_to(&self.output, text)?;
+            write_atomically_to(&self.output, bytes)?;
             self.saved_any = true;
             return Ok(());
         }
@@ -67,7 +67,7 @@ impl Saver {
         if let Some(error) = &state.error {
             return Err(error.clone());
         }
-        state.pending = Some(text.to_owned());
+        state.pending = Some(bytes.to_vec());
         self.saved_any = true;
         drop(state);
         self.shared.1.notify_all();
@@ -113,10 +113,9 @@ fn write_loop(output: &Path, shared: &Shared) {
     }
 }
 
-/// Replaces `output` atomically and durably with `text`.
-fn write_atomically_to(output: &Path, text: &str) -> Result<(), String> {
-    write_atomically(output, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))
+/// Replaces `output` atomically and durably with `bytes`.
+fn write_atomically_to(output: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_atomically(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 #[cfg(test)]
@@ -130,7 +129,7 @@ mod tests {
         let mut saver = Saver::new(output.clone());
         assert!(!saver.saved_any());
         for i in 0..200 {
-            saver.save(&format!("x = {i}\n")).unwrap();
+            saver.save(format!("x = {i}\n").as_bytes()).unwrap();
             // Whatever is on disk meanwhile is one complete accepted text.
             if let Ok(text) = std::fs::read_to_string(&output) {
                 assert!(text.starts_with("x = ") && text.ends_with('\n'), "{text:?}");
@@ -148,9 +147,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let output = dir.path().join("missing").join("out.py");
         let mut saver = Saver::new(output);
-        saver.save("x = 1\n").unwrap();
+        saver.save(b"x = 1\n").unwrap();
         let error = saver.finish().unwrap_err();
         assert!(error.contains("cannot write"), "{error}");
-        assert!(saver.save("x = 2\n").is_err());
+        assert!(saver.save(b"x = 2\n").is_err());
     }
 }

@@ -1,9 +1,12 @@
-//! Reading and validating the inputs before anything runs: the source must be readable UTF-8,
-//! valid Python with well-formed freeze annotations, and distinct from the output.
+//! Reading and validating the inputs before anything runs: the source must be readable text
+//! (UTF-8, or a single-byte encoding its PEP 263 declaration names), valid Python with well-formed
+//! freeze annotations, and distinct from the output.
 
 use std::path::{Path, PathBuf};
 
 use minrepro_engine::{resolve_for_comparison, RunError};
+
+use crate::encoding::{detect, Decoded, SourceEncoding};
 
 /// The validated source program.
 #[derive(Debug, Clone)]
@@ -16,23 +19,33 @@ pub struct Source {
     pub dir: PathBuf,
     /// The program text.
     pub text: String,
+    /// The declared encoding, when it is not UTF-8.
+    pub encoding: Option<SourceEncoding>,
 }
 
-/// Reads `path` and checks it is valid Python 3.`minor` with valid freeze annotations.
-pub fn read_source(path: &Path, minor: u8) -> Result<Source, RunError> {
+/// Reads `path` and checks it is valid Python 3.`minor` (decoded as the interpreter `python`
+/// decodes it) with valid freeze annotations.
+pub fn read_source(path: &Path, python: &Path, minor: u8) -> Result<Source, RunError> {
     let failed = |m: String| RunError::Failed(m);
     let shown = path.display();
     if path.is_dir() {
         return Err(failed(format!("{shown} is a directory, not a Python file")));
     }
     let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read {shown}: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        failed(format!("{shown} is not UTF-8 text: line {line}: {e}"))
-    })?;
+    let (text, encoding) = match detect(&bytes, path, python) {
+        Err(problem) => return Err(failed(format!("{shown} {problem}"))),
+        Ok(Decoded::Other(text, encoding)) => (text, Some(encoding)),
+        Ok(Decoded::Utf8) => {
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                failed(format!("{shown} is not UTF-8 text: line {line}: {e}"))
+            })?;
+            (text, None)
+        }
+    };
     // CPython refuses NUL bytes in source code; the parser would name the raw byte as token.
     if let Some(at) = text.find('\0') {
         let line = 1 + text[..at].matches('\n').count();
@@ -67,6 +80,7 @@ pub fn read_source(path: &Path, minor: u8) -> Result<Source, RunError> {
         file_name,
         dir,
         text,
+        encoding,
     })
 }
 
@@ -132,7 +146,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("p.py");
         std::fs::write(&file, "print(1)\n").unwrap();
-        let source = read_source(&file, 11).unwrap();
+        let source = read_source(&file, Path::new("python3"), 11).unwrap();
         assert_eq!(source.file_name, "p.py");
         let same = dir.path().join(".").join("p.py");
         assert!(check_output(&same, &source).is_err());
@@ -144,9 +158,10 @@ mod tests {
     #[test]
     fn unreadable_source_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let err = read_source(&dir.path().join("missing.py"), 11).unwrap_err();
+        let err =
+            read_source(&dir.path().join("missing.py"), Path::new("python3"), 11).unwrap_err();
         assert!(err.to_string().contains("cannot read"));
-        assert!(read_source(dir.path(), 11).is_err());
+        assert!(read_source(dir.path(), Path::new("python3"), 11).is_err());
     }
 
     #[test]

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
+pub mod reliability;
+
 /// The `minrepro` binary under test.
 pub fn minrepro() -> assert_cmd::Command {
     assert_cmd::Command::new(env!("CARGO_BIN_EXE_minrepro"))
@@ -60,12 +62,13 @@ pub fn last_stderr_line(output: &Output) -> String {
         .to_owned()
 }
 
-/// Whether `file` compiles with the real interpreter.
+/// Whether `file` compiles with the real interpreter (read as bytes, as `python FILE` does, so
+/// a BOM or a coding declaration is honoured).
 pub fn compiles(file: &Path) -> bool {
     std::process::Command::new(python())
         .args([
             "-c",
-            "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')",
+            "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
         ])
         .arg(file)
         .status()

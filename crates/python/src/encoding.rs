@@ -1,0 +1,254 @@
+//! PEP 263 source encodings: a program whose coding declaration names another encoding than
+//! UTF-8 is decoded the way CPython decodes it, reduced as text, and every candidate (and the
+//! output) is written back in the same encoding, with the declaration.
+//!
+//! The interpreter itself decides which encoding a file declares (`tokenize.detect_encoding`,
+//! CPython's own rule) and supplies the byte-to-character table, so no codec is re-implemented
+//! here. Only single-byte encodings that agree with ASCII on its 128 characters (latin-1, cp1252,
+//! the iso-8859 family, koi8-r, …) are supported: with them a text maps to bytes one character
+//! at a time, and every character a rewrite produces (ASCII or taken from the source) can be
+//! written back. Multi-byte encodings are refused with a clear message.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+/// Asks the interpreter which encoding `sys.argv[1]` declares; prints one JSON object:
+/// `{"utf8": true}`, `{"error": MESSAGE}`, `{"multibyte": NAME}` or `{"name": NAME, "table":
+/// [codepoint or null for each byte value]}`.
+const DETECT: &str = r#"
+import codecs, json, sys, tokenize
+def done(**reply):
+    sys.stdout.write(json.dumps(reply))
+    sys.exit(0)
+with open(sys.argv[1], "rb") as f:
+    data = f.read()
+try:
+    declared, _ = tokenize.detect_encoding(iter(data.splitlines(True)).__next__)
+except SyntaxError as e:
+    done(error=str(e))
+name = codecs.lookup(declared).name
+if name in ("utf-8", "utf-8-sig"):
+    done(utf8=True)
+try:
+    text = data.decode(declared)
+except UnicodeDecodeError as e:
+    done(error="line %d: cannot decode byte 0x%02x as %s: %s"
+         % (data[:e.start].count(b"\n") + 1, data[e.start], name, e.reason))
+table = []
+for b in range(256):
+    try:
+        c = bytes([b]).decode(declared)
+    except UnicodeDecodeError:
+        c = ""
+    table.append(ord(c) if len(c) == 1 and c.encode(declared) == bytes([b]) else None)
+if (any(table[b] != b for b in range(128)) or any(table[b] is None for b in set(data))
+        or text != "".join(chr(table[b]) for b in data)):
+    done(multibyte=name)
+done(name=name, table=table)
+"#;
+
+/// The start of messages about a declaration that could not be interpreted.
+const UNREADABLE: &str = "has a coding declaration that could not be read: ";
+
+/// A single-byte source encoding declared by a PEP 263 coding declaration.
+#[derive(Debug, Clone)]
+pub struct SourceEncoding {
+    /// The codec's canonical name (`iso8859-1`, `cp1252`, …).
+    pub name: String,
+    /// The declaration line as found in the source (without its line break).
+    declaration: String,
+    decode: Vec<Option<char>>,
+    encode: HashMap<char, u8>,
+}
+
+/// What reading a source's bytes found.
+#[derive(Debug)]
+pub enum Decoded {
+    /// UTF-8 (declared or by default): the caller decodes it.
+    Utf8,
+    /// Another declared, supported encoding: the decoded text and the encoding.
+    Other(String, SourceEncoding),
+}
+
+/// Whether the first two lines of `bytes` might hold a coding declaration (an approximation that
+/// errs on the side of asking the interpreter).
+fn may_declare(bytes: &[u8]) -> bool {
+    bytes
+        .split(|&b| b == b'\n')
+        .take(2)
+        .any(|line| line.windows(6).any(|w| w == b"coding"))
+}
+
+/// Decides how to decode `bytes` (the file at `path`) as CPython `python` would. Files without a
+/// declaration are UTF-8 without asking the interpreter. `Err` is a message without file name.
+pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, String> {
+    if !may_declare(bytes) {
+        return Ok(Decoded::Utf8);
+    }
+    let output = Command::new(python)
+        .args(["-I", "-S", "-c", DETECT])
+        .arg(path)
+        .output()
+        .map_err(|e| format!("{UNREADABLE}cannot run {}: {e}", python.display()))?;
+    let reply: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|_| {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        format!(
+            "{UNREADABLE}{}",
+            stderr.lines().last().unwrap_or("the interpreter failed")
+        )
+    })?;
+    if let Some(error) = reply.get("error").and_then(|e| e.as_str()) {
+        return Err(format!("is not valid Python: {error}"));
+    }
+    if let Some(name) = reply.get("multibyte").and_then(|e| e.as_str()) {
+        return Err(format!(
+            "declares the encoding {name}, which minrepro does not support (only UTF-8 and \
+             single-byte encodings extending ASCII: latin-1, cp1252, iso-8859-*, …)"
+        ));
+    }
+    let (Some(name), Some(table)) = (
+        reply.get("name").and_then(|n| n.as_str()),
+        reply.get("table").and_then(|t| t.as_array()),
+    ) else {
+        return Ok(Decoded::Utf8);
+    };
+    let decode: Vec<Option<char>> = table
+        .iter()
+        .map(|c| c.as_u64().and_then(|c| char::from_u32(c as u32)))
+        .collect();
+    if decode.len() != 256 {
+        return Err(format!("{UNREADABLE}bad table from the interpreter"));
+    }
+    let encode = (0..=255u8)
+        .filter_map(|b| decode[b as usize].map(|c| (c, b)))
+        .collect();
+    let mut encoding = SourceEncoding {
+        name: name.to_owned(),
+        declaration: String::new(),
+        decode,
+        encode,
+    };
+    let text = encoding.decode(bytes)?;
+    encoding.declaration = declaration_line(&text)
+        .ok_or(format!("{UNREADABLE}declaration line not found"))?
+        .to_owned();
+    Ok(Decoded::Other(text, encoding))
+}
+
+impl SourceEncoding {
+    fn decode(&self, bytes: &[u8]) -> Result<String, String> {
+        bytes
+            .iter()
+            .map(|&b| {
+                self.decode[b as usize]
+                    .ok_or_else(|| format!("byte 0x{b:02x} is not valid {}", self.name))
+            })
+            .collect()
+    }
+
+    /// `text` in this encoding. A text with non-ASCII characters that lost its declaration (a
+    /// rewrite removed the comment) gets it back as its first line, so that the interpreter reads
+    /// it the same way.
+    pub fn encode(&self, text: &str) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::with_capacity(text.len() + self.declaration.len() + 1);
+        if !text.is_ascii() && declaration_line(text).is_none() {
+            bytes.extend(self.declaration.bytes().filter(u8::is_ascii));
+            bytes.push(b'\n');
+        }
+        for c in text.chars() {
+            let byte = self
+                .encode
+                .get(&c)
+                .ok_or_else(|| format!("the character {c:?} cannot be written in {}", self.name))?;
+            bytes.push(*byte);
+        }
+        Ok(bytes)
+    }
+}
+
+/// `text` as the bytes of a file: in `encoding` when the source declared one, else UTF-8.
+pub fn file_bytes<'t>(
+    encoding: Option<&SourceEncoding>,
+    text: &'t str,
+) -> Result<Cow<'t, [u8]>, String> {
+    match encoding {
+        Some(encoding) => encoding.encode(text).map(Cow::Owned),
+        None => Ok(Cow::Borrowed(text.as_bytes())),
+    }
+}
+
+/// The coding declaration of `text`, per PEP 263 as CPython applies it: a comment on line 1, or on
+/// line 2 when line 1 is blank or a comment, containing `coding:` or `coding=` and a name.
+fn declaration_line(text: &str) -> Option<&str> {
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let first = lines.next()?;
+    if is_declaration(first) {
+        return Some(first);
+    }
+    let blank_or_comment = {
+        let t = first.trim_start_matches([' ', '\t', '\x0c']);
+        t.is_empty() || t.starts_with('#')
+    };
+    lines
+        .next()
+        .filter(|second| blank_or_comment && is_declaration(second))
+}
+
+fn is_declaration(line: &str) -> bool {
+    let Some(comment) = line
+        .trim_start_matches([' ', '\t', '\x0c'])
+        .strip_prefix('#')
+    else {
+        return false;
+    };
+    comment.match_indices("coding").any(|(at, _)| {
+        let rest = &comment[at + "coding".len()..];
+        rest.strip_prefix([':', '='])
+            .map(|r| r.trim_start_matches([' ', '\t']))
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_alphanumeric() || "-_.".contains(c))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_follow_pep_263() {
+        assert!(declaration_line("# -*- coding: latin-1 -*-\nx = 1\n").is_some());
+        assert!(
+            declaration_line("#!/usr/bin/python\n# vim: set fileencoding=cp1252 :\n").is_some()
+        );
+        assert!(declaration_line("x = 1\n# coding: latin-1\n").is_none());
+        assert!(declaration_line("# coding latin-1\n").is_none());
+        assert!(declaration_line("x = '# coding: latin-1'\n").is_none());
+    }
+
+    fn latin1() -> SourceEncoding {
+        let decode: Vec<Option<char>> = (0..=255u8).map(|b| Some(b as char)).collect();
+        SourceEncoding {
+            name: "iso8859-1".into(),
+            declaration: "# coding: latin-1".into(),
+            encode: (0..=255u8).map(|b| (b as char, b)).collect(),
+            decode,
+        }
+    }
+
+    #[test]
+    fn encoding_round_trips_and_restores_a_lost_declaration() {
+        let encoding = latin1();
+        let bytes = b"# coding: latin-1\nx = '\xe9'\n";
+        let text = encoding.decode(bytes).unwrap();
+        assert_eq!(text, "# coding: latin-1\nx = 'é'\n");
+        assert_eq!(encoding.encode(&text).unwrap(), bytes);
+        assert_eq!(
+            encoding.encode("x = 'é'\n").unwrap(),
+            b"# coding: latin-1\nx = '\xe9'\n"
+        );
+        assert_eq!(encoding.encode("x = 1\n").unwrap(), b"x = 1\n");
+        assert!(encoding.encode("x = '€'\n").is_err());
+    }
+}
