@@ -23,6 +23,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = minrepro_predicate::guardian::serve_if_requested() {
+        return ExitCode::from(code);
+    }
     let cli = Cli::parse();
     let name = match &cli.command {
         Command::Bundle(_) => "minrepro bundle",
@@ -31,6 +34,13 @@ fn main() -> ExitCode {
     if let Err(error) = minrepro_predicate::install_interrupt_handler() {
         let _ = writeln!(std::io::stderr(), "{name}: error: {error}");
         return ExitCode::from(1);
+    }
+    // Cleans up after us should we be killed outright; a reduction runs on without it.
+    if let Err(error) = minrepro_predicate::guardian::start_guardian() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{name}: warning: {error}; if minrepro is killed with SIGKILL, its predicates' descendants and temporary directory may remain"
+        );
     }
     let result = match &cli.command {
         Command::Bundle(args) => minrepro_bundle::run(args),

@@ -1,15 +1,25 @@
-//! When minrepro itself is killed with SIGKILL (no chance to clean up), the predicate it was
-//! running dies with it instead of running on unsupervised.
+//! When minrepro itself is killed with SIGKILL (no chance to clean up), nothing of it survives:
+//! the predicate it was running dies with it (PR_SET_PDEATHSIG), and its guardian process kills
+//! the predicate's descendants (in the predicate's group, `setsid` daemons, double-forked
+//! daemons) and removes the temporary directory. Survivors are looked for by a marker variable
+//! unique to the test (inherited by minrepro, its guardian and every descendant) and by the pids
+//! the predicate's processes recorded.
 
 mod bundle_support;
+mod python_support;
 
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bundle_support::*;
+use bundle_support::{reduce_args, script, three_object_bundle, tree};
+use python_support::reliability::{alive_pids, processes_with_env, staged_program};
+
+const MARKER_VAR: &str = "MINREPRO_TEST_MARKER";
 
 #[test]
 fn the_running_predicate_dies_with_a_killed_minrepro() {
-    let area = Area::new();
+    let area = bundle_support::Area::new();
     let bundle = three_object_bundle(&area.input());
     let pid_file = area.out("predicate.pid");
     // The original is judged quickly; the first candidate's run then becomes a long sleep.
@@ -21,14 +31,10 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
             pid_file.display()
         ),
     );
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_minrepro"))
         .env("TMPDIR", area.tmp())
-        .args(["bundle", "-q", "--bundle"])
-        .arg(&bundle)
-        .arg("--output")
-        .arg(area.out("out"))
-        .arg("--predicate")
-        .arg(&predicate)
+        .args(["bundle", "-q"])
+        .args(reduce_args(&bundle, &area.out("out"), &predicate))
         .spawn()
         .unwrap();
     let running = area.out("predicate.pid.running");
@@ -44,12 +50,213 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
     child.kill().unwrap();
     child.wait().unwrap();
     let give_up = Instant::now() + Duration::from_secs(10);
-    let alive = |pid: i32| {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        !stat.is_empty() && !stat.contains(") Z ")
-    };
-    while alive(pid) && Instant::now() < give_up {
+    while !alive_pids(&running).is_empty() && Instant::now() < give_up {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(!alive(pid), "predicate {pid} outlived a SIGKILLed minrepro");
+    assert!(
+        alive_pids(&running).is_empty(),
+        "predicate {pid} outlived a SIGKILLed minrepro"
+    );
+}
+
+/// A shell script that leaves (a) a background child in its process group, (b) a `setsid`
+/// daemon in its own session holding stdout and (c) a double-forked `setsid` daemon whose parent
+/// exits at once; each records its pid in `pids`.
+fn descendants_script(dir: &Path, pids: &Path) -> std::path::PathBuf {
+    let pids = pids.display();
+    script(
+        dir,
+        "descendants.sh",
+        &format!(
+            "#!/bin/sh\n\
+             sleep 1000 &\necho $! >> '{pids}'\n\
+             setsid sh -c \"echo \\$\\$ >> '{pids}'; exec sleep 1000\" &\n\
+             ( setsid sh -c \"echo \\$\\$ >> '{pids}'; exec sleep 1000\" </dev/null >/dev/null 2>&1 & )\n"
+        ),
+    )
+}
+
+/// A unique marker for one test case, and its environment entry.
+fn marker(tag: &str, area_root: &Path) -> (String, String) {
+    let value = format!("{tag}-{}-{}", std::process::id(), area_root.display());
+    let entry = format!("{MARKER_VAR}={value}");
+    (value, entry)
+}
+
+fn count_lines(file: &Path) -> usize {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+/// Waits until `running` exists and `pids` lists at least `expected` pids, then checks that the
+/// marked processes include a guardian.
+fn wait_for_descendants(running: &Path, pids: &Path, expected: usize, marker_entry: &str) {
+    let give_up = Instant::now() + Duration::from_secs(90);
+    while !(running.exists() && count_lines(pids) >= expected) && Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        running.exists() && count_lines(pids) >= expected,
+        "the predicate did not start its descendants"
+    );
+    let marked = processes_with_env(marker_entry);
+    assert!(
+        marked.iter().any(|p| p.contains("minrepro-guardian")),
+        "no guardian runs: {marked:?}"
+    );
+}
+
+/// SIGKILLs `child`, then waits (bounded) until no marked process and no recorded pid is alive
+/// and `tmp` is empty; on failure kills the leftovers and panics.
+fn kill_and_expect_nothing_left(
+    label: &str,
+    mut child: Child,
+    marker_entry: &str,
+    pids: &Path,
+    tmp: &Path,
+) {
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left_in_tmp = || -> Vec<_> {
+        std::fs::read_dir(tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect()
+    };
+    let give_up = Instant::now() + Duration::from_secs(20);
+    loop {
+        let marked = processes_with_env(marker_entry);
+        let recorded = alive_pids(pids);
+        let files = left_in_tmp();
+        if marked.is_empty() && recorded.is_empty() && files.is_empty() {
+            return;
+        }
+        if Instant::now() > give_up {
+            for pid in marked
+                .iter()
+                .filter_map(|p| p.split(':').next())
+                .chain(recorded.iter().map(String::as_str))
+                .filter_map(|p| p.parse::<i32>().ok())
+            {
+                // SAFETY: kill(2) of a process this test started (found by its marker or pid).
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            panic!(
+                "{label}: left by a SIGKILLed minrepro: processes {marked:?}, recorded pids \
+                 {recorded:?}, in TMPDIR {files:?}"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory() {
+    let area = bundle_support::Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let before = tree(&area.input());
+    let pids = area.out("pids");
+    let running = area.out("running");
+    let descendants = descendants_script(area.root.path(), &pids);
+    let judged = area.out("judged");
+    // The original is judged quickly; the next run starts the descendants and sleeps.
+    let predicate = script(
+        area.root.path(),
+        "hostile.sh",
+        &format!(
+            "#!/bin/sh\nif [ -f '{judged}' ]; then '{descendants}'; echo $$ >> '{pids}'; touch '{running}'; exec sleep 1000; fi\ntouch '{judged}'\nexit 0\n",
+            judged = judged.display(),
+            descendants = descendants.display(),
+            pids = pids.display(),
+            running = running.display(),
+        ),
+    );
+    let (value, entry) = marker("bundle", area.root.path());
+    let child = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+        .env("TMPDIR", area.tmp())
+        .env(MARKER_VAR, &value)
+        .args(["bundle", "-q"])
+        .args(reduce_args(&bundle, &area.out("out"), &predicate))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_descendants(&running, &pids, 4, &entry);
+    kill_and_expect_nothing_left("bundle", child, &entry, &pids, &area.tmp());
+    assert_eq!(tree(&area.input()), before, "the input changed");
+    assert!(!area.out("out").exists());
+}
+
+#[test]
+fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory() {
+    for backend in ["subproc", "runner"] {
+        let area = python_support::reliability::Area::new();
+        let pids = area.input().join("pids");
+        let running = area.input().join("running");
+        let descendants = descendants_script(area.root.path(), &pids);
+        // Runs 1 and 2 judge the original; run 3 starts the descendants and sleeps.
+        let body = format!(
+            "subprocess.run(['sh', {descendants:?}])\n\
+             open(PIDS, 'a').write('%d\\n' % os.getpid())\n\
+             open({running:?}, 'w').close()\n\
+             time.sleep(1000)",
+            descendants = descendants.display().to_string(),
+            running = running.display().to_string(),
+        );
+        let source = area.input().join("victim.py");
+        let text = staged_program(&area.input(), &body, "_n >= 3");
+        std::fs::write(&source, &text).unwrap();
+        let (value, entry) = marker(backend, area.root.path());
+        let child = area
+            .command(
+                &source,
+                &[
+                    "--err-msg",
+                    "needle",
+                    "--backend",
+                    backend,
+                    "--timeout",
+                    "600",
+                ],
+            )
+            .env(MARKER_VAR, &value)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_descendants(&running, &pids, 4, &entry);
+        kill_and_expect_nothing_left(backend, child, &entry, &pids, &area.tmp());
+        assert_eq!(
+            std::fs::read_to_string(&source).unwrap(),
+            text,
+            "{backend}: the input changed"
+        );
+    }
+}
+
+#[test]
+fn no_guardian_remains_after_a_normal_run() {
+    let area = bundle_support::Area::new();
+    let bundle = three_object_bundle(&area.input());
+    let predicate = script(area.root.path(), "yes.sh", "#!/bin/sh\nexit 0\n");
+    let (value, entry) = marker("normal", area.root.path());
+    let status = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+        .env("TMPDIR", area.tmp())
+        .env(MARKER_VAR, &value)
+        .args(["bundle", "-q"])
+        .args(reduce_args(&bundle, &area.out("out"), &predicate))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let give_up = Instant::now() + Duration::from_secs(20);
+    while !processes_with_env(&entry).is_empty() && Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_with_env(&entry), Vec::<String>::new());
+    assert!(area.tmp_is_empty());
 }

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 pub use minrepro_cache::write_atomically;
+use minrepro_predicate::guardian;
 
 /// The private temporary directory of one reduction; removed (with every candidate workspace in
 /// it) when dropped, on success, error, panic unwinding and interruption alike.
@@ -12,7 +13,8 @@ pub struct TempRoot {
 }
 
 impl TempRoot {
-    /// Creates `minrepro-*` under the system temporary directory.
+    /// Creates `minrepro-*` under the system temporary directory (and has the guardian, if any,
+    /// watch it).
     pub fn new() -> std::io::Result<Self> {
         let base = std::path::absolute(std::env::temp_dir())?;
         if base.to_str().is_none() {
@@ -27,11 +29,12 @@ impl TempRoot {
                 ),
             ));
         }
-        Ok(TempRoot {
-            dir: tempfile::Builder::new()
-                .prefix("minrepro-")
-                .tempdir_in(base)?,
-        })
+        let dir = tempfile::Builder::new()
+            .prefix(guardian::TEMP_PREFIX)
+            .tempdir_in(base)?;
+        // Should minrepro be killed outright, its guardian removes the directory.
+        guardian::guard_directory(dir.path());
+        Ok(TempRoot { dir })
     }
 
     /// Its path.

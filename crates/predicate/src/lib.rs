@@ -8,9 +8,11 @@
 //!
 //! Layers, bottom up: [`capture`] (bounded capture and streaming search), [`process`] (one child
 //! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
-//! depends on), [`predicate`] (configuration, repeated runs, statuses).
+//! depends on), [`predicate`] (configuration, repeated runs, statuses). [`guardian`] cleans up
+//! after a minrepro that was killed outright.
 
 pub mod capture;
+pub mod guardian;
 pub mod identity;
 pub mod interrupt;
 pub mod predicate;

@@ -16,7 +16,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::capture::{CapturedStream, StreamCapture};
@@ -112,11 +112,47 @@ pub trait Supervisee {
     fn wait_exit(&mut self) -> Option<i32>;
 }
 
+/// The start of every run tag of this process: `PID-NONCE-`. The pid comes first because the
+/// runner helper matches `PID-`; the random nonce lets a guardian match only *this* process's
+/// runs, never those of a later process that reuses the pid.
+pub fn run_tag_prefix() -> &'static str {
+    static PREFIX: OnceLock<String> = OnceLock::new();
+    PREFIX.get_or_init(|| format!("{}-{:016x}-", std::process::id(), random_u64()))
+}
+
+/// Whether `text` has the shape of a [`run_tag_prefix`] (so that a guardian given anything else,
+/// even an empty string that would match every run of every minrepro, refuses to act).
+pub fn is_run_tag_prefix(text: &str) -> bool {
+    let mut parts = text.split('-');
+    let (Some(pid), Some(nonce), Some(""), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && nonce.len() == 16
+        && nonce.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn random_u64() -> u64 {
+    let mut bytes = [0u8; 8];
+    // SAFETY: getrandom writes at most `bytes.len()` bytes into the buffer.
+    let got = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+    if got == bytes.len() as isize {
+        return u64::from_ne_bytes(bytes);
+    }
+    // No getrandom: the clock is unique enough to tell two processes with one pid apart.
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 /// A fresh `MINREPRO_RUN_TAG` value.
 pub fn new_run_tag() -> String {
     format!(
-        "{}-{}",
-        std::process::id(),
+        "{}{}",
+        run_tag_prefix(),
         NEXT_TAG.fetch_add(1, Ordering::SeqCst)
     )
 }
@@ -360,6 +396,13 @@ pub fn kill_all_orphans() {
     kill_orphans_where(|environ| environ_has(environ, RUN_TAG_VAR, None));
 }
 
+/// Whether an environment block (`/proc/PID/environ`) has an entry starting with `prefix`.
+pub(crate) fn environ_has_prefix(environ: &[u8], prefix: &[u8]) -> bool {
+    environ
+        .split(|&b| b == 0)
+        .any(|entry| entry.starts_with(prefix))
+}
+
 fn environ_has(environ: &[u8], var: &str, value: Option<&str>) -> bool {
     environ.split(|&b| b == 0).any(|entry| {
         let Some(rest) = entry.strip_prefix(var.as_bytes()) else {
@@ -440,12 +483,8 @@ fn process_state(pid: i32) -> Option<char> {
 
 /// Fallback for kernels without `/proc/PID/task/TID/children`: read every process's parent.
 fn children_by_scanning_proc(parent: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+    all_pids()
+        .into_iter()
         .filter(|&pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat"))
                 .ok()
@@ -455,5 +494,16 @@ fn children_by_scanning_proc(parent: i32) -> Vec<i32> {
                 })
                 == Some(parent)
         })
+        .collect()
+}
+
+/// Every process id listed in `/proc` (empty without `/proc`).
+pub(crate) fn all_pids() -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
         .collect()
 }

@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use minrepro_predicate::guardian::{guard_directory, TEMP_PREFIX};
 use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_group};
 use minrepro_predicate::process::{
-    run_supervised, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
+    run_supervised, run_tag_prefix, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
 };
 use minrepro_predicate::{register_group, Executor};
 
@@ -51,7 +52,7 @@ impl Helper {
             // daemon a candidate forks without exec would carry no tag at all. With this one
             // (never equal to a run's tag) it is still recognizably ours: the final
             // `kill_all_orphans` finds it.
-            .env(RUN_TAG_VAR, format!("{}-runner", std::process::id()))
+            .env(RUN_TAG_VAR, format!("{}runner", run_tag_prefix()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -252,9 +253,10 @@ impl RunnerPool {
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
         let first = Helper::start(interpreter, preload, &env)?;
         let fifo_dir = tempfile::Builder::new()
-            .prefix("minrepro-runner-")
+            .prefix(&format!("{TEMP_PREFIX}runner-"))
             .tempdir()
             .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
+        guard_directory(fifo_dir.path());
         Ok(RunnerPool {
             interpreter: interpreter.to_path_buf(),
             preload: preload.to_vec(),
