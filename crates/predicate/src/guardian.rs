@@ -27,9 +27,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::process::{
-    all_pids, environ_has_prefix, is_run_tag_prefix, run_tag_prefix, RUN_TAG_VAR,
-};
+use crate::process::{all_pids, environ_has_prefix, run_tag_prefix, RUN_TAG_VAR};
 
 /// The hidden first argument that makes the `minrepro` binary act as a guardian.
 pub const GUARDIAN_ARG: &str = "__minrepro-guardian";
@@ -40,7 +38,7 @@ const GUARDIAN_NAME: &str = "minrepro-guardian";
 /// Kill rounds: killing one process can reveal children it forked just before.
 const KILL_ROUNDS: usize = 200;
 /// Announcements read at most (a run announces a handful of directories).
-const MAX_ANNOUNCEMENTS: u64 = 1 << 20;
+const MAX_ANNOUNCEMENTS: usize = 1 << 20;
 
 /// The write end of the pipe to this process's guardian, once started.
 static PIPE: Mutex<Option<File>> = Mutex::new(None);
@@ -126,28 +124,57 @@ pub fn serve_if_requested() -> Option<u8> {
 fn serve(prefix: &str) -> u8 {
     ignore_stop_signals();
     // SAFETY: fd 0 is ours for the rest of the process's life.
-    let stdin = File::from(unsafe { OwnedFd::from_raw_fd(0) });
+    let mut stdin = File::from(unsafe { OwnedFd::from_raw_fd(0) });
     if !is_pipe(&stdin) {
         // Started by hand: there is no minrepro to wait for.
         return 2;
     }
-    let mut announcements = Vec::new();
-    // Blocks until minrepro is gone: its write end is the only one.
-    if stdin
-        .take(MAX_ANNOUNCEMENTS)
-        .read_to_end(&mut announcements)
-        .is_err()
-    {
-        // A read error also means the pipe is unusable; clean up as after end of file.
-    }
-    kill_tagged(prefix);
+    // Resolved now (a relative TMPDIR is relative to minrepro's directory), then let go of that
+    // directory: nobody should find it busy because of us.
     let base = std::path::absolute(std::env::temp_dir()).ok();
+    let _ = std::env::set_current_dir("/");
+    let announcements = read_until_end_of_file(&mut stdin);
+    kill_tagged(prefix);
     for dir in parse_announcements(&announcements) {
         if let Some(base) = &base {
             remove_guarded(&dir, base);
         }
     }
     0
+}
+
+/// Reads the pipe until minrepro is gone (its write end is the only one), keeping at most
+/// [`MAX_ANNOUNCEMENTS`] bytes. A read error also means the pipe is unusable: clean up as after
+/// end of file.
+fn read_until_end_of_file(pipe: &mut File) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => return kept,
+            Ok(n) => {
+                let room = MAX_ANNOUNCEMENTS.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return kept,
+        }
+    }
+}
+
+/// Whether `text` has the shape of a [`run_tag_prefix`] (so that a guardian given anything else,
+/// even an empty string that would match every run of every minrepro, refuses to act).
+fn is_run_tag_prefix(text: &str) -> bool {
+    let mut parts = text.split('-');
+    let (Some(pid), Some(nonce), Some(""), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && nonce.len() == 16
+        && nonce.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn ignore_stop_signals() {

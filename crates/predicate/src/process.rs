@@ -120,21 +120,6 @@ pub fn run_tag_prefix() -> &'static str {
     PREFIX.get_or_init(|| format!("{}-{:016x}-", std::process::id(), random_u64()))
 }
 
-/// Whether `text` has the shape of a [`run_tag_prefix`] (so that a guardian given anything else,
-/// even an empty string that would match every run of every minrepro, refuses to act).
-pub fn is_run_tag_prefix(text: &str) -> bool {
-    let mut parts = text.split('-');
-    let (Some(pid), Some(nonce), Some(""), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
-    };
-    !pid.is_empty()
-        && pid.bytes().all(|b| b.is_ascii_digit())
-        && nonce.len() == 16
-        && nonce.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
 fn random_u64() -> u64 {
     let mut bytes = [0u8; 8];
     // SAFETY: getrandom writes at most `bytes.len()` bytes into the buffer.
