@@ -76,7 +76,7 @@ pub fn start_guardian() -> Result<(), String> {
     // SAFETY: signal(2) is async-signal-safe and touches no memory.
     unsafe {
         command.pre_exec(|| {
-            ignore_stop_signals();
+            ignore_termination_signals();
             Ok(())
         });
     }
@@ -122,7 +122,7 @@ pub fn serve_if_requested() -> Option<u8> {
 }
 
 fn serve(prefix: &str) -> u8 {
-    ignore_stop_signals();
+    ignore_termination_signals();
     // SAFETY: fd 0 is ours for the rest of the process's life.
     let mut stdin = File::from(unsafe { OwnedFd::from_raw_fd(0) });
     if !is_pipe(&stdin) {
@@ -177,7 +177,7 @@ fn is_run_tag_prefix(text: &str) -> bool {
         && nonce.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn ignore_stop_signals() {
+fn ignore_termination_signals() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: setting a disposition to SIG_IGN.
         unsafe {
