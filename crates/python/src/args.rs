@@ -87,6 +87,11 @@ pub struct PythonArgs {
     /// predicate runs on small ones).
     #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::Ddmin)]
     pub strategy: crate::passes::Strategy,
+    /// Write the run's counters as JSON to this file at the end (also when the run is
+    /// interrupted or fails after reducing started): predicate runs (the original's two runs
+    /// included), cache hits, candidates, accepted, sizes, wall time, rounds, per-pass counts.
+    #[arg(long = "stats-json", value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.
     #[arg(long = "any-exception")]

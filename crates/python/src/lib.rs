@@ -16,8 +16,8 @@ pub mod source;
 use std::path::{Path, PathBuf};
 
 use minrepro_engine::{
-    open_cache, reduce_with_engine, write_atomically, EngineError, EngineOptions, Oracle, Progress,
-    RunError, TempRoot,
+    open_cache, reduce_with_engine_stats, stats_json, write_atomically, EngineError, EngineOptions,
+    Oracle, Progress, RunError, TempRoot,
 };
 use minrepro_predicate::{
     Acceptance, CancelFlag, DirectExecutor, EvalError, Executor, OutputCheck, Predicate,
@@ -50,6 +50,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
+    check_stats_file(args)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
     let executor: &dyn Executor = match &runner {
@@ -121,7 +122,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         saved_any = true;
         Ok(())
     };
-    let result = reduce_with_engine(
+    let (result, stats) = reduce_with_engine_stats(
         &oracle,
         &pass_refs,
         source.text.clone(),
@@ -130,6 +131,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &progress,
         &mut on_accept,
     );
+    if let Some(path) = &args.stats_json {
+        // The probe of the original above ran outside the engine: one more predicate run.
+        let value = stats_json(&stats, 1, result.is_ok());
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        write_atomically(path, text.as_bytes())
+            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
     let reduced = match result {
         Ok(reduced) => reduced,
         Err(error) => {
@@ -184,6 +192,23 @@ fn start_runner(
             Ok(None)
         }
     }
+}
+
+/// Refuses a `--stats-json` file that is the source or the output (it would overwrite them).
+fn check_stats_file(args: &PythonArgs) -> Result<(), RunError> {
+    let Some(path) = &args.stats_json else {
+        return Ok(());
+    };
+    let resolved = minrepro_engine::resolve_for_comparison(path);
+    for (what, other) in [("source", &args.source), ("output", &args.output)] {
+        if minrepro_engine::resolve_for_comparison(other) == resolved {
+            return Err(RunError::Usage(format!(
+                "--stats-json {} is also the {what}",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Replaces `output` atomically with `text`.
