@@ -19,10 +19,12 @@ use std::ops::Range;
 
 mod apply;
 mod bindings;
+mod builtin_names;
 mod checker;
 mod freeze;
 mod indent;
 mod limits;
+mod names;
 mod rewrites;
 mod text;
 mod tokens;
@@ -30,6 +32,8 @@ mod validity;
 
 #[cfg(test)]
 mod tests;
+
+pub use names::NameUse;
 
 /// A source that is not valid Python, with the 1-based line of the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
-use minrepro_pysyntax::{apply, check_valid_for, rewrites, token_count, Group, Rewrite};
+use minrepro_pysyntax::{apply, check_valid_for, rewrites, token_count, Group, NameUse, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
@@ -35,6 +35,9 @@ pub enum Strategy {
 /// ProbDD's prior probability that a rewrite site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
 
+/// A text's digest and its [`NameUse`] (`None`: it does not parse).
+type NamesMemo = ([u8; 32], Option<Arc<NameUse>>);
+
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
 pub struct SharedState {
@@ -47,6 +50,8 @@ pub struct SharedState {
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     canonicalization_budget: AtomicUsize,
+    /// Names and attributes of the last current text asked about (see [`NameUse`]).
+    current_names: Mutex<Option<NamesMemo>>,
 }
 
 impl SharedState {
@@ -74,6 +79,7 @@ impl SharedState {
             canonicalization_budget: AtomicUsize::new(
                 rewrites(original, Group::Canonicalizations).len(),
             ),
+            current_names: Mutex::new(None),
         })
     }
 
@@ -81,6 +87,27 @@ impl SharedState {
     fn mark_current(&self, text: &str) {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.insert(*blake3::hash(text.as_bytes()).as_bytes());
+    }
+
+    /// Whether `candidate` uses a name or attribute that `current` defines and it does not: such
+    /// a candidate almost surely dies with `NameError`/`AttributeError`, so it is not run.
+    fn loses_definition(&self, current: &str, candidate: &str) -> bool {
+        let key = *blake3::hash(current.as_bytes()).as_bytes();
+        let names = {
+            let mut memo = lock(&self.current_names);
+            match memo.as_ref() {
+                Some((memo_key, names)) if *memo_key == key => names.clone(),
+                _ => {
+                    let names = NameUse::of(current).map(Arc::new);
+                    *memo = Some((key, names.clone()));
+                    names
+                }
+            }
+        };
+        match (names, NameUse::of(candidate)) {
+            (Some(current), Some(candidate)) => current.loses_definition(&candidate),
+            _ => false,
+        }
     }
 
     /// Whether `text` has been current before.
@@ -156,7 +183,7 @@ fn candidate_on(
     } else {
         size_key(&text) < size_key(current)
     };
-    if !admissible {
+    if !admissible || state.loses_definition(current, &text) {
         return None;
     }
     // ProbDD hands over every site applied so far: list them only when few, so the in-memory
@@ -325,6 +352,17 @@ mod tests {
         assert!(candidate(Group::IntegerReduction, &state, current, &all, &[1]).is_none());
         // A no-op is never proposed.
         assert!(candidate(Group::SlowRemovals, &state, current, &all, &[2]).is_none());
+    }
+
+    #[test]
+    fn candidates_that_lose_a_used_definition_are_not_proposed() {
+        let current = "def f():\n    return 1\nprint(f())\n";
+        let state = SharedState::new(current, 11);
+        let drop_def = rewrite(0..22, "");
+        assert!(candidate(Group::FastRemovals, &state, current, &[drop_def], &[0]).is_none());
+        let drop_use = rewrite(22..33, "");
+        let kept = candidate(Group::FastRemovals, &state, current, &[drop_use], &[0]).unwrap();
+        assert_eq!(kept.case, "def f():\n    return 1\n");
     }
 
     #[test]
