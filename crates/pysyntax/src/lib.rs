@@ -153,7 +153,7 @@ impl Group {
 /// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
 /// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
 /// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
-/// `while-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// `while-to-body`, `with-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
 /// expression simplifications, constant reduction and list-element removals.
 pub const KINDS: &[(&str, Group)] = &[
     ("remove-statement", Group::FastRemovals),
@@ -162,6 +162,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("if-to-else", Group::FastRemovals),
     ("for-to-body", Group::FastRemovals),
     ("while-to-body", Group::FastRemovals),
+    ("with-to-body", Group::FastRemovals),
     ("try-to-body", Group::FastRemovals),
     ("remove-handler", Group::FastRemovals),
     ("remove-else", Group::FastRemovals),

@@ -310,7 +310,10 @@ impl Visitor<'_> for Walker<'_, '_> {
             Stmt::For(s) => control_flow::for_to_body(ctx, stmt, s),
             Stmt::While(s) => control_flow::while_to_body(ctx, stmt, s),
             Stmt::Try(s) => control_flow::try_rewrites(ctx, stmt, s),
-            Stmt::With(s) => canonical::with_as(ctx, s),
+            Stmt::With(s) => {
+                canonical::with_as(ctx, s);
+                control_flow::with_to_body(ctx, stmt, s);
+            }
             Stmt::FunctionDef(s) => {
                 canonical::add_varargs(ctx, s);
                 lists::parameters(ctx, &s.parameters);
