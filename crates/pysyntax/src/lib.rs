@@ -181,6 +181,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("unary-to-operand", Group::Simplifications),
     ("boolop-to-operand", Group::Simplifications),
     ("compare-to-operand", Group::Simplifications),
+    ("inline-variable", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

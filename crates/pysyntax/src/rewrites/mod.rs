@@ -2,12 +2,13 @@
 //! rewrites of every node. Families live in their own modules:
 //! [`statements`] (removal), [`control_flow`] (`if`/`for`/`while`/`try` to body),
 //! [`canonical`] (`with … as`, `*args, **kwargs`), [`expressions`] (assignment, call, operator
-//! and hoisting simplifications), [`integers`] (constant reduction) and [`lists`] (element,
-//! keyword, parameter removal).
+//! and hoisting simplifications), [`inline`] (a variable used once), [`integers`] (constant
+//! reduction) and [`lists`] (element, keyword, parameter removal).
 
 pub mod canonical;
 pub mod control_flow;
 pub mod expressions;
+pub mod inline;
 pub mod integers;
 pub mod lists;
 pub mod statements;
@@ -270,6 +271,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     for stmt in body {
         walker.visit_stmt(stmt);
     }
+    inline::inline_variables(walker.ctx, body);
     let out = &mut walker.ctx.out;
     out.sort_by(|a, b| {
         (
