@@ -18,6 +18,7 @@
 use std::ops::Range;
 
 mod apply;
+mod arity;
 mod bindings;
 mod builtin_names;
 mod checker;
@@ -170,6 +171,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("with-as-to-assign", Group::Canonicalizations),
     ("add-varargs", Group::Canonicalizations),
     ("assign-to-one", Group::Simplifications),
+    ("assign-to-value", Group::Simplifications),
     ("call-to-arg", Group::Simplifications),
     ("binop-to-left", Group::Simplifications),
     ("binop-to-right", Group::Simplifications),

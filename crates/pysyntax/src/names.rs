@@ -5,7 +5,8 @@
 //! a method, `self.x = …` in `__init__`) while a use remains, and die with `NameError` or
 //! `AttributeError` without reaching the failure. [`NameUse`] summarizes, without regard to
 //! scopes, which names a module binds and loads and which attribute names it defines and reads;
-//! [`NameUse::loses_definition`] compares a candidate with the current text. It is a heuristic:
+//! [`NameUse::loses_definition`] compares a candidate with the current text (and the number of
+//! calls that no longer fit their function's signature, a `TypeError`). It is a heuristic:
 //! a use in code that never runs makes it reject an edit that would have been accepted, but that
 //! dead use can be removed by itself, after which the definition's removal passes the filter.
 //! Dynamic lookups (`globals()`, `exec`, `from m import *`, `__getattr__`, `getattr`, …) switch
@@ -30,6 +31,8 @@ pub struct NameUse {
     dynamic_names: bool,
     /// Attributes may be found dynamically (`__getattr__`, `setattr`, `__dict__`, …).
     dynamic_attributes: bool,
+    /// Calls that do not fit the signature of the module's function they call.
+    mismatched_calls: usize,
 }
 
 /// Names whose use makes name bindings unpredictable.
@@ -53,15 +56,19 @@ impl NameUse {
     /// The summary of `source`; `None` if it does not parse.
     pub fn of(source: &str) -> Option<NameUse> {
         crate::analyse(source, |parsed, _| {
+            let body = &parsed.syntax().body;
             let mut collector = Collector::default();
-            collector.visit_body(&parsed.syntax().body);
-            collector.finish()
+            collector.visit_body(body);
+            let mut names = collector.finish();
+            names.mismatched_calls = crate::arity::mismatched_calls(body);
+            names
         })
         .ok()
     }
 
     /// Whether `candidate` (a summary of an edit of the text `self` summarizes) uses a name or
-    /// an attribute that the current text defines but the candidate defines nowhere. Built-in
+    /// an attribute that the current text defines but the candidate defines nowhere, or has
+    /// more calls that do not fit their function's signature (see the `arity` module). Built-in
     /// names and attributes of built-in types never count (removing a definition that shadows
     /// one falls back to the built-in).
     pub fn loses_definition(&self, candidate: &NameUse) -> bool {
@@ -77,7 +84,7 @@ impl NameUse {
                     && !candidate.attributes_defined.contains(name)
                     && !BUILTIN_ATTRIBUTES.contains(&name.as_str())
             });
-        lost_name || lost_attribute
+        lost_name || lost_attribute || candidate.mismatched_calls > self.mismatched_calls
     }
 }
 
@@ -121,6 +128,7 @@ impl Collector {
             attributes_read: self.attributes_read,
             dynamic_names,
             dynamic_attributes,
+            mismatched_calls: 0,
         }
     }
 }
@@ -293,6 +301,14 @@ mod tests {
             list_use,
             "class B:\n    pass\nl = []\nl.append(1)\n"
         ));
+    }
+
+    #[test]
+    fn a_parameter_removed_without_its_argument_is_caught() {
+        let current = "def f(a, b):\n    return a\nprint(f(1, 2))\n";
+        assert!(loses(current, "def f(a):\n    return a\nprint(f(1, 2))\n"));
+        assert!(loses(current, "def f(a, b):\n    return a\nprint(f(1))\n"));
+        assert!(!loses(current, "def f(a):\n    return a\nprint(f(1))\n"));
     }
 
     #[test]

@@ -17,8 +17,9 @@ use crate::Group;
 
 /// How often a name is bound and loaded, and where its (last) load is.
 #[derive(Default, Clone)]
-struct Count {
-    binds: usize,
+pub(crate) struct Count {
+    /// Bindings of the name.
+    pub(crate) binds: usize,
     loads: usize,
     load_at: std::ops::Range<usize>,
 }
@@ -37,10 +38,11 @@ pub fn inline_variables(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     inliner.visit_body(body);
 }
 
-/// Counts bindings and loads of every name.
+/// Counts bindings and loads of every name (module-wide, scopes ignored).
 #[derive(Default)]
-struct Counter {
-    counts: HashMap<String, Count>,
+pub(crate) struct Counter {
+    /// Per name.
+    pub(crate) counts: HashMap<String, Count>,
 }
 
 impl Counter {

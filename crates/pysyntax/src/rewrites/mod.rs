@@ -327,7 +327,10 @@ impl Visitor<'_> for Walker<'_, '_> {
                 }
                 statements::decorators(ctx, &s.decorator_list);
             }
-            Stmt::Assign(s) => expressions::assign_to_one(ctx, &s.value),
+            Stmt::Assign(s) => {
+                expressions::assign_to_one(ctx, &s.value);
+                expressions::assign_to_value(ctx, s);
+            }
             Stmt::Import(s) => lists::aliases(ctx, &s.names),
             Stmt::ImportFrom(s) => lists::aliases(ctx, &s.names),
             Stmt::AnnAssign(s) => {

@@ -427,3 +427,19 @@ fn no_inlining_when_the_name_is_used_or_bound_elsewhere() {
         "inline-variable",
     );
 }
+
+#[test]
+fn assign_to_value_keeps_the_expression() {
+    assert_rewrite(
+        "def f():\n    cost = inv.take(s, 1)\n",
+        Simplifications,
+        "assign-to-value",
+        "def f():\n    inv.take(s, 1)\n",
+    );
+    assert_rewrite(
+        "x = y = f(1)  # c\n",
+        Simplifications,
+        "assign-to-value",
+        "f(1)  # c\n",
+    );
+}
