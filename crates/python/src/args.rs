@@ -30,7 +30,10 @@ TypeError whose traceback merely echoes the source line with the needle. When th
 ends without an uncaught exception (e.g. it prints the message and exits), a candidate must\n\
 not end in one either. --any-exception turns the guard off.\n\
 \n\
-Every candidate is valid Python (checked before it runs). Size is measured in Python tokens,\n\
+Every candidate is valid Python (checked before it runs). A candidate is not run either when\n\
+it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
+more calls that do not fit the signature of the program's own function they call (it would die\n\
+with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
 ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
 integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
