@@ -284,14 +284,18 @@ fn stats_json_counts_every_predicate_run() {
             stats.to_str().unwrap(),
         ],
     );
-    let value: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
     let counted = std::fs::read_to_string(&counter).unwrap().lines().count() as u64;
     assert_eq!(value["predicate_runs"].as_u64(), Some(counted), "{value}");
     assert_eq!(value["complete"], true);
     assert_eq!(value["size_before"].as_u64(), Some(was));
     assert_eq!(value["size_after"].as_u64(), Some(after));
-    assert!(value["passes"]["fast-removals"]["candidates"].as_u64().unwrap() > 0);
+    assert!(
+        value["passes"]["fast-removals"]["candidates"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
 
     let source = example("control_flow.py");
     minrepro()

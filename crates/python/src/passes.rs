@@ -50,6 +50,9 @@ pub struct SharedState {
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     canonicalization_budget: AtomicUsize,
+    /// Single rewrites (by [`signature`]) that were run alone and failed; later searches of
+    /// the expression-level groups leave them out (see [`skips_failed_sites`]).
+    failed_sites: Mutex<HashSet<[u8; 32]>>,
     /// Names and attributes of the last current text asked about (see [`NameUse`]).
     current_names: Mutex<Option<NamesMemo>>,
 }
@@ -80,6 +83,7 @@ impl SharedState {
                 rewrites(original, Group::Canonicalizations).len(),
             ),
             current_names: Mutex::new(None),
+            failed_sites: Mutex::new(HashSet::new()),
         })
     }
 
@@ -138,16 +142,55 @@ pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
 /// The rewrite sites of the last text asked about (a search asks for the same text many times).
 type SiteMemo = Arc<Mutex<Option<(String, Arc<Vec<Rewrite>>)>>>;
 
-fn sites(memo: &SiteMemo, text: &str, group: Group) -> Arc<Vec<Rewrite>> {
+fn sites(memo: &SiteMemo, text: &str, group: Group, skip: &HashSet<[u8; 32]>) -> Arc<Vec<Rewrite>> {
     let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((memo_text, list)) = memo.as_ref() {
         if memo_text == text {
             return Arc::clone(list);
         }
     }
-    let list = Arc::new(rewrites(text, group));
+    let mut list = rewrites(text, group);
+    if !skip.is_empty() {
+        list.retain(|site| !skip.contains(&signature(text, site)));
+    }
+    let list = Arc::new(list);
     *memo = Some((text.to_owned(), Arc::clone(&list)));
     list
+}
+
+/// Whether a group's searches leave out single rewrites that already failed alone in an earlier
+/// search. Expression-level edits rarely start to work later (statement removals do, once the
+/// uses of what they remove are gone), so re-running them every round mostly spends runs; a
+/// changed line gives its rewrites a new signature, so they are tried again.
+fn skips_failed_sites(group: Group) -> bool {
+    matches!(
+        group,
+        Group::Simplifications | Group::IntegerReduction | Group::SlowRemovals
+    )
+}
+
+/// Identity of a rewrite across texts: its kind, replacement, replaced text and the whole line(s)
+/// it sits on.
+fn signature(text: &str, site: &Rewrite) -> [u8; 32] {
+    let start = text[..site.range.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let end = text[site.range.end.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |i| site.range.end + i);
+    let mut hasher = blake3::Hasher::new();
+    for part in [
+        site.kind,
+        "\0",
+        &site.replacement,
+        "\0",
+        text.get(site.range.clone()).unwrap_or(""),
+        "\0",
+        text.get(start..end).unwrap_or(""),
+    ] {
+        hasher.update(part.as_bytes());
+    }
+    *hasher.finalize().as_bytes()
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
@@ -202,11 +245,15 @@ fn candidate_on(
     Some(Proposal { case: text, change })
 }
 
+/// Sites a proposal applies, and the signature of its site when it applies only one.
+type BatchSites = (usize, Option<[u8; 32]>);
+
 /// A group's ddmin search that also charges accepted canonicalizations to the budget.
 struct GroupSearch {
     inner: Ddmin<String>,
-    /// Sites applied by each proposal of the last batch, in batch order.
-    batch_sites: Arc<Mutex<Vec<usize>>>,
+    /// Sites applied by each proposal of the last batch, in batch order, with the signature of
+    /// a proposal that applies a single site.
+    batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     group: Group,
     state: Arc<SharedState>,
 }
@@ -218,8 +265,16 @@ impl Search<String> for GroupSearch {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
+        {
+            let batch = lock(&self.batch_sites);
+            let decided = accepted.unwrap_or(batch.len()).min(batch.len());
+            let mut failed = lock(&self.state.failed_sites);
+            failed.extend(batch[..decided].iter().filter_map(|(_, sig)| *sig));
+        }
         if let (Some(index), Group::Canonicalizations) = (accepted, self.group) {
-            let spent = lock(&self.batch_sites).get(index).copied().unwrap_or(0);
+            let spent = lock(&self.batch_sites)
+                .get(index)
+                .map_or(0, |(count, _)| *count);
             let budget = &self.state.canonicalization_budget;
             let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
             budget.store(left, Ordering::SeqCst);
@@ -261,16 +316,30 @@ impl Pass<String> for GroupPass {
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);
+        // The failures known when the search starts (the list must not change under ddmin
+        // between two acceptances).
+        let skip: Arc<HashSet<[u8; 32]>> = Arc::new(if skips_failed_sites(group) {
+            lock(&self.state.failed_sites).clone()
+        } else {
+            HashSet::new()
+        });
+        let length_skip = Arc::clone(&skip);
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites_of_batch = Arc::clone(&batch_sites);
         let inner = Ddmin::new(
             0,
-            move |current: &String| sites(&length_memo, current, group).len(),
+            move |current: &String| sites(&length_memo, current, group, &length_skip).len(),
             move |current: &String, chunk: &[usize]| {
                 state.mark_current(current);
-                let all = sites(&memo, current, group);
+                let all = sites(&memo, current, group, &skip);
                 let proposal = candidate(group, &state, current, &all, chunk)?;
-                lock(&sites_of_batch).push(chunk.len());
+                let single = match chunk {
+                    [only] if skips_failed_sites(group) => {
+                        all.get(*only).map(|site| signature(current, site))
+                    }
+                    _ => None,
+                };
+                lock(&sites_of_batch).push((chunk.len(), single));
                 Some(proposal)
             },
         );
@@ -363,6 +432,37 @@ mod tests {
         let drop_use = rewrite(22..33, "");
         let kept = candidate(Group::FastRemovals, &state, current, &[drop_use], &[0]).unwrap();
         assert_eq!(kept.case, "def f():\n    return 1\n");
+    }
+
+    /// Every proposal of a search of `pass` over `text` when every candidate fails.
+    fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
+        let current = text.to_owned();
+        let mut search = pass.search(&current);
+        let mut proposed = Vec::new();
+        while let Some(batch) = search.next_batch(&current) {
+            proposed.extend(batch.into_iter().map(|p| p.case));
+            search.feedback(None);
+        }
+        proposed
+    }
+
+    #[test]
+    fn expression_sites_that_failed_alone_are_left_out_later() {
+        let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
+        let state = SharedState::new(text, 11);
+        let passes = group_passes(&state);
+        let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
+        let simplifications = simplifications.unwrap();
+        assert!(!all_failing(simplifications, text).is_empty());
+        assert!(all_failing(simplifications, text).is_empty());
+        // A changed line gives its sites new identities.
+        let changed = text.replace("2)", "3)");
+        assert!(!all_failing(simplifications, &changed).is_empty());
+        // Statement removals are always tried again.
+        let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+        let first = all_failing(removals.unwrap(), text);
+        assert!(!first.is_empty());
+        assert_eq!(all_failing(removals.unwrap(), text), first);
     }
 
     #[test]
