@@ -19,8 +19,9 @@ Steps:
 
 Predicate runs are counted the same way for every tool: one line is appended to a counter file
 per candidate execution -- by bench/python/count_run.sh (called by the interestingness test of
-picire, C-Vise and pysource-minimize, and as minrepro's --predicate) or, for AutoDD, which
-launches `python3 CANDIDATE` itself, by counter_site/sitecustomize.py at interpreter start-up.
+picire, C-Vise and pysource-minimize) or, for AutoDD, which launches `python3 CANDIDATE` itself,
+by counter_site/sitecustomize.py at interpreter start-up. minrepro runs with its default
+(runner) backend and reports its own count in the `--stats-json` file.
 See bench/python/README.md.
 """
 
@@ -164,9 +165,7 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
     interesting = str(common.PY_DIR / "interesting.sh")
     if tool == "minrepro":
         argv = [peers["minrepro"]["path"], "python", str(work_src), "--err-msg", msg, "-o", str(out_file),
-                "--timeout", t, "-j", jobs,
-                "--predicate", str(common.PY_DIR / "count_run.sh"),
-                "--predicate-arg", "{python}", "--predicate-arg", "{file}"]
+                "--timeout", t, "-j", jobs, "--stats-json", str(run_dir / "minrepro-stats.json")]
         return argv, {}, out_file
     if tool == "autodd":
         # -P: do not put the script's directory (site-packages/tilelang) first on sys.path, where
@@ -247,6 +246,11 @@ def run_one(tool, peers, case, args):
             proc.wait()
     wall = time.monotonic() - start
     runs = len(counter.read_text().splitlines())
+    stats_file = run_dir / "minrepro-stats.json"
+    if tool == "minrepro" and stats_file.exists():
+        # minrepro runs candidates with its default (runner) backend, which no wrapper sees: its
+        # own count is used (every candidate execution, the original's runs included).
+        runs = json.loads(stats_file.read_text())["predicate_runs"]
     if result_file.exists() and result_file.stat().st_size > 0:
         result = result_file.read_text(encoding="utf-8", errors="replace")
         note = ""
@@ -456,7 +460,11 @@ def main():
             print("case %s does not reproduce: %s" % (r["case"], "; ".join(r["problems"])))
         return 1
 
-    peers = setup_peers(args.reinstall)
+    # Only set up the venv peers when one of them is asked for (a minrepro-only run needs none).
+    if any(tool in PIP_PEERS or tool == "cvise" for tool in args.tools):
+        peers = setup_peers(args.reinstall)
+    else:
+        peers = {}
     if "minrepro" in args.tools:
         peers["minrepro"] = setup_minrepro(args.minrepro, not args.no_build)
     for tool in args.tools:

@@ -297,3 +297,55 @@ fn statistics_count_every_predicate_run_once() {
     assert_eq!(logged, reported, "{stderr}");
     assert!(logged > 1);
 }
+
+/// `--stats-json` reports exactly the candidate executions a counting predicate sees (both runs
+/// of the original included) and the sizes the run prints; it may not name the source.
+#[test]
+fn stats_json_counts_every_predicate_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("runs.txt");
+    let stats = dir.path().join("stats.json");
+    let script = format!("echo run >> '{}'; exec \"$0\" \"$1\"", counter.display());
+    let (_, (after, was)) = reduce(
+        &example("control_flow.py"),
+        dir.path(),
+        &[
+            "--err-msg",
+            "budget exceeded",
+            "--predicate",
+            "sh",
+            "--predicate-arg=-c",
+            "--predicate-arg",
+            &script,
+            "--predicate-arg",
+            "{python}",
+            "--predicate-arg",
+            "{file}",
+            "--stats-json",
+            stats.to_str().unwrap(),
+        ],
+    );
+    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    let counted = std::fs::read_to_string(&counter).unwrap().lines().count() as u64;
+    assert_eq!(value["predicate_runs"].as_u64(), Some(counted), "{value}");
+    assert_eq!(value["complete"], true);
+    assert_eq!(value["size_before"].as_u64(), Some(was));
+    assert_eq!(value["size_after"].as_u64(), Some(after));
+    assert!(
+        value["passes"]["fast-removals"]["candidates"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    let source = example("control_flow.py");
+    minrepro()
+        .arg("python")
+        .arg(&source)
+        .args(["--err-msg", "budget exceeded", "-o"])
+        .arg(dir.path().join("out2.py"))
+        .arg("--stats-json")
+        .arg(&source)
+        .assert()
+        .code(2);
+}

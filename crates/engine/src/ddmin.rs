@@ -2,8 +2,13 @@
 //!
 //! At granularity `n` the list is split into `n` chunks and each chunk's removal (the complement)
 //! is proposed, first chunk first. After an accepted removal the granularity drops by one (at
-//! least 2); when no removal is accepted it doubles, up to the list length. When single-element
-//! removals all fail, the list is 1-minimal. A minimum size keeps, e.g., at least one object.
+//! least 2) and the sweep goes on *from the accepted chunk's position*, wrapping around to the
+//! chunks before it: the chunks before it were just tried, so they are tried again last rather
+//! than first (classic ddmin restarts at the first chunk, which retests every earlier chunk after
+//! each acceptance: quadratic in the number of acceptances of a sweep). When every chunk of a
+//! sweep fails, the granularity doubles, up to the list length. When a whole sweep of
+//! single-element removals fails, the list is 1-minimal. A minimum size keeps, e.g., at least one
+//! object.
 //!
 //! A granularity's candidates are handed out in slices of at most [`MAX_BATCH`]: every proposal
 //! holds a complete candidate (and the engine digests each one up front), so proposing all `n`
@@ -29,11 +34,22 @@ pub struct Ddmin<C> {
     build: BuildRemoval<C>,
     min_size: usize,
     granularity: usize,
-    /// First chunk of the next slice at the current granularity.
-    offset: usize,
-    /// (granularity, length, chunks proposed so far at it, chunks at it) of the last batch.
-    last: Option<(usize, usize, usize, usize)>,
+    /// Chunk (at the current granularity) where the current sweep started.
+    sweep_start: usize,
+    /// Chunks of the current sweep proposed so far.
+    tried: usize,
+    /// The last batch: granularity, list length, chunks in the sweep, and the chunk index of
+    /// each proposal (a chunk whose candidate could not be built has none).
+    last: Option<LastBatch>,
     done: bool,
+}
+
+/// What [`Ddmin::feedback`] needs to know about the batch it judges.
+struct LastBatch {
+    granularity: usize,
+    len: usize,
+    total: usize,
+    proposed_chunks: Vec<usize>,
 }
 
 impl<C> Ddmin<C> {
@@ -48,7 +64,8 @@ impl<C> Ddmin<C> {
             build: Box::new(build),
             min_size,
             granularity: 2,
-            offset: 0,
+            sweep_start: 0,
+            tried: 0,
             last: None,
             done: false,
         }
@@ -75,34 +92,53 @@ impl<C> Search<C> for Ddmin<C> {
             .into_iter()
             .filter(|chunk| len - chunk.len() >= self.min_size)
             .collect();
-        let end = (self.offset + MAX_BATCH).min(chunks.len());
-        let start = self.offset.min(end);
-        self.last = Some((n, len, end, chunks.len()));
-        let batch = chunks[start..end]
-            .iter()
-            .filter_map(|chunk| {
-                let removed: Vec<usize> = chunk.clone().collect();
-                (self.build)(current, &removed)
-            })
-            .collect();
+        let total = chunks.len();
+        let start = if total == 0 {
+            0
+        } else {
+            self.sweep_start % total
+        };
+        let count = MAX_BATCH.min(total.saturating_sub(self.tried));
+        let mut proposed_chunks = Vec::new();
+        let mut batch = Vec::new();
+        for step in self.tried..self.tried + count {
+            let index = (start + step) % total;
+            let removed: Vec<usize> = chunks[index].clone().collect();
+            if let Some(proposal) = (self.build)(current, &removed) {
+                proposed_chunks.push(index);
+                batch.push(proposal);
+            }
+        }
+        self.sweep_start = start;
+        self.tried += count;
+        self.last = Some(LastBatch {
+            granularity: n,
+            len,
+            total,
+            proposed_chunks,
+        });
         Some(batch)
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        let Some((n, len, proposed, total)) = self.last.take() else {
+        let Some(last) = self.last.take() else {
             return;
         };
         match accepted {
-            Some(_) => {
-                self.offset = 0;
-                self.granularity = n.saturating_sub(1).max(2);
+            Some(index) => {
+                // Go on from the accepted chunk's position: at granularity n - 1 of the shorter
+                // list, chunk `c` covers what chunk `c + 1` covered before.
+                self.sweep_start = last.proposed_chunks.get(index).copied().unwrap_or(0);
+                self.tried = 0;
+                self.granularity = last.granularity.saturating_sub(1).max(2);
             }
-            // More removals at this granularity remain: the next slice, same list.
-            None if proposed < total => self.offset = proposed,
-            None if n >= len => self.done = true,
+            // More chunks of this sweep remain: the next slice, same list.
+            None if self.tried < last.total => {}
+            None if last.granularity >= last.len => self.done = true,
             None => {
-                self.offset = 0;
-                self.granularity = (n * 2).min(len);
+                self.sweep_start = 0;
+                self.tried = 0;
+                self.granularity = (last.granularity * 2).min(last.len);
             }
         }
     }

@@ -161,6 +161,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         let started = Instant::now();
         let mut current = original;
         self.stats.size_before = self.oracle.size(&current);
+        // Kept up to date so that an interrupted reduction still reports its best size.
+        self.stats.size_after = self.stats.size_before;
         self.progress.set_size(self.stats.size_before);
         loop {
             let mut changed = false;
@@ -179,7 +181,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                         current = case;
                         changed = true;
                         self.stats.accepted += 1;
-                        self.progress.accepted(self.oracle.size(&current));
+                        self.stats.size_after = self.oracle.size(&current);
+                        self.progress.accepted(self.stats.size_after);
                         on_accept(&current)?;
                     }
                     search.feedback(index);

@@ -223,28 +223,86 @@ pub fn reduce_with_engine<C: Clone + Send + Sync>(
     progress: &crate::progress::Progress,
     on_accept: &mut dyn FnMut(&C) -> Result<(), EngineError>,
 ) -> Result<Reduced<C>, RunError> {
+    reduce_with_engine_stats(
+        oracle, passes, original, cache, options, progress, on_accept,
+    )
+    .0
+}
+
+/// [`reduce_with_engine`] that also returns the counters when the run stops early (failure or
+/// interruption after the engine started), e.g. for a machine-readable statistics file.
+#[allow(clippy::too_many_arguments)]
+pub fn reduce_with_engine_stats<C: Clone + Send + Sync>(
+    oracle: &dyn crate::engine::Oracle<C>,
+    passes: &[&dyn crate::search::Pass<C>],
+    original: C,
+    cache: &OutcomeCache,
+    options: crate::engine::EngineOptions,
+    progress: &crate::progress::Progress,
+    on_accept: &mut dyn FnMut(&C) -> Result<(), EngineError>,
+) -> (Result<Reduced<C>, RunError>, Stats) {
     let unit = options.size_unit;
+    let started = std::time::Instant::now();
     let mut engine = crate::engine::Engine::new(oracle, cache, options, progress);
     let result = engine
         .check_original(&original)
         .and_then(|outcome| Ok((outcome, engine.reduce(original, passes, on_accept)?)));
     progress.finish();
     let saved = cache.persist();
-    let (original_outcome, case) = result.map_err(|error| match error {
-        EngineError::OriginalNotInteresting(outcome) => {
-            RunError::Failed(describe_uninteresting(&outcome))
+    let mut stats = engine.finish_stats();
+    if result.is_err() {
+        stats.wall_time = started.elapsed();
+    }
+    let (original_outcome, case) = match result {
+        Ok(done) => done,
+        Err(EngineError::OriginalNotInteresting(outcome)) => {
+            return (
+                Err(RunError::Failed(describe_uninteresting(&outcome))),
+                stats,
+            )
         }
-        other => other.into(),
-    })?;
-    saved.map_err(|e| RunError::Failed(e.to_string()))?;
-    let stats = engine.finish_stats();
+        Err(other) => return (Err(other.into()), stats),
+    };
+    if let Err(e) = saved {
+        return (Err(RunError::Failed(e.to_string())), stats);
+    }
     progress.message(&stats_line(&stats, unit));
     progress.message(&pass_stats_line(&stats));
-    Ok(Reduced {
+    let reduced = Reduced {
         case,
         original_outcome,
         log: engine.log().to_vec(),
-        stats,
+        stats: stats.clone(),
+    };
+    (Ok(reduced), stats)
+}
+
+/// The counters as JSON (for `--stats-json`): `extra_runs` predicate runs made outside the
+/// engine (e.g. a front end's probe of the original) are added to `predicate_runs`; `complete`
+/// says whether the reduction reached its fixpoint.
+pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_json::Value {
+    let passes: serde_json::Map<String, serde_json::Value> = stats
+        .per_pass
+        .iter()
+        .map(|(name, (decided, accepted))| {
+            (
+                name.clone(),
+                serde_json::json!({"candidates": decided, "accepted": accepted}),
+            )
+        })
+        .collect();
+    serde_json::json!({
+        "complete": complete,
+        "predicate_runs": stats.predicate_evaluations + extra_runs,
+        "engine_predicate_runs": stats.predicate_evaluations,
+        "cache_hits": stats.cache_hits,
+        "candidates": stats.candidates_decided,
+        "accepted": stats.accepted,
+        "size_before": stats.size_before,
+        "size_after": stats.size_after,
+        "wall_seconds": stats.wall_time.as_secs_f64(),
+        "rounds": stats.rounds,
+        "passes": passes,
     })
 }
 

@@ -19,8 +19,8 @@ pub mod search;
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use frontend::{
-    describe_uninteresting, open_cache, reduce_with_engine, resolve_for_comparison, stats_line,
-    CommonArgs, PredicateArgs, Reduced, RunError,
+    describe_uninteresting, open_cache, reduce_with_engine, reduce_with_engine_stats,
+    resolve_for_comparison, stats_json, stats_line, CommonArgs, PredicateArgs, Reduced, RunError,
 };
 pub use probdd::ProbDd;
 pub use progress::{Progress, ProgressMode};

@@ -18,11 +18,14 @@
 use std::ops::Range;
 
 mod apply;
+mod arity;
 mod bindings;
+mod builtin_names;
 mod checker;
 mod freeze;
 mod indent;
 mod limits;
+mod names;
 mod prepared;
 mod rewrites;
 mod text;
@@ -32,6 +35,7 @@ mod validity;
 #[cfg(test)]
 mod tests;
 
+pub use names::NameUse;
 pub use prepared::{Edited, Prepared};
 
 /// A source that is not valid Python, with the 1-based line of the problem.
@@ -152,7 +156,7 @@ impl Group {
 /// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
 /// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
 /// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
-/// `while-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// `while-to-body`, `with-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
 /// expression simplifications, constant reduction and list-element removals.
 pub const KINDS: &[(&str, Group)] = &[
     ("remove-statement", Group::FastRemovals),
@@ -161,6 +165,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("if-to-else", Group::FastRemovals),
     ("for-to-body", Group::FastRemovals),
     ("while-to-body", Group::FastRemovals),
+    ("with-to-body", Group::FastRemovals),
     ("try-to-body", Group::FastRemovals),
     ("remove-handler", Group::FastRemovals),
     ("remove-else", Group::FastRemovals),
@@ -168,6 +173,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("with-as-to-assign", Group::Canonicalizations),
     ("add-varargs", Group::Canonicalizations),
     ("assign-to-one", Group::Simplifications),
+    ("assign-to-value", Group::Simplifications),
     ("call-to-arg", Group::Simplifications),
     ("binop-to-left", Group::Simplifications),
     ("binop-to-right", Group::Simplifications),
@@ -179,6 +185,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("unary-to-operand", Group::Simplifications),
     ("boolop-to-operand", Group::Simplifications),
     ("compare-to-operand", Group::Simplifications),
+    ("inline-variable", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

@@ -125,6 +125,11 @@ impl Prepared {
         &self.source
     }
 
+    /// Leaves out the sites `keep` refuses (e.g. ones that already failed alone).
+    pub fn retain_sites(&mut self, keep: impl FnMut(&Rewrite) -> bool) {
+        self.sites.retain(keep);
+    }
+
     /// The base's rewrite sites of the group it was prepared for.
     pub fn sites(&self) -> &[Rewrite] {
         &self.sites

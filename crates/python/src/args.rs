@@ -30,7 +30,10 @@ TypeError whose traceback merely echoes the source line with the needle. When th
 ends without an uncaught exception (e.g. it prints the message and exits), a candidate must\n\
 not end in one either. --any-exception turns the guard off.\n\
 \n\
-Every candidate is valid Python (checked before it runs). Size is measured in Python tokens,\n\
+Every candidate is valid Python (checked before it runs). A candidate is not run either when\n\
+it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
+more calls that do not fit the signature of the program's own function they call (it would die\n\
+with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
 ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
 integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
@@ -87,6 +90,11 @@ pub struct PythonArgs {
     /// predicate runs on small ones).
     #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::Ddmin)]
     pub strategy: crate::passes::Strategy,
+    /// Write the run's counters as JSON to this file at the end (also when the run is
+    /// interrupted or fails after reducing started): predicate runs (the original's two runs
+    /// included), cache hits, candidates, accepted, sizes, wall time, rounds, per-pass counts.
+    #[arg(long = "stats-json", value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.
     #[arg(long = "any-exception")]

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use minrepro_cache::cache_key;
 use minrepro_engine::{
-    open_cache, reduce_with_engine, write_atomically, EngineError, EngineOptions, Oracle, Progress,
-    RunError, TempRoot,
+    open_cache, reduce_with_engine_stats, stats_json, write_atomically, EngineError, EngineOptions,
+    Oracle, Progress, RunError, TempRoot,
 };
 use minrepro_predicate::{
     Acceptance, CancelFlag, DirectExecutor, EvalError, Executor, OutputCheck, Predicate,
@@ -54,6 +54,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
+    check_stats_file(args)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
     let executor: &dyn Executor = match &runner {
@@ -161,7 +162,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         let bytes = file_content(&args.output, &source, case).map_err(EngineError::Fatal)?;
         saver.save(&bytes).map_err(EngineError::Fatal)
     };
-    let result = reduce_with_engine(
+    let (result, stats) = reduce_with_engine_stats(
         &oracle,
         &pass_refs,
         source.text.clone(),
@@ -171,6 +172,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &mut on_accept,
     );
     let saved = saver.finish();
+    if let Some(path) = &args.stats_json {
+        // The original's first run was counted when it ran (or answered from the cache).
+        let value = stats_json(&stats, 0, result.is_ok());
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        write_atomically(path, text.as_bytes())
+            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
     // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
     let _ = oracle.log_cpu_time();
     let reduced = match (result, saved) {
@@ -228,6 +236,23 @@ fn start_runner(
             Ok(None)
         }
     }
+}
+
+/// Refuses a `--stats-json` file that is the source or the output (it would overwrite them).
+fn check_stats_file(args: &PythonArgs) -> Result<(), RunError> {
+    let Some(path) = &args.stats_json else {
+        return Ok(());
+    };
+    let resolved = minrepro_engine::resolve_for_comparison(path);
+    for (what, other) in [("source", &args.source), ("output", &args.output)] {
+        if minrepro_engine::resolve_for_comparison(other) == resolved {
+            return Err(RunError::Usage(format!(
+                "--stats-json {} is also the {what}",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The cache tag naming the backend that actually runs the candidates: a runner that could not

@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
-use minrepro_pysyntax::{check_valid_for, rewrites, token_count, Group, Prepared, Rewrite};
+use minrepro_pysyntax::{
+    check_valid_for, rewrites, token_count, Group, NameUse, Prepared, Rewrite,
+};
 use serde_json::json;
 
 use crate::oracle::size_key;
@@ -35,6 +37,9 @@ pub enum Strategy {
 /// ProbDD's prior probability that a rewrite site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
 
+/// A text's digest and its [`NameUse`] (`None`: it does not parse).
+type NamesMemo = ([u8; 32], Option<Arc<NameUse>>);
+
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
 pub struct SharedState {
@@ -47,6 +52,11 @@ pub struct SharedState {
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     canonicalization_budget: AtomicUsize,
+    /// Single rewrites (by [`signature`]) that were run alone and failed; later searches of
+    /// the expression-level groups leave them out (see [`skips_failed_sites`]).
+    failed_sites: Mutex<HashSet<[u8; 32]>>,
+    /// Names and attributes of the last current text asked about (see [`NameUse`]).
+    current_names: Mutex<Option<NamesMemo>>,
 }
 
 impl SharedState {
@@ -74,6 +84,8 @@ impl SharedState {
             canonicalization_budget: AtomicUsize::new(
                 rewrites(original, Group::Canonicalizations).len(),
             ),
+            current_names: Mutex::new(None),
+            failed_sites: Mutex::new(HashSet::new()),
         })
     }
 
@@ -81,6 +93,27 @@ impl SharedState {
     fn mark_current(&self, text: &str) {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.insert(*blake3::hash(text.as_bytes()).as_bytes());
+    }
+
+    /// Whether `candidate` uses a name or attribute that `current` defines and it does not: such
+    /// a candidate almost surely dies with `NameError`/`AttributeError`, so it is not run.
+    fn loses_definition(&self, current: &str, candidate: &str) -> bool {
+        let key = *blake3::hash(current.as_bytes()).as_bytes();
+        let names = {
+            let mut memo = lock(&self.current_names);
+            match memo.as_ref() {
+                Some((memo_key, names)) if *memo_key == key => names.clone(),
+                _ => {
+                    let names = NameUse::of(current).map(Arc::new);
+                    *memo = Some((key, names.clone()));
+                    names
+                }
+            }
+        };
+        match (names, NameUse::of(candidate)) {
+            (Some(current), Some(candidate)) => current.loses_definition(&candidate),
+            _ => false,
+        }
     }
 
     /// Whether `text` has been current before.
@@ -112,8 +145,15 @@ pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
 /// many times).
 type SiteMemo = Arc<Mutex<Option<Arc<Prepared>>>>;
 
-/// The prepared `text`; a text seen for the first time is also marked as current (it is).
-fn sites(memo: &SiteMemo, text: &str, group: Group, state: &SharedState) -> Arc<Prepared> {
+/// The prepared `text` without the sites in `skip`; a text seen for the first time is also
+/// marked as current (it is).
+fn sites(
+    memo: &SiteMemo,
+    text: &str,
+    group: Group,
+    state: &SharedState,
+    skip: &HashSet<[u8; 32]>,
+) -> Arc<Prepared> {
     let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(prepared) = memo.as_ref() {
         if prepared.source() == text {
@@ -121,9 +161,48 @@ fn sites(memo: &SiteMemo, text: &str, group: Group, state: &SharedState) -> Arc<
         }
     }
     state.mark_current(text);
-    let prepared = Arc::new(Prepared::new(text, group, state.minor));
+    let mut prepared = Prepared::new(text, group, state.minor);
+    if !skip.is_empty() {
+        prepared.retain_sites(|site| !skip.contains(&signature(text, site)));
+    }
+    let prepared = Arc::new(prepared);
     *memo = Some(Arc::clone(&prepared));
     prepared
+}
+
+/// Whether a group's searches leave out single rewrites that already failed alone in an earlier
+/// search. Expression-level edits rarely start to work later (statement removals do, once the
+/// uses of what they remove are gone), so re-running them every round mostly spends runs; a
+/// changed line gives its rewrites a new signature, so they are tried again.
+fn skips_failed_sites(group: Group) -> bool {
+    matches!(
+        group,
+        Group::Simplifications | Group::IntegerReduction | Group::SlowRemovals
+    )
+}
+
+/// Identity of a rewrite across texts: its kind, replacement, replaced text and the whole line(s)
+/// it sits on.
+fn signature(text: &str, site: &Rewrite) -> [u8; 32] {
+    let start = text[..site.range.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let end = text[site.range.end.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |i| site.range.end + i);
+    let mut hasher = blake3::Hasher::new();
+    for part in [
+        site.kind,
+        "\0",
+        &site.replacement,
+        "\0",
+        text.get(site.range.clone()).unwrap_or(""),
+        "\0",
+        text.get(start..end).unwrap_or(""),
+    ] {
+        hasher.update(part.as_bytes());
+    }
+    *hasher.finalize().as_bytes()
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
@@ -168,7 +247,7 @@ fn candidate_on(
         };
         (tokens, text.len(), text.as_str()) < (current_tokens, current.len(), current)
     };
-    if !admissible {
+    if !admissible || state.loses_definition(current, &text) {
         return None;
     }
     // ProbDD hands over every site applied so far: list them only when few, so the in-memory
@@ -187,11 +266,15 @@ fn candidate_on(
     Some(Proposal { case: text, change })
 }
 
+/// Sites a proposal applies, and the signature of its site when it applies only one.
+type BatchSites = (usize, Option<[u8; 32]>);
+
 /// A group's ddmin search that also charges accepted canonicalizations to the budget.
 struct GroupSearch {
     inner: Ddmin<String>,
-    /// Sites applied by each proposal of the last batch, in batch order.
-    batch_sites: Arc<Mutex<Vec<usize>>>,
+    /// Sites applied by each proposal of the last batch, in batch order, with the signature of
+    /// a proposal that applies a single site.
+    batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     group: Group,
     state: Arc<SharedState>,
 }
@@ -203,8 +286,16 @@ impl Search<String> for GroupSearch {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
+        {
+            let batch = lock(&self.batch_sites);
+            let decided = accepted.unwrap_or(batch.len()).min(batch.len());
+            let mut failed = lock(&self.state.failed_sites);
+            failed.extend(batch[..decided].iter().filter_map(|(_, sig)| *sig));
+        }
         if let (Some(index), Group::Canonicalizations) = (accepted, self.group) {
-            let spent = lock(&self.batch_sites).get(index).copied().unwrap_or(0);
+            let spent = lock(&self.batch_sites)
+                .get(index)
+                .map_or(0, |(count, _)| *count);
             let budget = &self.state.canonicalization_budget;
             let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
             budget.store(left, Ordering::SeqCst);
@@ -246,19 +337,34 @@ impl Pass<String> for GroupPass {
         let memo: SiteMemo = Arc::new(Mutex::new(None));
         let length_memo = Arc::clone(&memo);
         let state = Arc::clone(&self.state);
+        // The failures known when the search starts (the list must not change under ddmin
+        // between two acceptances).
+        let skip: Arc<HashSet<[u8; 32]>> = Arc::new(if skips_failed_sites(group) {
+            lock(&self.state.failed_sites).clone()
+        } else {
+            HashSet::new()
+        });
+        let length_skip = Arc::clone(&skip);
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites_of_batch = Arc::clone(&batch_sites);
         let inner = Ddmin::new(
             0,
             move |current: &String| {
-                sites(&length_memo, current, group, &length_state)
+                sites(&length_memo, current, group, &length_state, &length_skip)
                     .sites()
                     .len()
             },
             move |current: &String, chunk: &[usize]| {
-                let prepared = sites(&memo, current, group, &state);
-                let proposal = candidate(group, &state, &prepared, prepared.sites(), chunk)?;
-                lock(&sites_of_batch).push(chunk.len());
+                let prepared = sites(&memo, current, group, &state, &skip);
+                let all = prepared.sites();
+                let proposal = candidate(group, &state, &prepared, all, chunk)?;
+                let single = match chunk {
+                    [only] if skips_failed_sites(group) => {
+                        all.get(*only).map(|site| signature(current, site))
+                    }
+                    _ => None,
+                };
+                lock(&sites_of_batch).push((chunk.len(), single));
                 Some(proposal)
             },
         );
@@ -341,6 +447,49 @@ mod tests {
         assert!(candidate(Group::IntegerReduction, &state, current, &all, &[1]).is_none());
         // A no-op is never proposed.
         assert!(candidate(Group::SlowRemovals, &state, current, &all, &[2]).is_none());
+    }
+
+    #[test]
+    fn candidates_that_lose_a_used_definition_are_not_proposed() {
+        let current = "def f():\n    return 1\nprint(f())\n";
+        let state = SharedState::new(current, 11);
+        let current = &Prepared::new(current, Group::FastRemovals, 11);
+        let drop_def = rewrite(0..22, "");
+        assert!(candidate(Group::FastRemovals, &state, current, &[drop_def], &[0]).is_none());
+        let drop_use = rewrite(22..33, "");
+        let kept = candidate(Group::FastRemovals, &state, current, &[drop_use], &[0]).unwrap();
+        assert_eq!(kept.case, "def f():\n    return 1\n");
+    }
+
+    /// Every proposal of a search of `pass` over `text` when every candidate fails.
+    fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
+        let current = text.to_owned();
+        let mut search = pass.search(&current);
+        let mut proposed = Vec::new();
+        while let Some(batch) = search.next_batch(&current) {
+            proposed.extend(batch.into_iter().map(|p| p.case));
+            search.feedback(None);
+        }
+        proposed
+    }
+
+    #[test]
+    fn expression_sites_that_failed_alone_are_left_out_later() {
+        let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
+        let state = SharedState::new(text, 11);
+        let passes = group_passes(&state);
+        let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
+        let simplifications = simplifications.unwrap();
+        assert!(!all_failing(simplifications, text).is_empty());
+        assert!(all_failing(simplifications, text).is_empty());
+        // A changed line gives its sites new identities.
+        let changed = text.replace("2)", "3)");
+        assert!(!all_failing(simplifications, &changed).is_empty());
+        // Statement removals are always tried again.
+        let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+        let first = all_failing(removals.unwrap(), text);
+        assert!(!first.is_empty());
+        assert_eq!(all_failing(removals.unwrap(), text), first);
     }
 
     #[test]

@@ -126,15 +126,20 @@ proptest! {
     }
 }
 
-/// The unsliced algorithm, written out: every candidate tested, in order.
+/// The unsliced algorithm, written out: every candidate tested, in order. A sweep starts at the
+/// accepted chunk's position and wraps around.
 fn reference_sequence(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> Vec<Vec<usize>> {
     let mut current: Vec<usize> = (0..len).collect();
     let mut granularity = 2;
+    let mut start = 0;
     let mut tested = Vec::new();
     while !current.is_empty() {
         let n = granularity.min(current.len());
+        let chunks = split_chunks(current.len(), n);
         let mut accepted = None;
-        for chunk in split_chunks(current.len(), n) {
+        for step in 0..chunks.len() {
+            let index = (start % chunks.len() + step) % chunks.len();
+            let chunk = &chunks[index];
             let kept: Vec<usize> = current
                 .iter()
                 .enumerate()
@@ -143,17 +148,21 @@ fn reference_sequence(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> Vec
                 .collect();
             tested.push(kept.clone());
             if interesting(&kept) {
-                accepted = Some(kept);
+                accepted = Some((kept, index));
                 break;
             }
         }
         match accepted {
-            Some(kept) => {
+            Some((kept, index)) => {
                 current = kept;
+                start = index;
                 granularity = n.saturating_sub(1).max(2);
             }
             None if n >= current.len() => break,
-            None => granularity = (n * 2).min(current.len()),
+            None => {
+                start = 0;
+                granularity = (n * 2).min(current.len());
+            }
         }
     }
     tested

@@ -5,6 +5,8 @@
 //! - `if-to-else`: `if C: A elif D: B …` → `if D: B …`, `if C: A else: B` → `B`;
 //! - `for-to-body`: `for V in E: B` → `V = 0…` (zeros shaped like `V`) then `B`;
 //! - `while-to-body`: `while C: B` → `B`;
+//! - `with-to-body`: `with E as V, F: B` → `V = 0…` (zeros shaped like `V`) then `B` (the
+//!   context managers' entry and exit go);
 //! - `try-to-body`: `try: B except …` → `B`; `remove-handler`: drop one `except` clause;
 //! - `remove-else`: drop an `elif`/`else` clause of an `if`, or the `else` of `for`/`while`/`try`;
 //!   `remove-finally`: drop a `finally` clause.
@@ -128,6 +130,35 @@ pub fn while_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWhile) {
             &[body.span],
         );
     }
+}
+
+/// `with-to-body`.
+pub fn with_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWith) {
+    if ctx.group != Group::FastRemovals {
+        return;
+    }
+    let Some(body) = ctx.suite(&s.body) else {
+        return;
+    };
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, &s.body);
+    let to = indent_at(ctx.source, range.start).to_string();
+    let mut text = String::new();
+    for target in s
+        .items
+        .iter()
+        .filter_map(|item| item.optional_vars.as_deref())
+    {
+        let target_text = ctx.text(span(target));
+        text.push_str(&format!("{target_text} = {}{}{to}", zeros(target), ctx.nl));
+    }
+    text.push_str(&ctx.moved(&body, &to));
+    ctx.push(
+        Group::FastRemovals,
+        "with-to-body",
+        range,
+        text,
+        &[body.span],
+    );
 }
 
 /// `try-to-body` and `remove-handler`.

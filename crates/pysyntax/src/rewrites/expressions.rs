@@ -1,6 +1,7 @@
 //! Expression simplifications ([`Group::Simplifications`]):
 //!
 //! - `assign-to-one`: `V = E` → `V = 1` (also `V: T = E`);
+//! - `assign-to-value`: `V = E` → `E` (an unused result of a call with needed side effects);
 //! - `call-to-arg`: `f(a, …)` → `a` (so `f(g(x))` → `g(x)` hoists the inner call);
 //! - `binop-to-left` / `binop-to-right`: `a op b` → `a` / `b`;
 //! - `ifexp-to-body` / `ifexp-to-else`: `a if c else b` → `a` / `b`;
@@ -27,6 +28,22 @@ pub fn assign_to_one(ctx: &mut Ctx<'_>, value: &Expr) {
             &[],
         );
     }
+}
+
+/// `assign-to-value`: the targets of `V = W = E` dropped, leaving the expression statement `E`.
+pub fn assign_to_value(ctx: &mut Ctx<'_>, stmt: &ast::StmtAssign) {
+    if ctx.group != Group::Simplifications {
+        return;
+    }
+    let value = span(&*stmt.value);
+    let start = stmt.range.start().to_usize();
+    ctx.push(
+        Group::Simplifications,
+        "assign-to-value",
+        start..value.start,
+        String::new(),
+        &[],
+    );
 }
 
 /// `call-to-arg`: the call replaced by its first positional argument.

@@ -2,12 +2,13 @@
 //! rewrites of every node. Families live in their own modules:
 //! [`statements`] (removal), [`control_flow`] (`if`/`for`/`while`/`try` to body),
 //! [`canonical`] (`with … as`, `*args, **kwargs`), [`expressions`] (assignment, call, operator
-//! and hoisting simplifications), [`integers`] (constant reduction) and [`lists`] (element,
-//! keyword, parameter removal).
+//! and hoisting simplifications), [`inline`] (a variable used once), [`integers`] (constant
+//! reduction) and [`lists`] (element, keyword, parameter removal).
 
 pub mod canonical;
 pub mod control_flow;
 pub mod expressions;
+pub mod inline;
 pub mod integers;
 pub mod lists;
 pub mod statements;
@@ -270,6 +271,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     for stmt in body {
         walker.visit_stmt(stmt);
     }
+    inline::inline_variables(walker.ctx, body);
     let out = &mut walker.ctx.out;
     out.sort_by(|a, b| {
         (
@@ -310,7 +312,10 @@ impl Visitor<'_> for Walker<'_, '_> {
             Stmt::For(s) => control_flow::for_to_body(ctx, stmt, s),
             Stmt::While(s) => control_flow::while_to_body(ctx, stmt, s),
             Stmt::Try(s) => control_flow::try_rewrites(ctx, stmt, s),
-            Stmt::With(s) => canonical::with_as(ctx, s),
+            Stmt::With(s) => {
+                canonical::with_as(ctx, s);
+                control_flow::with_to_body(ctx, stmt, s);
+            }
             Stmt::FunctionDef(s) => {
                 canonical::add_varargs(ctx, s);
                 lists::parameters(ctx, &s.parameters);
@@ -322,7 +327,10 @@ impl Visitor<'_> for Walker<'_, '_> {
                 }
                 statements::decorators(ctx, &s.decorator_list);
             }
-            Stmt::Assign(s) => expressions::assign_to_one(ctx, &s.value),
+            Stmt::Assign(s) => {
+                expressions::assign_to_one(ctx, &s.value);
+                expressions::assign_to_value(ctx, s);
+            }
             Stmt::Import(s) => lists::aliases(ctx, &s.names),
             Stmt::ImportFrom(s) => lists::aliases(ctx, &s.names),
             Stmt::AnnAssign(s) => {

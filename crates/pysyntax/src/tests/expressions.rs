@@ -379,3 +379,67 @@ fn remove_imported_names() {
     );
     assert_none("import os\n", SlowRemovals, "remove-import");
 }
+
+#[test]
+fn inline_a_variable_used_once() {
+    let s = "def main():\n    p = Pipeline(a + b)\n    x = 1\n    p.run(x)\nmain()\n";
+    assert_rewrite(
+        s,
+        Simplifications,
+        "inline-variable",
+        "def main():\n    x = 1\n    Pipeline(a + b).run(x)\nmain()\n",
+    );
+    // Operators get parentheses; a use on the same line works too.
+    assert_rewrite(
+        "n = a + b; print(n * 2)\n",
+        Simplifications,
+        "inline-variable",
+        "print((a + b) * 2)\n",
+    );
+    let all = results(s, Simplifications, "inline-variable");
+    assert_eq!(all.len(), 2, "{all:#?}");
+}
+
+#[test]
+fn no_inlining_when_the_name_is_used_or_bound_elsewhere() {
+    // Used twice.
+    assert_none(
+        "p = f()\np.a()\np.b()\n",
+        Simplifications,
+        "inline-variable",
+    );
+    // Bound twice (the use may see the other binding).
+    assert_none(
+        "p = f()\np = g()\nprint(p)\n",
+        Simplifications,
+        "inline-variable",
+    );
+    // The use is outside the block (after the function, or in another function).
+    assert_none(
+        "def f():\n    q = 1\n    return 0\nprint(q)\n",
+        Simplifications,
+        "inline-variable",
+    );
+    // Used before the assignment.
+    assert_none(
+        "def g():\n    return r\nr = 1\n",
+        Simplifications,
+        "inline-variable",
+    );
+}
+
+#[test]
+fn assign_to_value_keeps_the_expression() {
+    assert_rewrite(
+        "def f():\n    cost = inv.take(s, 1)\n",
+        Simplifications,
+        "assign-to-value",
+        "def f():\n    inv.take(s, 1)\n",
+    );
+    assert_rewrite(
+        "x = y = f(1)  # c\n",
+        Simplifications,
+        "assign-to-value",
+        "f(1)  # c\n",
+    );
+}

@@ -208,6 +208,24 @@ fn while_and_try_to_body() {
 }
 
 #[test]
+fn with_to_body_keeps_targets_bound() {
+    let s = "def f():\n    with open(p) as (a, b), lock:\n        g(a)\n        h(b)\n    x()\n";
+    assert_rewrite(
+        s,
+        FastRemovals,
+        "with-to-body",
+        "def f():\n    (a, b) = (0, 0)\n    g(a)\n    h(b)\n    x()\n",
+    );
+    assert_rewrite("with m: y()\n", FastRemovals, "with-to-body", "y()\n");
+    assert_rewrite(
+        "async def f():\n    async with m:\n        await y()\n",
+        FastRemovals,
+        "with-to-body",
+        "async def f():\n    await y()\n",
+    );
+}
+
+#[test]
 fn break_left_outside_a_loop_is_rejected_by_check_valid() {
     let s = "for i in x:\n    break\n";
     let out = results(s, FastRemovals, "for-to-body");

@@ -1,0 +1,335 @@
+//! A static pre-filter for candidates: does an edit leave a name or attribute that the program
+//! still uses without any definition?
+//!
+//! Most rejected candidates of a reduction remove a definition (`def`, `import`, an assignment,
+//! a method, `self.x = …` in `__init__`) while a use remains, and die with `NameError` or
+//! `AttributeError` without reaching the failure. [`NameUse`] summarizes, without regard to
+//! scopes, which names a module binds and loads and which attribute names it defines and reads;
+//! [`NameUse::loses_definition`] compares a candidate with the current text (and the number of
+//! calls that no longer fit their function's signature, a `TypeError`). It is a heuristic:
+//! a use in code that never runs makes it reject an edit that would have been accepted, but that
+//! dead use can be removed by itself, after which the definition's removal passes the filter.
+//! Dynamic lookups (`globals()`, `exec`, `from m import *`, `__getattr__`, `getattr`, …) switch
+//! the corresponding half of the check off.
+
+use std::collections::HashSet;
+
+use ruff_python_ast::visitor::{walk_expr, walk_pattern, walk_stmt, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+
+use crate::builtin_names::{BUILTIN_ATTRIBUTES, BUILTIN_NAMES};
+
+/// Which names a module binds and loads, and which attribute names it defines and reads,
+/// anywhere in the module (scopes ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NameUse {
+    bound: HashSet<String>,
+    loaded: HashSet<String>,
+    attributes_defined: HashSet<String>,
+    attributes_read: HashSet<String>,
+    /// Names may be bound dynamically (`globals()`, `exec`, `from m import *`, …).
+    dynamic_names: bool,
+    /// Attributes may be found dynamically (`__getattr__`, `setattr`, `__dict__`, …).
+    dynamic_attributes: bool,
+    /// Calls that do not fit the signature of the module's function they call.
+    mismatched_calls: usize,
+}
+
+/// Names whose use makes name bindings unpredictable.
+const DYNAMIC_NAME_USES: &[&str] = &["globals", "locals", "vars", "exec", "eval", "__import__"];
+/// Names whose use makes attribute definitions unpredictable.
+const DYNAMIC_ATTRIBUTE_USES: &[&str] = &[
+    "setattr",
+    "getattr",
+    "vars",
+    "exec",
+    "eval",
+    "__getattr__",
+    "__getattribute__",
+    "__setattr__",
+    "__dict__",
+    "__slots__",
+    "SimpleNamespace",
+];
+
+impl NameUse {
+    /// The summary of `source`; `None` if it does not parse.
+    pub fn of(source: &str) -> Option<NameUse> {
+        crate::analyse(source, |parsed, _| {
+            let body = &parsed.syntax().body;
+            let mut collector = Collector::default();
+            collector.visit_body(body);
+            let mut names = collector.finish();
+            names.mismatched_calls = crate::arity::mismatched_calls(body);
+            names
+        })
+        .ok()
+    }
+
+    /// Whether `candidate` (a summary of an edit of the text `self` summarizes) uses a name or
+    /// an attribute that the current text defines but the candidate defines nowhere, or has
+    /// more calls that do not fit their function's signature (see the `arity` module). Built-in
+    /// names and attributes of built-in types never count (removing a definition that shadows
+    /// one falls back to the built-in).
+    pub fn loses_definition(&self, candidate: &NameUse) -> bool {
+        let lost_name = !candidate.dynamic_names
+            && candidate.loaded.iter().any(|name| {
+                self.bound.contains(name)
+                    && !candidate.bound.contains(name)
+                    && !BUILTIN_NAMES.contains(&name.as_str())
+            });
+        let lost_attribute = !candidate.dynamic_attributes
+            && candidate.attributes_read.iter().any(|name| {
+                self.attributes_defined.contains(name)
+                    && !candidate.attributes_defined.contains(name)
+                    && !BUILTIN_ATTRIBUTES.contains(&name.as_str())
+            });
+        lost_name || lost_attribute || candidate.mismatched_calls > self.mismatched_calls
+    }
+}
+
+/// The AST walk behind [`NameUse::of`].
+#[derive(Default)]
+struct Collector {
+    bound: HashSet<String>,
+    loaded: HashSet<String>,
+    attributes_stored: HashSet<String>,
+    attributes_read: HashSet<String>,
+    /// Keyword argument names and identifier-like string constants: `namedtuple("P", "x y")`,
+    /// `dict(a=1)`, `getattr(o, "a")` may all define or name attributes.
+    attribute_words: HashSet<String>,
+    star_import: bool,
+}
+
+impl Collector {
+    fn bind(&mut self, name: &str) {
+        self.bound.insert(name.to_owned());
+    }
+
+    fn finish(self) -> NameUse {
+        let uses = |list: &[&str]| {
+            list.iter()
+                .any(|n| self.loaded.contains(*n) || self.bound.contains(*n))
+        };
+        let dynamic_names = self.star_import || uses(DYNAMIC_NAME_USES);
+        let dynamic_attributes = self.star_import
+            || uses(DYNAMIC_ATTRIBUTE_USES)
+            || DYNAMIC_ATTRIBUTE_USES
+                .iter()
+                .any(|n| self.attributes_read.contains(*n) || self.attributes_stored.contains(*n));
+        // Any binding may become an attribute (class bodies, modules imported elsewhere).
+        let mut attributes_defined = self.attributes_stored;
+        attributes_defined.extend(self.bound.iter().cloned());
+        attributes_defined.extend(self.attribute_words);
+        NameUse {
+            bound: self.bound,
+            loaded: self.loaded,
+            attributes_defined,
+            attributes_read: self.attributes_read,
+            dynamic_names,
+            dynamic_attributes,
+            mismatched_calls: 0,
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Collector {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => self.bind(f.name.as_str()),
+            Stmt::ClassDef(c) => self.bind(c.name.as_str()),
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    match &alias.asname {
+                        Some(asname) => self.bind(asname.as_str()),
+                        None => {
+                            let first = alias.name.as_str().split('.').next().unwrap_or("");
+                            self.bind(first);
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for alias in &i.names {
+                    if alias.name.as_str() == "*" {
+                        self.star_import = true;
+                    }
+                    self.bind(alias.asname.as_ref().unwrap_or(&alias.name).as_str());
+                }
+            }
+            Stmt::Try(t) => {
+                for handler in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if let Some(name) = &h.name {
+                        self.bind(name.as_str());
+                    }
+                }
+            }
+            _ => {}
+        }
+        walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) => {
+                if n.ctx.is_load() {
+                    self.loaded.insert(n.id.to_string());
+                } else {
+                    self.bind(n.id.as_str());
+                }
+            }
+            Expr::Attribute(a) => {
+                if a.ctx.is_load() {
+                    self.attributes_read.insert(a.attr.to_string());
+                } else {
+                    self.attributes_stored.insert(a.attr.to_string());
+                }
+            }
+            Expr::StringLiteral(s) => {
+                let text = s.value.to_str();
+                for word in text.split(|c: char| c.is_whitespace() || c == ',') {
+                    if !word.is_empty() && word.len() <= 64 {
+                        self.attribute_words.insert(word.to_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+        walk_expr(self, expr);
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a ast::Parameter) {
+        self.bind(parameter.name.as_str());
+        ast::visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_keyword(&mut self, keyword: &'a ast::Keyword) {
+        if let Some(arg) = &keyword.arg {
+            self.attribute_words.insert(arg.to_string());
+        }
+        ast::visitor::walk_keyword(self, keyword);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+        let captured = match pattern {
+            ast::Pattern::MatchAs(p) => p.name.as_ref(),
+            ast::Pattern::MatchStar(p) => p.name.as_ref(),
+            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
+            _ => None,
+        };
+        if let Some(name) = captured {
+            self.bind(name.as_str());
+        }
+        if let ast::Pattern::MatchClass(c) = pattern {
+            for keyword in &c.arguments.keywords {
+                self.attributes_read.insert(keyword.attr.to_string());
+            }
+        }
+        walk_pattern(self, pattern);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameUse;
+
+    /// Whether the edit from `current` to `candidate` loses a used definition.
+    fn loses(current: &str, candidate: &str) -> bool {
+        let before = NameUse::of(current).expect("current parses");
+        let after = NameUse::of(candidate).expect("candidate parses");
+        before.loses_definition(&after)
+    }
+
+    #[test]
+    fn removing_a_used_definition_is_caught() {
+        let current = "import os\ndef f():\n    return os.sep\nx = 1\nprint(f(), x)\n";
+        assert!(loses(
+            current,
+            "def f():\n    return os.sep\nx = 1\nprint(f(), x)\n"
+        ));
+        assert!(loses(current, "import os\nx = 1\nprint(f(), x)\n"));
+        assert!(loses(
+            current,
+            "import os\ndef f():\n    return os.sep\nprint(f(), x)\n"
+        ));
+        // The use goes with the definition: fine.
+        assert!(!loses(current, "import os\nx = 1\nprint(x)\n"));
+        // Removing a use only: fine.
+        assert!(!loses(
+            current,
+            "import os\ndef f():\n    return os.sep\nx = 1\n"
+        ));
+    }
+
+    #[test]
+    fn every_binding_form_counts() {
+        let binds =
+            "import a.x\nfrom m import b\nfor c in []: pass\ndef f(d, *e, g=1, **h): pass\n\
+                     try:\n    pass\nexcept E as k:\n    pass\nmatch 1:\n    case [*m]: pass\n\
+                     lambda n: 0\n[p for p in ()]\nwith o as q: pass\n";
+        for name in [
+            "a", "b", "c", "d", "e", "g", "h", "k", "m", "n", "p", "q", "f",
+        ] {
+            let use_it = format!("print({name})\n");
+            assert!(loses(&format!("{binds}{use_it}"), &use_it), "{name}");
+        }
+    }
+
+    #[test]
+    fn builtins_and_names_never_defined_do_not_count() {
+        // `len` shadowed by a definition: removing it falls back to the built-in.
+        assert!(!loses(
+            "def len(x):\n    return 0\nprint(len([]))\n",
+            "print(len([]))\n"
+        ));
+        // A name the current text never defines (the failure itself may be a NameError).
+        assert!(!loses("print(undefined)\nx = 1\n", "print(undefined)\n"));
+    }
+
+    #[test]
+    fn attributes_defined_by_methods_or_stores_count() {
+        let current = "class A:\n    def __init__(self):\n        self.v = 1\n    def m(self):\n        return self.v\nprint(A().m())\n";
+        let without_method =
+            "class A:\n    def __init__(self):\n        self.v = 1\nprint(A().m())\n";
+        assert!(loses(current, without_method));
+        let without_store = "class A:\n    def __init__(self):\n        pass\n    def m(self):\n        return self.v\nprint(A().m())\n";
+        assert!(loses(current, without_store));
+        // Attributes of built-in types (`.append`) never count, even when a class defines one.
+        let list_use = "class B:\n    def append(self, x): pass\nl = []\nl.append(1)\n";
+        assert!(!loses(
+            list_use,
+            "class B:\n    pass\nl = []\nl.append(1)\n"
+        ));
+    }
+
+    #[test]
+    fn a_parameter_removed_without_its_argument_is_caught() {
+        let current = "def f(a, b):\n    return a\nprint(f(1, 2))\n";
+        assert!(loses(current, "def f(a):\n    return a\nprint(f(1, 2))\n"));
+        assert!(loses(current, "def f(a, b):\n    return a\nprint(f(1))\n"));
+        assert!(!loses(current, "def f(a):\n    return a\nprint(f(1))\n"));
+    }
+
+    #[test]
+    fn dynamic_lookups_switch_the_check_off() {
+        assert!(!loses(
+            "x = 1\nprint(globals()['x'], x)\n",
+            "print(globals()['x'], x)\n"
+        ));
+        assert!(!loses(
+            "from m import *\nx = 1\nprint(x)\n",
+            "from m import *\nprint(x)\n"
+        ));
+        let current =
+            "class A:\n    def m(self): pass\n    def __getattr__(self, n): return 1\nA().m()\n";
+        let candidate = "class A:\n    def __getattr__(self, n): return 1\nA().m()\n";
+        assert!(!loses(current, candidate));
+        // namedtuple-style field names in strings define attributes.
+        let current = "P = namedtuple('P', 'x y')\nclass Q:\n    x = 1\nprint(P(1, 2).x)\n";
+        assert!(!loses(
+            current,
+            "P = namedtuple('P', 'x y')\nprint(P(1, 2).x)\n"
+        ));
+    }
+}

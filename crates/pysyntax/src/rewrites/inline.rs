@@ -1,0 +1,157 @@
+//! `inline-variable` ([`Group::Simplifications`]): `V = E` followed, later in the same block, by
+//! the only use of `V` in the module becomes that use replaced by `E` (parenthesised where
+//! needed), with the assignment gone: `p = Pipeline(s)` / `p.run()` → `Pipeline(s).run()`.
+//!
+//! Names are counted module-wide without regard to scopes: `V` must be bound exactly once (by
+//! this assignment) and loaded exactly once, so no other binding can be the one the use sees.
+
+use std::collections::HashMap;
+
+use ruff_python_ast::visitor::{walk_body, walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use super::statements::removal_range;
+use super::{span, Ctx};
+use crate::Group;
+
+/// How often a name is bound and loaded, and where its (last) load is.
+#[derive(Default, Clone)]
+pub(crate) struct Count {
+    /// Bindings of the name.
+    pub(crate) binds: usize,
+    loads: usize,
+    load_at: std::ops::Range<usize>,
+}
+
+/// Lists the `inline-variable` rewrites of a module.
+pub fn inline_variables(ctx: &mut Ctx<'_>, body: &[Stmt]) {
+    if ctx.group != Group::Simplifications {
+        return;
+    }
+    let mut counter = Counter::default();
+    counter.visit_body(body);
+    let mut inliner = Inliner {
+        ctx,
+        counts: counter.counts,
+    };
+    inliner.visit_body(body);
+}
+
+/// Counts bindings and loads of every name (module-wide, scopes ignored).
+#[derive(Default)]
+pub(crate) struct Counter {
+    /// Per name.
+    pub(crate) counts: HashMap<String, Count>,
+}
+
+impl Counter {
+    fn bind(&mut self, name: &str) {
+        self.counts.entry(name.to_owned()).or_default().binds += 1;
+    }
+}
+
+impl<'a> Visitor<'a> for Counter {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => self.bind(f.name.as_str()),
+            Stmt::ClassDef(c) => self.bind(c.name.as_str()),
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
+                    self.bind(name.split('.').next().unwrap_or(""));
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for alias in &i.names {
+                    self.bind(alias.asname.as_ref().unwrap_or(&alias.name).as_str());
+                }
+            }
+            Stmt::Global(g) => g.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Nonlocal(n) => n.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Try(t) => {
+                for handler in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    if let Some(name) = &h.name {
+                        self.bind(name.as_str());
+                    }
+                }
+            }
+            _ => {}
+        }
+        walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr {
+            if n.ctx.is_load() {
+                let count = self.counts.entry(n.id.to_string()).or_default();
+                count.loads += 1;
+                count.load_at = span(expr);
+            } else {
+                self.bind(n.id.as_str());
+            }
+        }
+        walk_expr(self, expr);
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a ast::Parameter) {
+        self.bind(parameter.name.as_str());
+        ast::visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+        let captured = match pattern {
+            ast::Pattern::MatchAs(p) => p.name.as_ref(),
+            ast::Pattern::MatchStar(p) => p.name.as_ref(),
+            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
+            _ => None,
+        };
+        if let Some(name) = captured {
+            self.bind(name.as_str());
+        }
+        ast::visitor::walk_pattern(self, pattern);
+    }
+}
+
+/// Finds `V = E` statements whose variable is used once, later in the same block.
+struct Inliner<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+    counts: HashMap<String, Count>,
+}
+
+impl<'a> Visitor<'a> for Inliner<'_, '_> {
+    fn visit_body(&mut self, body: &'a [Stmt]) {
+        let block_end = body.last().map_or(0, |s| s.end().to_usize());
+        for (i, stmt) in body.iter().enumerate() {
+            let Stmt::Assign(assign) = stmt else {
+                continue;
+            };
+            let [Expr::Name(target)] = &assign.targets[..] else {
+                continue;
+            };
+            let Some(count) = self.counts.get(target.id.as_str()) else {
+                continue;
+            };
+            let use_at = count.load_at.clone();
+            if count.binds != 1 || count.loads != 1 {
+                continue;
+            }
+            let removed = removal_range(self.ctx.source, body, i);
+            if use_at.start < removed.end || use_at.end > block_end {
+                continue;
+            }
+            let between = removed.end..use_at.start;
+            let value = self.ctx.operand(&assign.value);
+            let text = format!("{}{value}", self.ctx.text(between.clone()));
+            self.ctx.push(
+                Group::Simplifications,
+                "inline-variable",
+                removed.start..use_at.end,
+                text,
+                &[between, span(&*assign.value)],
+            );
+        }
+        walk_body(self, body);
+    }
+}
