@@ -197,6 +197,28 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
     raise ValueError(tool)
 
 
+def stop_tool(proc):
+    """Stops a tool's session: SIGTERM first (reducers, minrepro among them, then kill the
+    predicate process groups they started and remove their temporary directories), SIGKILL only
+    if it hangs."""
+    for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout=grace)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
+
+
+def raise_interrupt(signum, frame):
+    """SIGTERM handler: unwinds like Ctrl-C, so the running tool is stopped (see run_one)."""
+    raise KeyboardInterrupt
+
+
 def run_one(tool, peers, case, args):
     """Run `tool` on `case`; write and return the result record."""
     run_dir = RUNS_DIR / tool / case["name"]
@@ -231,19 +253,12 @@ def run_one(tool, peers, case, args):
                 status = "error (exit %d)" % code
         except subprocess.TimeoutExpired:
             status = "timeout"
-            # SIGTERM first: reducers (minrepro among them) then kill the predicate process groups
-            # they started and remove their temporary directories; SIGKILL only if they hang.
-            for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, None)):
-                try:
-                    os.killpg(proc.pid, sig)
-                except ProcessLookupError:
-                    break
-                try:
-                    proc.wait(timeout=grace)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
-            proc.wait()
+            stop_tool(proc)
+        except BaseException:
+            # The harness itself is interrupted (Ctrl-C, or SIGTERM turned into KeyboardInterrupt
+            # by main): the tool runs in its own session, so stop it too before leaving.
+            stop_tool(proc)
+            raise
     wall = time.monotonic() - start
     runs = len(counter.read_text().splitlines())
     stats_file = run_dir / "minrepro-stats.json"
@@ -439,6 +454,7 @@ def main():
     parser.add_argument("--report-only", action="store_true",
                         help="only rewrite RESULTS.md from bench/out/results and bench/out/peers-used.json")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, raise_interrupt)
     args.tools = [t for t in args.tools.split(",") if t]
     for tool in args.tools:
         if tool not in ALL_TOOLS:
@@ -495,4 +511,9 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted: the running tool was stopped; results so far are in bench/out/results",
+              file=sys.stderr)
+        sys.exit(130)
