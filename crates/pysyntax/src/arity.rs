@@ -7,7 +7,7 @@
 //! `x.m(…)` where `m` is the name of exactly one `def` of the module, a method directly in a
 //! class body. Calls with `*args` or `**kwargs` are skipped.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};

@@ -15,7 +15,7 @@
 //!   of unchanged chunks to names the changed chunks bind or define can change their verdict; the
 //!   base indexes its calls by callee for that.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -93,10 +93,10 @@ impl Names {
         let chunks: Vec<Arc<Summary>> = chunks.map(Summary::of).collect::<Option<_>>()?;
         let mut names = Names {
             totals: Counts::default(),
-            binds: HashMap::new(),
-            functions: HashMap::new(),
-            methods: HashMap::new(),
-            calls: HashMap::new(),
+            binds: HashMap::default(),
+            functions: HashMap::default(),
+            methods: HashMap::default(),
+            calls: HashMap::default(),
             mismatches: 0,
             chunks,
         };
@@ -204,7 +204,7 @@ impl Names {
         added: &[Arc<Summary>],
     ) -> usize {
         // Names whose resolution may change: those the changed chunks bind or define.
-        let mut changed: HashSet<&str> = HashSet::new();
+        let mut changed: HashSet<&str> = HashSet::default();
         for s in gone.iter().copied().chain(added.iter().map(|s| &**s)) {
             let arity = &s.arity;
             changed.extend(arity.binds.keys().map(String::as_str));

@@ -12,7 +12,9 @@
 //! Dynamic lookups (`globals()`, `exec`, `from m import *`, `__getattr__`, `getattr`, …) switch
 //! the corresponding half of the check off.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_expr, walk_pattern, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
