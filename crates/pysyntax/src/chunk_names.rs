@@ -32,8 +32,7 @@ pub(crate) struct Summary {
 impl Summary {
     /// The summary of a chunk text; `None` if it does not parse.
     pub(crate) fn of(text: &str) -> Option<Arc<Summary>> {
-        let key = text.to_owned();
-        if let Some(found) = lock().get_or_insert_with(Known::default).map.get(&key) {
+        if let Some(found) = lock().get_or_insert_with(Known::default).map.get(text) {
             return Some(Arc::clone(found));
         }
         let summary = crate::analyse(text, |parsed, _| {
@@ -51,7 +50,7 @@ impl Summary {
             *known = Known::default();
         }
         known.bytes += text.len();
-        known.map.insert(key, Arc::clone(&summary));
+        known.map.insert(text.to_owned(), Arc::clone(&summary));
         Some(summary)
     }
 }
