@@ -7,7 +7,7 @@
 //! `x.m(…)` where `m` is the name of exactly one `def` of the module, a method directly in a
 //! class body. Calls with `*args` or `**kwargs` are skipped.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -15,8 +15,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use crate::rewrites::inline::Counter;
 
 /// What a call must supply.
-#[derive(Debug, Clone)]
-struct Signature {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Signature {
     /// Positional parameters (after dropping `self`/`cls` of a method), with whether each has a
     /// default.
     positional: Vec<(String, bool)>,
@@ -65,14 +65,91 @@ impl Signature {
     }
 }
 
-/// Definitions found in a module: functions by name (`None` when ambiguous), methods by name.
-#[derive(Default)]
-struct Definitions {
-    functions: HashMap<String, Vec<Option<Signature>>>,
-    methods: HashMap<String, Vec<Option<Signature>>>,
+/// A function's definitions by name, in definition order (`None`: a signature not known).
+pub(crate) type Table = HashMap<String, Vec<Option<Signature>>>;
+
+/// What a call calls: a name, or a method by its attribute name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Callee {
+    /// `f(…)`.
+    Name(String),
+    /// `x.m(…)`.
+    Attribute(String),
 }
 
-impl Definitions {
+/// A call without unpacked arguments, to a name or an attribute.
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    pub(crate) callee: Callee,
+    positional: usize,
+    keywords: Vec<String>,
+}
+
+impl Call {
+    /// Whether the call does not fit `signature` (the one it unambiguously calls, if any).
+    pub(crate) fn mismatched(&self, signature: Option<&Signature>) -> bool {
+        let keywords: Vec<&str> = self.keywords.iter().map(String::as_str).collect();
+        signature.is_some_and(|s| !s.accepts(self.positional, &keywords))
+    }
+}
+
+/// The inputs of the check, from a sequence of top-level statements. Everything composes over
+/// the statements of a module: tables concatenate, bind counts add up, calls concatenate (so a
+/// module's inputs are those of its parts, see [`crate::chunk_names`]).
+#[derive(Debug, Default)]
+pub(crate) struct Inputs {
+    /// Bindings per name, as counted by the `inline-variable` rewrite.
+    pub(crate) binds: HashMap<String, usize>,
+    /// Module functions and classes (a class with its `__init__`'s signature).
+    pub(crate) functions: Table,
+    /// Methods directly in a class body.
+    pub(crate) methods: Table,
+    /// Every call that can be checked.
+    pub(crate) calls: Vec<Call>,
+}
+
+impl Inputs {
+    /// The inputs of `body`.
+    pub(crate) fn of(body: &[Stmt]) -> Inputs {
+        let mut inputs = Inputs::default();
+        inputs.collect(body, false);
+        let mut counter = Counter::default();
+        counter.visit_body(body);
+        inputs.binds = counter
+            .counts
+            .into_iter()
+            .filter(|(_, c)| c.binds > 0)
+            .map(|(name, c)| (name, c.binds))
+            .collect();
+        let mut calls = CallCollector::default();
+        calls.visit_body(body);
+        inputs.calls = calls.calls;
+        inputs
+    }
+
+    /// The number of calls that do not fit the signature they unambiguously call.
+    pub(crate) fn mismatches(&self) -> usize {
+        self.calls
+            .iter()
+            .filter(|call| call.mismatched(self.resolve(&call.callee)))
+            .count()
+    }
+
+    /// The signature `callee` unambiguously calls in a module with these inputs.
+    pub(crate) fn resolve(&self, callee: &Callee) -> Option<&Signature> {
+        fn entries<'t>(table: &'t Table, name: &str) -> Vec<&'t Option<Signature>> {
+            table
+                .get(name)
+                .map(|v| v.iter().collect())
+                .unwrap_or_default()
+        }
+        let name = callee_name(callee);
+        let binds = self.binds.get(name).copied().unwrap_or(0);
+        let functions = entries(&self.functions, name);
+        let methods = entries(&self.methods, name);
+        resolve(callee, binds, &functions, &methods)
+    }
+
     fn collect(&mut self, body: &[Stmt], in_class: bool) {
         for stmt in body {
             match stmt {
@@ -122,62 +199,44 @@ impl Definitions {
 
 /// The number of calls in `body` that do not fit the signature they unambiguously call.
 pub fn mismatched_calls(body: &[Stmt]) -> usize {
-    let mut definitions = Definitions::default();
-    definitions.collect(body, false);
-    let mut counter = Counter::default();
-    counter.visit_body(body);
-    let mut checker = CallChecker {
-        definitions: &definitions,
-        counter: &counter,
-        mismatches: 0,
-    };
-    checker.visit_body(body);
-    checker.mismatches
+    Inputs::of(body).mismatches()
 }
 
-/// The one known signature of a name defined exactly once.
-fn single(found: Option<&Vec<Option<Signature>>>) -> Option<&Signature> {
-    match found.map(|v| &v[..]) {
-        Some([Some(signature)]) => Some(signature),
+/// The name a callee's resolution depends on.
+pub(crate) fn callee_name(callee: &Callee) -> &str {
+    match callee {
+        Callee::Name(name) | Callee::Attribute(name) => name,
+    }
+}
+
+/// The signature `callee` unambiguously calls, given its name's bindings and its name's
+/// entries in the module's function and method tables: `f` bound once, by the one `def` or
+/// class of that name with a known signature, and no method of that name; `x.m` when `m` is
+/// one method with a known signature and no function or class.
+pub(crate) fn resolve<'s>(
+    callee: &Callee,
+    binds: usize,
+    functions: &[&'s Option<Signature>],
+    methods: &[&'s Option<Signature>],
+) -> Option<&'s Signature> {
+    let single = |entries: &[&'s Option<Signature>]| match entries {
+        [Some(signature)] => Some(signature),
+        _ => None,
+    };
+    match callee {
+        Callee::Name(_) if binds == 1 && methods.is_empty() => single(functions),
+        Callee::Attribute(_) if functions.is_empty() => single(methods),
         _ => None,
     }
 }
 
-/// Walks every call and checks it against its definition.
-struct CallChecker<'d> {
-    definitions: &'d Definitions,
-    counter: &'d Counter,
-    mismatches: usize,
+/// Collects every call that can be checked.
+#[derive(Default)]
+struct CallCollector {
+    calls: Vec<Call>,
 }
 
-impl CallChecker<'_> {
-    fn signature(&self, func: &Expr) -> Option<&Signature> {
-        match func {
-            Expr::Name(n) => {
-                let bound_once = self
-                    .counter
-                    .counts
-                    .get(n.id.as_str())
-                    .is_some_and(|c| c.binds == 1);
-                let name = n.id.as_str();
-                let unique = bound_once && !self.definitions.methods.contains_key(name);
-                unique
-                    .then(|| single(self.definitions.functions.get(name)))
-                    .flatten()
-            }
-            Expr::Attribute(a) => {
-                let name = a.attr.as_str();
-                let unique = !self.definitions.functions.contains_key(name);
-                unique
-                    .then(|| single(self.definitions.methods.get(name)))
-                    .flatten()
-            }
-            _ => None,
-        }
-    }
-}
-
-impl<'a> Visitor<'a> for CallChecker<'_> {
+impl<'a> Visitor<'a> for CallCollector {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         walk_stmt(self, stmt);
     }
@@ -187,17 +246,21 @@ impl<'a> Visitor<'a> for CallChecker<'_> {
             let arguments = &call.arguments;
             let unpacked = arguments.args.iter().any(Expr::is_starred_expr)
                 || arguments.keywords.iter().any(|k| k.arg.is_none());
-            if !unpacked {
-                if let Some(signature) = self.signature(&call.func) {
-                    let keywords: Vec<&str> = arguments
+            let callee = match &*call.func {
+                Expr::Name(n) => Some(Callee::Name(n.id.to_string())),
+                Expr::Attribute(a) => Some(Callee::Attribute(a.attr.to_string())),
+                _ => None,
+            };
+            if let (false, Some(callee)) = (unpacked, callee) {
+                self.calls.push(Call {
+                    callee,
+                    positional: arguments.args.len(),
+                    keywords: arguments
                         .keywords
                         .iter()
-                        .filter_map(|k| k.arg.as_ref().map(|a| a.as_str()))
-                        .collect();
-                    if !signature.accepts(arguments.args.len(), &keywords) {
-                        self.mismatches += 1;
-                    }
-                }
+                        .filter_map(|k| k.arg.as_ref().map(|a| a.to_string()))
+                        .collect(),
+                });
             }
         }
         walk_expr(self, expr);

@@ -22,6 +22,7 @@ mod arity;
 mod bindings;
 mod builtin_names;
 mod checker;
+mod chunk_names;
 mod freeze;
 mod indent;
 mod limits;

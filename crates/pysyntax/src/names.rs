@@ -14,6 +14,8 @@
 
 use std::collections::HashSet;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use ruff_python_ast::visitor::{walk_expr, walk_pattern, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
@@ -55,15 +57,14 @@ const DYNAMIC_ATTRIBUTE_USES: &[&str] = &[
 impl NameUse {
     /// The summary of `source`; `None` if it does not parse.
     pub fn of(source: &str) -> Option<NameUse> {
-        crate::analyse(source, |parsed, _| {
-            let body = &parsed.syntax().body;
-            let mut collector = Collector::default();
-            collector.visit_body(body);
-            let mut names = collector.finish();
-            names.mismatched_calls = crate::arity::mismatched_calls(body);
-            names
-        })
-        .ok()
+        crate::analyse(source, |parsed, _| NameUse::of_body(&parsed.syntax().body)).ok()
+    }
+
+    /// The summary of a module body.
+    fn of_body(body: &[Stmt]) -> NameUse {
+        let mut names = Counts::of(body).finish();
+        names.mismatched_calls = crate::arity::mismatched_calls(body);
+        names
     }
 
     /// Whether `candidate` (a summary of an edit of the text `self` summarizes) uses a name or
@@ -76,60 +77,134 @@ impl NameUse {
             && candidate.loaded.iter().any(|name| {
                 self.bound.contains(name)
                     && !candidate.bound.contains(name)
-                    && !BUILTIN_NAMES.contains(&name.as_str())
+                    && counts_as_lost(Table::Loaded, name)
             });
         let lost_attribute = !candidate.dynamic_attributes
             && candidate.attributes_read.iter().any(|name| {
                 self.attributes_defined.contains(name)
                     && !candidate.attributes_defined.contains(name)
-                    && !BUILTIN_ATTRIBUTES.contains(&name.as_str())
+                    && counts_as_lost(Table::AttributesRead, name)
             });
         lost_name || lost_attribute || candidate.mismatched_calls > self.mismatched_calls
     }
 }
 
-/// The AST walk behind [`NameUse::of`].
-#[derive(Default)]
-struct Collector {
-    bound: HashSet<String>,
-    loaded: HashSet<String>,
-    attributes_stored: HashSet<String>,
-    attributes_read: HashSet<String>,
+/// The name uses of a sequence of top-level statements, with counts: the counts of a module
+/// are the sums of its parts' (see [`crate::chunk_names`]), and a name is in one of
+/// [`NameUse`]'s sets when its count there is not zero.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Counts {
+    pub(crate) bound: HashMap<String, usize>,
+    pub(crate) loaded: HashMap<String, usize>,
+    pub(crate) attributes_stored: HashMap<String, usize>,
+    pub(crate) attributes_read: HashMap<String, usize>,
     /// Keyword argument names and identifier-like string constants: `namedtuple("P", "x y")`,
     /// `dict(a=1)`, `getattr(o, "a")` may all define or name attributes.
-    attribute_words: HashSet<String>,
-    star_import: bool,
+    pub(crate) attribute_words: HashMap<String, usize>,
+    pub(crate) star_imports: usize,
 }
 
-impl Collector {
-    fn bind(&mut self, name: &str) {
-        self.bound.insert(name.to_owned());
+/// One of the name tables of [`Counts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Table {
+    Bound,
+    Loaded,
+    AttributesStored,
+    AttributesRead,
+    AttributeWords,
+}
+
+impl Counts {
+    /// The counts of `body`.
+    pub(crate) fn of(body: &[Stmt]) -> Counts {
+        let mut collector = Collector::default();
+        collector.visit_body(body);
+        collector.0
     }
 
-    fn finish(self) -> NameUse {
-        let uses = |list: &[&str]| {
-            list.iter()
-                .any(|n| self.loaded.contains(*n) || self.bound.contains(*n))
-        };
-        let dynamic_names = self.star_import || uses(DYNAMIC_NAME_USES);
-        let dynamic_attributes = self.star_import
-            || uses(DYNAMIC_ATTRIBUTE_USES)
-            || DYNAMIC_ATTRIBUTE_USES
-                .iter()
-                .any(|n| self.attributes_read.contains(*n) || self.attributes_stored.contains(*n));
+    /// One of the tables.
+    pub(crate) fn table(&self, table: Table) -> &HashMap<String, usize> {
+        match table {
+            Table::Bound => &self.bound,
+            Table::Loaded => &self.loaded,
+            Table::AttributesStored => &self.attributes_stored,
+            Table::AttributesRead => &self.attributes_read,
+            Table::AttributeWords => &self.attribute_words,
+        }
+    }
+
+    /// Adds `other`'s counts to these.
+    pub(crate) fn add(&mut self, other: &Counts) {
+        for (mine, theirs) in [
+            (&mut self.bound, &other.bound),
+            (&mut self.loaded, &other.loaded),
+            (&mut self.attributes_stored, &other.attributes_stored),
+            (&mut self.attributes_read, &other.attributes_read),
+            (&mut self.attribute_words, &other.attribute_words),
+        ] {
+            for (name, count) in theirs {
+                *mine.entry(name.clone()).or_default() += count;
+            }
+        }
+        self.star_imports += other.star_imports;
+    }
+
+    /// The summary these counts give (without the call check).
+    pub(crate) fn finish(self) -> NameUse {
+        let (dynamic_names, dynamic_attributes) =
+            dynamic_flags(self.star_imports > 0, |t, n| self.table(t).contains_key(n));
+        let keys = |table: HashMap<String, usize>| table.into_keys().collect::<HashSet<_>>();
         // Any binding may become an attribute (class bodies, modules imported elsewhere).
-        let mut attributes_defined = self.attributes_stored;
-        attributes_defined.extend(self.bound.iter().cloned());
-        attributes_defined.extend(self.attribute_words);
+        let mut attributes_defined = keys(self.attributes_stored);
+        attributes_defined.extend(self.bound.keys().cloned());
+        attributes_defined.extend(self.attribute_words.into_keys());
         NameUse {
-            bound: self.bound,
-            loaded: self.loaded,
+            bound: keys(self.bound),
+            loaded: keys(self.loaded),
             attributes_defined,
-            attributes_read: self.attributes_read,
+            attributes_read: keys(self.attributes_read),
             dynamic_names,
             dynamic_attributes,
             mismatched_calls: 0,
         }
+    }
+}
+
+/// Whether names and attributes may be found dynamically, given whether there is a star import
+/// and which names are in which table.
+pub(crate) fn dynamic_flags(star_import: bool, has: impl Fn(Table, &str) -> bool) -> (bool, bool) {
+    let uses = |list: &[&str]| {
+        list.iter()
+            .any(|n| has(Table::Loaded, n) || has(Table::Bound, n))
+    };
+    let dynamic_names = star_import || uses(DYNAMIC_NAME_USES);
+    let dynamic_attributes = star_import
+        || uses(DYNAMIC_ATTRIBUTE_USES)
+        || DYNAMIC_ATTRIBUTE_USES
+            .iter()
+            .any(|n| has(Table::AttributesRead, n) || has(Table::AttributesStored, n));
+    (dynamic_names, dynamic_attributes)
+}
+
+/// Whether a lost name or attribute counts: not one of the built-ins the program falls back to.
+pub(crate) fn counts_as_lost(table: Table, name: &str) -> bool {
+    match table {
+        Table::Loaded => !BUILTIN_NAMES.contains(&name),
+        _ => !BUILTIN_ATTRIBUTES.contains(&name),
+    }
+}
+
+/// The AST walk behind [`Counts::of`].
+#[derive(Default)]
+struct Collector(Counts);
+
+impl Collector {
+    fn bind(&mut self, name: &str) {
+        *self.0.bound.entry(name.to_owned()).or_default() += 1;
+    }
+
+    fn note(table: &mut HashMap<String, usize>, name: &str) {
+        *table.entry(name.to_owned()).or_default() += 1;
     }
 }
 
@@ -152,7 +227,7 @@ impl<'a> Visitor<'a> for Collector {
             Stmt::ImportFrom(i) => {
                 for alias in &i.names {
                     if alias.name.as_str() == "*" {
-                        self.star_import = true;
+                        self.0.star_imports += 1;
                     }
                     self.bind(alias.asname.as_ref().unwrap_or(&alias.name).as_str());
                 }
@@ -174,23 +249,23 @@ impl<'a> Visitor<'a> for Collector {
         match expr {
             Expr::Name(n) => {
                 if n.ctx.is_load() {
-                    self.loaded.insert(n.id.to_string());
+                    Self::note(&mut self.0.loaded, &n.id);
                 } else {
                     self.bind(n.id.as_str());
                 }
             }
             Expr::Attribute(a) => {
                 if a.ctx.is_load() {
-                    self.attributes_read.insert(a.attr.to_string());
+                    Self::note(&mut self.0.attributes_read, &a.attr);
                 } else {
-                    self.attributes_stored.insert(a.attr.to_string());
+                    Self::note(&mut self.0.attributes_stored, &a.attr);
                 }
             }
             Expr::StringLiteral(s) => {
                 let text = s.value.to_str();
                 for word in text.split(|c: char| c.is_whitespace() || c == ',') {
                     if !word.is_empty() && word.len() <= 64 {
-                        self.attribute_words.insert(word.to_owned());
+                        Self::note(&mut self.0.attribute_words, word);
                     }
                 }
             }
@@ -206,7 +281,7 @@ impl<'a> Visitor<'a> for Collector {
 
     fn visit_keyword(&mut self, keyword: &'a ast::Keyword) {
         if let Some(arg) = &keyword.arg {
-            self.attribute_words.insert(arg.to_string());
+            Self::note(&mut self.0.attribute_words, arg);
         }
         ast::visitor::walk_keyword(self, keyword);
     }
@@ -223,7 +298,7 @@ impl<'a> Visitor<'a> for Collector {
         }
         if let ast::Pattern::MatchClass(c) = pattern {
             for keyword in &c.arguments.keywords {
-                self.attributes_read.insert(keyword.attr.to_string());
+                Self::note(&mut self.0.attributes_read, &keyword.attr);
             }
         }
         walk_pattern(self, pattern);

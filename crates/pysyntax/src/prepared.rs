@@ -35,15 +35,16 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use ruff_python_ast::token::TokenKind;
 use ruff_text_size::Ranged;
 
 use crate::apply::{kept_edits, refill, splice, Suites};
+use crate::chunk_names::{Names, Summary};
 use crate::text::line_start;
 use crate::validity::{check, check_standalone};
-use crate::{analyse, list_rewrites, Group, Parsed, Rewrite, SyntaxProblem};
+use crate::{analyse, list_rewrites, Group, NameUse, Parsed, Rewrite, SyntaxProblem};
 
 /// A base text prepared for many candidates (see the module documentation).
 #[derive(Debug)]
@@ -55,6 +56,10 @@ pub struct Prepared {
     suites: Suites,
     /// `None` when every check must be a full one.
     chunks: Option<Chunks>,
+    /// The chunks' name summaries, made on first use (`None`: a chunk does not parse).
+    names: OnceLock<Option<Names>>,
+    /// The base's [`NameUse`], made on first use for candidates judged in full.
+    full_names: OnceLock<Option<NameUse>>,
 }
 
 /// The base's chunks: starts (the first is 0) and token counts.
@@ -117,6 +122,8 @@ impl Prepared {
             tokens,
             suites,
             chunks,
+            names: OnceLock::new(),
+            full_names: OnceLock::new(),
         }
     }
 
@@ -225,6 +232,49 @@ impl Prepared {
             tokens += standalone_tokens(text, self.minor)?;
         }
         Some(tokens)
+    }
+}
+
+impl Prepared {
+    /// Exactly `NameUse::of(self.source())`'s
+    /// [`loses_definition`](NameUse::loses_definition)`(&NameUse::of(edited.text()))` (`false`
+    /// when either does not parse), from the changed chunks alone when
+    /// [`check_changed`](Prepared::check_changed) decides the candidate (see
+    /// [`chunk_names`](crate::chunk_names)).
+    pub fn loses_definition(&self, edited: &Edited) -> bool {
+        if let Some((verdict, _)) = self.loses_definition_changed(edited) {
+            return verdict;
+        }
+        let base = self.full_names.get_or_init(|| NameUse::of(&self.source));
+        match (base, NameUse::of(&edited.text)) {
+            (Some(base), Some(candidate)) => base.loses_definition(&candidate),
+            _ => false,
+        }
+    }
+
+    /// The verdict of [`Prepared::loses_definition`] and the candidate's number of mismatched
+    /// calls, from the changed chunks alone; `None` when the candidate must be judged in full.
+    pub(crate) fn loses_definition_changed(&self, edited: &Edited) -> Option<(bool, usize)> {
+        let chunks = self.chunks.as_ref()?;
+        let changed = edited.changed.as_ref()?;
+        // The candidate's statements are its chunks' statements only when its changed chunks
+        // are valid on their own.
+        self.check_changed(edited)?;
+        let names = self
+            .names
+            .get_or_init(|| {
+                let len = self.source.len();
+                Names::new(
+                    (0..chunks.starts.len()).map(|i| &self.source[chunk(&chunks.starts, i, len)]),
+                )
+            })
+            .as_ref()?;
+        let added = changed
+            .iter()
+            .map(|(_, range)| Summary::of(edited.text.get(range.clone())?))
+            .collect::<Option<Vec<_>>>()?;
+        let removed: Vec<Range<usize>> = changed.iter().map(|(group, _)| group.clone()).collect();
+        Some(names.loses_definition(&removed, &added))
     }
 }
 

@@ -234,22 +234,32 @@ fn candidate_on(
     // The same verdict and token count as check_valid_for and token_count, mostly from the
     // changed parts of the text alone.
     let tokens = base.check(&edited).ok()?;
-    let text = edited.into_text();
+    let text = edited.text();
     let admissible = if group == Group::Canonicalizations {
         selected.len() <= state.canonicalization_budget.load(Ordering::SeqCst)
             && tokens <= state.original_tokens
-            && !state.was_current(&text)
+            && !state.was_current(text)
     } else {
         let current_tokens = if current == base.source() {
             base.token_count()
         } else {
             token_count(current)
         };
-        (tokens, text.len(), text.as_str()) < (current_tokens, current.len(), current)
+        (tokens, text.len(), text) < (current_tokens, current.len(), current)
     };
-    if !admissible || state.loses_definition(current, &text) {
+    if !admissible {
         return None;
     }
+    // Judged against the base, the filter looks at the changed chunks only.
+    let loses = if current == base.source() {
+        base.loses_definition(&edited)
+    } else {
+        state.loses_definition(current, text)
+    };
+    if loses {
+        return None;
+    }
+    let text = edited.into_text();
     // ProbDD hands over every site applied so far: list them only when few, so the in-memory
     // log stays linear in the number of candidates.
     let change = if selected.len() <= 16 {

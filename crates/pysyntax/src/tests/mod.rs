@@ -1,5 +1,6 @@
 //! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
 
+mod chunk_names;
 mod expressions;
 mod freeze;
 mod prepared;

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use crate::*;
 
 /// A small deterministic generator (splitmix64), so failures reproduce.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -18,7 +18,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
@@ -41,7 +41,7 @@ const STDLIB: &[&str] = &[
 
 /// The modules the property runs over (bench cases and whichever standard-library modules the
 /// interpreter has).
-fn corpus() -> Vec<(String, String)> {
+pub(super) fn corpus() -> Vec<(String, String)> {
     let mut files = Vec::new();
     let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/python/cases");
     let mut case_files: Vec<PathBuf> = std::fs::read_dir(&cases)
@@ -109,7 +109,11 @@ const NASTY: &[&str] = &[
 /// A random edit of `source`: often a whole top-level statement (`statements` are their
 /// spans), else a range snapped to character boundaries and often to line starts, replaced
 /// with one of [`NASTY`].
-fn random_edit(rng: &mut Rng, source: &str, statements: &[std::ops::Range<usize>]) -> Rewrite {
+pub(super) fn random_edit(
+    rng: &mut Rng,
+    source: &str,
+    statements: &[std::ops::Range<usize>],
+) -> Rewrite {
     let snap = |mut at: usize| {
         while !source.is_char_boundary(at) {
             at -= 1;

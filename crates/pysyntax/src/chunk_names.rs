@@ -1,0 +1,301 @@
+//! [`NameUse::loses_definition`](crate::NameUse::loses_definition) for the candidates of a
+//! [`Prepared`](crate::Prepared) base, from the chunks an edit changes alone.
+//!
+//! Everything the check looks at composes over a module's top-level statements (scopes are
+//! ignored): name and attribute tables are unions, the arity check's bind counts are sums and its
+//! function tables and calls are concatenations. So each chunk gets a [`Summary`] with counts
+//! (cached by text for the whole process, like the chunk verdicts), a [`Names`] base keeps their
+//! sums, and a candidate whose changed chunks are valid on their own (the same condition under
+//! which the incremental validity check decides, so its statements are its chunks' statements)
+//! is judged from the removed and added summaries:
+//! - a name (attribute) can only be lost if a removed chunk binds (defines) it, so only those are
+//!   looked at, with the candidate's counts `base - removed + added`;
+//! - the dynamic flags depend on the counts of a few fixed names and of star imports;
+//! - a call's resolution depends only on its name's bind count and table entries, so only calls
+//!   of unchanged chunks to names the changed chunks bind or define can change their verdict; the
+//!   base indexes its calls by callee for that.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use crate::arity::{callee_name, resolve, Call, Callee, Inputs, Signature, Table as Signatures};
+use crate::names::{counts_as_lost, dynamic_flags, Counts, Table};
+
+/// What one chunk contributes to the check.
+#[derive(Debug, Default)]
+pub(crate) struct Summary {
+    names: Counts,
+    arity: Inputs,
+}
+
+impl Summary {
+    /// The summary of a chunk text; `None` if it does not parse.
+    pub(crate) fn of(text: &str) -> Option<Arc<Summary>> {
+        if let Some(found) = lock().get_or_insert_with(Known::default).map.get(text) {
+            return Some(Arc::clone(found));
+        }
+        let summary = crate::analyse(text, |parsed, _| {
+            let body = &parsed.syntax().body;
+            Summary {
+                names: Counts::of(body),
+                arity: Inputs::of(body),
+            }
+        })
+        .ok()?;
+        let summary = Arc::new(summary);
+        let mut guard = lock();
+        let known = guard.get_or_insert_with(Known::default);
+        if known.bytes + text.len() > KNOWN_BYTES {
+            *known = Known::default();
+        }
+        known.bytes += text.len();
+        known.map.insert(text.to_owned(), Arc::clone(&summary));
+        Some(summary)
+    }
+}
+
+/// Summaries by chunk text, for the whole process (a text's summary never changes).
+static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
+
+/// Bytes of chunk text [`KNOWN`] holds at most (it starts over when full).
+const KNOWN_BYTES: usize = 64 << 20;
+
+/// See [`KNOWN`].
+#[derive(Default)]
+struct Known {
+    map: HashMap<String, Arc<Summary>>,
+    bytes: usize,
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Option<Known>> {
+    KNOWN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A base text's summaries: per chunk, and summed.
+#[derive(Debug)]
+pub(crate) struct Names {
+    chunks: Vec<Arc<Summary>>,
+    totals: Counts,
+    binds: HashMap<String, usize>,
+    /// Function and method table entries with the chunk that defines them.
+    functions: HashMap<String, Vec<(usize, Option<Signature>)>>,
+    methods: HashMap<String, Vec<(usize, Option<Signature>)>>,
+    /// Calls by callee: chunk and index in the chunk's calls.
+    calls: HashMap<Callee, Vec<(usize, usize)>>,
+    mismatches: usize,
+}
+
+impl Names {
+    /// The base made of `chunks`' texts; `None` if one does not parse.
+    pub(crate) fn new<'t>(chunks: impl Iterator<Item = &'t str>) -> Option<Names> {
+        let chunks: Vec<Arc<Summary>> = chunks.map(Summary::of).collect::<Option<_>>()?;
+        let mut names = Names {
+            totals: Counts::default(),
+            binds: HashMap::default(),
+            functions: HashMap::default(),
+            methods: HashMap::default(),
+            calls: HashMap::default(),
+            mismatches: 0,
+            chunks,
+        };
+        for (i, chunk) in names.chunks.iter().enumerate() {
+            names.totals.add(&chunk.names);
+            for (name, count) in &chunk.arity.binds {
+                *names.binds.entry(name.clone()).or_default() += count;
+            }
+            for (mine, theirs) in [
+                (&mut names.functions, &chunk.arity.functions),
+                (&mut names.methods, &chunk.arity.methods),
+            ] {
+                for (name, entries) in theirs {
+                    let list = mine.entry(name.clone()).or_default();
+                    list.extend(entries.iter().map(|e| (i, e.clone())));
+                }
+            }
+            for (j, call) in chunk.arity.calls.iter().enumerate() {
+                names
+                    .calls
+                    .entry(call.callee.clone())
+                    .or_default()
+                    .push((i, j));
+            }
+        }
+        let all = Inputs {
+            binds: names.binds.clone(),
+            functions: strip(&names.functions),
+            methods: strip(&names.methods),
+            calls: Vec::new(),
+        };
+        names.mismatches = names
+            .chunks
+            .iter()
+            .flat_map(|c| &c.arity.calls)
+            .filter(|call| call.mismatched(all.resolve(&call.callee)))
+            .count();
+        Some(names)
+    }
+
+    /// Whether the candidate that replaces the chunks `removed` (index ranges) with chunks
+    /// summarized by `added` loses a definition (see the module documentation), and its number
+    /// of mismatched calls.
+    pub(crate) fn loses_definition(
+        &self,
+        removed: &[Range<usize>],
+        added: &[Arc<Summary>],
+    ) -> (bool, usize) {
+        let is_removed = |i: usize| removed.iter().any(|r| r.contains(&i));
+        let gone: Vec<&Summary> = removed
+            .iter()
+            .flat_map(|r| &self.chunks[r.clone()])
+            .map(|s| &**s)
+            .collect();
+        let count = |table: Table, name: &str| {
+            let of = |s: &Summary| s.names.table(table).get(name).copied().unwrap_or(0);
+            let base = self.totals.table(table).get(name).copied().unwrap_or(0);
+            base - gone.iter().map(|s| of(s)).sum::<usize>()
+                + added.iter().map(|s| of(s)).sum::<usize>()
+        };
+        let stars = self.totals.star_imports
+            - gone.iter().map(|s| s.names.star_imports).sum::<usize>()
+            + added.iter().map(|s| s.names.star_imports).sum::<usize>();
+        let (dynamic_names, dynamic_attributes) =
+            dynamic_flags(stars > 0, |table, name| count(table, name) > 0);
+        let base_has = |table: Table, name: &str| self.totals.table(table).contains_key(name);
+        let defined = |has: &dyn Fn(Table, &str) -> bool, name: &str| {
+            [Table::AttributesStored, Table::Bound, Table::AttributeWords]
+                .iter()
+                .any(|&t| has(t, name))
+        };
+        let lost_name = !dynamic_names
+            && gone.iter().flat_map(|s| s.names.bound.keys()).any(|name| {
+                count(Table::Loaded, name) > 0
+                    && base_has(Table::Bound, name)
+                    && count(Table::Bound, name) == 0
+                    && counts_as_lost(Table::Loaded, name)
+            });
+        let lost_attribute = !dynamic_attributes
+            && gone
+                .iter()
+                .flat_map(|s| {
+                    [Table::AttributesStored, Table::Bound, Table::AttributeWords]
+                        .into_iter()
+                        .flat_map(|t| s.names.table(t).keys())
+                })
+                .any(|name| {
+                    count(Table::AttributesRead, name) > 0
+                        && defined(&base_has, name)
+                        && !defined(&|t, n| count(t, n) > 0, name)
+                        && counts_as_lost(Table::AttributesRead, name)
+                });
+        let mismatches = self.mismatches_after(&is_removed, &gone, added);
+        (
+            lost_name || lost_attribute || mismatches > self.mismatches,
+            mismatches,
+        )
+    }
+
+    /// The candidate's number of mismatched calls (see [`Names::loses_definition`]).
+    fn mismatches_after(
+        &self,
+        is_removed: &dyn Fn(usize) -> bool,
+        gone: &[&Summary],
+        added: &[Arc<Summary>],
+    ) -> usize {
+        // Names whose resolution may change: those the changed chunks bind or define.
+        let mut changed: HashSet<&str> = HashSet::default();
+        for s in gone.iter().copied().chain(added.iter().map(|s| &**s)) {
+            let arity = &s.arity;
+            changed.extend(arity.binds.keys().map(String::as_str));
+            changed.extend(arity.functions.keys().map(String::as_str));
+            changed.extend(arity.methods.keys().map(String::as_str));
+        }
+        let base_entries = |methods: bool, name: &str, kept_only: bool| {
+            let table = if methods {
+                &self.methods
+            } else {
+                &self.functions
+            };
+            table
+                .get(name)
+                .map(|v| {
+                    v.iter()
+                        .filter(|(i, _)| !kept_only || !is_removed(*i))
+                        .map(|(_, s)| s)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        };
+        let before = |callee: &Callee| {
+            let name = callee_name(callee);
+            let binds = self.binds.get(name).copied().unwrap_or(0);
+            let functions = base_entries(false, name, false);
+            let methods = base_entries(true, name, false);
+            resolve(callee, binds, &functions, &methods).cloned()
+        };
+        let after = |callee: &Callee| {
+            let name = callee_name(callee);
+            let of = |s: &Summary| s.arity.binds.get(name).copied().unwrap_or(0);
+            let binds = self.binds.get(name).copied().unwrap_or(0)
+                - gone.iter().map(|s| of(s)).sum::<usize>()
+                + added.iter().map(|s| of(s)).sum::<usize>();
+            let with_added = |methods: bool| {
+                let mut entries = base_entries(methods, name, true);
+                for s in added {
+                    let table = if methods {
+                        &s.arity.methods
+                    } else {
+                        &s.arity.functions
+                    };
+                    entries.extend(table.get(name).into_iter().flatten());
+                }
+                entries
+            };
+            let functions = with_added(false);
+            let methods = with_added(true);
+            resolve(callee, binds, &functions, &methods).cloned()
+        };
+        let mismatched = |calls: &[Call], resolution: &dyn Fn(&Callee) -> Option<Signature>| {
+            calls
+                .iter()
+                .filter(|call| call.mismatched(resolution(&call.callee).as_ref()))
+                .count()
+        };
+        let mut total = self.mismatches;
+        for s in gone {
+            total -= mismatched(&s.arity.calls, &before);
+        }
+        for s in added {
+            total += mismatched(&s.arity.calls, &after);
+        }
+        // Calls of unchanged chunks whose callee resolves differently now.
+        for name in changed {
+            for callee in [
+                Callee::Name(name.to_owned()),
+                Callee::Attribute(name.to_owned()),
+            ] {
+                let Some(calls) = self.calls.get(&callee) else {
+                    continue;
+                };
+                let (old, new) = (before(&callee), after(&callee));
+                if old == new {
+                    continue;
+                }
+                for &(i, j) in calls.iter().filter(|(i, _)| !is_removed(*i)) {
+                    let call = &self.chunks[i].arity.calls[j];
+                    total -= usize::from(call.mismatched(old.as_ref()));
+                    total += usize::from(call.mismatched(new.as_ref()));
+                }
+            }
+        }
+        total
+    }
+}
+
+/// A table without the chunk indices.
+fn strip(table: &HashMap<String, Vec<(usize, Option<Signature>)>>) -> Signatures {
+    table
+        .iter()
+        .map(|(name, v)| (name.clone(), v.iter().map(|(_, s)| s.clone()).collect()))
+        .collect()
+}

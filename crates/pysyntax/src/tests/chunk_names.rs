@@ -1,0 +1,139 @@
+//! [`Prepared::loses_definition`]: its verdict, and the candidate's number of mismatched calls
+//! when it is decided from the changed chunks alone, equal the full computation's on random
+//! selections of real rewrite sites (and arbitrary edits) over the modules of
+//! [`corpus`](super::prepared::corpus).
+
+use super::prepared::{corpus, random_edit, Rng};
+use crate::*;
+
+/// Counts of one run of comparisons.
+#[derive(Default)]
+struct Tally {
+    compared: usize,
+    incremental: usize,
+    lost: usize,
+}
+
+/// Compares the incremental and the full verdict on one selection.
+fn compare(name: &str, prepared: &Prepared, selected: &[&Rewrite], tally: &mut Tally) {
+    let edited = prepared.apply(selected);
+    if prepared.check(&edited).is_err() {
+        // Only valid candidates reach the filter.
+        return;
+    }
+    let full = match (NameUse::of(prepared.source()), NameUse::of(edited.text())) {
+        (Some(base), Some(candidate)) => base.loses_definition(&candidate),
+        _ => false,
+    };
+    let verdict = prepared.loses_definition(&edited);
+    assert_eq!(verdict, full, "{name}: verdict differs for {selected:?}");
+    if let Some((fast, mismatches)) = prepared.loses_definition_changed(&edited) {
+        let parsed = ruff_python_parser::parse_module(edited.text()).expect("valid candidate");
+        let expected = arity::mismatched_calls(&parsed.syntax().body);
+        assert_eq!(fast, full, "{name}: verdict differs for {selected:?}");
+        assert_eq!(
+            mismatches, expected,
+            "{name}: mismatched calls differ for {selected:?}"
+        );
+        tally.incremental += 1;
+    }
+    tally.compared += 1;
+    tally.lost += usize::from(full);
+}
+
+/// A ddmin-like selection of `sites`: one, a few, or a contiguous run.
+fn selection<'s>(rng: &mut Rng, sites: &'s [Rewrite], round: usize) -> Vec<&'s Rewrite> {
+    match round % 3 {
+        0 => vec![&sites[rng.below(sites.len())]],
+        1 => (0..1 + rng.below(4))
+            .map(|_| &sites[rng.below(sites.len())])
+            .collect(),
+        _ => {
+            let len = 1 + rng.below(sites.len().min(40));
+            let at = rng.below(sites.len() - len + 1);
+            sites[at..at + len].iter().collect()
+        }
+    }
+}
+
+#[test]
+fn incremental_name_filter_equals_full_on_random_edits() {
+    let mut rng = Rng(0xa11ce);
+    let mut tally = Tally::default();
+    for (name, source) in corpus() {
+        for group in Group::ALL {
+            let prepared = Prepared::new(&source, group, DEFAULT_MINOR);
+            let sites = prepared.sites();
+            if sites.is_empty() {
+                continue;
+            }
+            for round in 0..15 {
+                let chosen = selection(&mut rng, sites, round);
+                compare(&name, &prepared, &chosen, &mut tally);
+                // As after an acceptance: the candidate becomes the base (its chunk summaries
+                // come from the process-wide cache).
+                let next = apply(&source, &chosen);
+                if round % 5 == 0 && check_valid(&next).is_ok() {
+                    let prepared = Prepared::new(&next, group, DEFAULT_MINOR);
+                    let sites = prepared.sites();
+                    for round in 0..sites.len().min(4) {
+                        let chosen = selection(&mut rng, sites, round);
+                        compare(&name, &prepared, &chosen, &mut tally);
+                    }
+                }
+            }
+        }
+        let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
+        let statements: Vec<std::ops::Range<usize>> = ruff_python_parser::parse_module(&source)
+            .expect("parses")
+            .syntax()
+            .body
+            .iter()
+            .map(rewrites::span)
+            .collect();
+        for _ in 0..30 {
+            let edits: Vec<Rewrite> = (0..1 + rng.below(3))
+                .map(|_| random_edit(&mut rng, &source, &statements))
+                .collect();
+            let chosen: Vec<&Rewrite> = edits.iter().collect();
+            compare(&name, &prepared, &chosen, &mut tally);
+        }
+    }
+    let Tally {
+        compared,
+        incremental,
+        lost,
+    } = tally;
+    eprintln!("{compared} compared, {incremental} incremental, {lost} lose a definition");
+    // Not vacuous: most are decided incrementally, and both verdicts occur often.
+    assert!(compared >= 500, "{compared} comparisons");
+    assert!(incremental * 2 > compared, "{incremental} of {compared}");
+    assert!(
+        lost * 10 > compared && (compared - lost) * 10 > compared,
+        "{lost} of {compared}"
+    );
+}
+
+#[test]
+fn calls_of_unchanged_chunks_follow_their_callee() {
+    // The edit is in `f`'s chunk; the calls that stop (or start) fitting are elsewhere.
+    let base = "def f(a):\n    return a\n\nx = f(1)\ny = f(2)\n\nclass C:\n    def m(self):\n        pass\n\nC().m()\n";
+    for (from, to, loses) in [
+        ("def f(a):", "def f(a, b):", true),
+        ("def f(a):", "def f(a=0):", false),
+        ("    def m(self):", "    def m(self, z):", true),
+        // A second binding makes `f` ambiguous: no call is checked any more.
+        ("    return a\n", "    return a\nf = 1\n", false),
+    ] {
+        let at = base.find(from).expect("site");
+        let edit = Rewrite {
+            kind: "test",
+            range: at..at + from.len(),
+            replacement: to.into(),
+        };
+        let prepared = Prepared::new(base, Group::FastRemovals, DEFAULT_MINOR);
+        let edited = prepared.apply(&[&edit]);
+        assert!(prepared.loses_definition_changed(&edited).is_some(), "{to}");
+        assert_eq!(prepared.loses_definition(&edited), loses, "{to}");
+    }
+}
