@@ -351,7 +351,9 @@ def write_report(records, peers, args, started):
              "- options: %s" % ", ".join(sorted({"`-j %d`, per-candidate timeout %g s, per-run cap %g s" % (
                  r["jobs"], r["candidate_timeout"], r["timeout_per_run"]) for r in records})),
              "- tokens: Python `tokenize` tokens without COMMENT, NL, ENCODING, ENDMARKER",
-             "- predicate runs: lines appended to the run's counter file (one per candidate execution)",
+             "- predicate runs: lines appended to the run's counter file (one per candidate execution); "
+             "minrepro's from its `--stats-json` (its runner backend runs candidates without a wrapper; "
+             "the count matches a counting predicate's, see `python_reduce.rs`)",
              "", "## Tools", "", "| tool | version | available | note |", "| --- | --- | --- | --- |"]
     for tool in ALL_TOOLS:
         info = peers.get(tool)
