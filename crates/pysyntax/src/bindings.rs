@@ -5,6 +5,37 @@ use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::TextRange;
 
+/// Names a statement binds by itself, not through its body or its expressions: `def` and
+/// `class` names, imported names (`import a.b` binds `a`), `except … as name`.
+pub(crate) fn statement_bindings(stmt: &Stmt) -> Vec<&str> {
+    match stmt {
+        Stmt::FunctionDef(f) => vec![f.name.as_str()],
+        Stmt::ClassDef(c) => vec![c.name.as_str()],
+        Stmt::Import(i) => i
+            .names
+            .iter()
+            .map(|alias| match &alias.asname {
+                Some(asname) => asname.as_str(),
+                None => alias.name.as_str().split('.').next().unwrap_or(""),
+            })
+            .collect(),
+        Stmt::ImportFrom(i) => i
+            .names
+            .iter()
+            .map(|alias| alias.asname.as_ref().unwrap_or(&alias.name).as_str())
+            .collect(),
+        Stmt::Try(t) => t
+            .handlers
+            .iter()
+            .filter_map(|handler| {
+                let ast::ExceptHandler::ExceptHandler(h) = handler;
+                h.name.as_ref().map(|name| name.as_str())
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The first `global` declaration of each name directly in `body` (not in nested scopes).
 pub fn globals(body: &[Stmt]) -> Vec<(&str, TextRange)> {
     let mut found: Vec<(&str, TextRange)> = Vec::new();

@@ -210,37 +210,11 @@ impl Collector {
 
 impl<'a> Visitor<'a> for Collector {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::FunctionDef(f) => self.bind(f.name.as_str()),
-            Stmt::ClassDef(c) => self.bind(c.name.as_str()),
-            Stmt::Import(i) => {
-                for alias in &i.names {
-                    match &alias.asname {
-                        Some(asname) => self.bind(asname.as_str()),
-                        None => {
-                            let first = alias.name.as_str().split('.').next().unwrap_or("");
-                            self.bind(first);
-                        }
-                    }
-                }
-            }
-            Stmt::ImportFrom(i) => {
-                for alias in &i.names {
-                    if alias.name.as_str() == "*" {
-                        self.0.star_imports += 1;
-                    }
-                    self.bind(alias.asname.as_ref().unwrap_or(&alias.name).as_str());
-                }
-            }
-            Stmt::Try(t) => {
-                for handler in &t.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = handler;
-                    if let Some(name) = &h.name {
-                        self.bind(name.as_str());
-                    }
-                }
-            }
-            _ => {}
+        for name in crate::bindings::statement_bindings(stmt) {
+            self.bind(name);
+        }
+        if let Stmt::ImportFrom(i) = stmt {
+            self.0.star_imports += i.names.iter().filter(|a| a.name.as_str() == "*").count();
         }
         walk_stmt(self, stmt);
     }

@@ -53,30 +53,12 @@ impl Counter {
 
 impl<'a> Visitor<'a> for Counter {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        for name in crate::bindings::statement_bindings(stmt) {
+            self.bind(name);
+        }
         match stmt {
-            Stmt::FunctionDef(f) => self.bind(f.name.as_str()),
-            Stmt::ClassDef(c) => self.bind(c.name.as_str()),
-            Stmt::Import(i) => {
-                for alias in &i.names {
-                    let name = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
-                    self.bind(name.split('.').next().unwrap_or(""));
-                }
-            }
-            Stmt::ImportFrom(i) => {
-                for alias in &i.names {
-                    self.bind(alias.asname.as_ref().unwrap_or(&alias.name).as_str());
-                }
-            }
             Stmt::Global(g) => g.names.iter().for_each(|n| self.bind(n.as_str())),
             Stmt::Nonlocal(n) => n.names.iter().for_each(|n| self.bind(n.as_str())),
-            Stmt::Try(t) => {
-                for handler in &t.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = handler;
-                    if let Some(name) = &h.name {
-                        self.bind(name.as_str());
-                    }
-                }
-            }
             _ => {}
         }
         walk_stmt(self, stmt);
