@@ -395,11 +395,17 @@ pub struct TidyPass {
     pub minor: u8,
 }
 
-/// The current text without whitespace-only lines.
+/// The current text without whitespace-only lines; a byte order mark stays at the start (a
+/// first line holding only the mark counts as blank).
 fn without_blank_lines(text: &str) -> String {
-    text.split_inclusive('\n')
-        .filter(|line| !line.trim().is_empty())
-        .collect()
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let lines = body
+        .split_inclusive('\n')
+        .filter(|line| !line.trim().is_empty());
+    std::iter::once(bom).chain(lines).collect()
 }
 
 /// Proposes one candidate, once (for Python 3.`minor`).
@@ -436,6 +442,19 @@ impl Pass<String> for TidyPass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blank_lines_go_but_a_byte_order_mark_stays_first() {
+        assert_eq!(
+            without_blank_lines("a = 1\n\n  \r\nb = 2\n"),
+            "a = 1\nb = 2\n"
+        );
+        assert_eq!(
+            without_blank_lines("\u{feff}\r\nraise E\r\n"),
+            "\u{feff}raise E\r\n"
+        );
+        assert_eq!(without_blank_lines("\u{feff}x\n\n"), "\u{feff}x\n");
+    }
 
     fn rewrite(range: std::ops::Range<usize>, replacement: &str) -> Rewrite {
         Rewrite {
