@@ -36,6 +36,16 @@ pub(crate) fn statement_bindings(stmt: &Stmt) -> Vec<&str> {
     }
 }
 
+/// The name a pattern captures by itself (`case x`, `case [*rest]`, `case {**rest}`), if any.
+pub(crate) fn pattern_binding(pattern: &ast::Pattern) -> Option<&ast::Identifier> {
+    match pattern {
+        ast::Pattern::MatchAs(p) => p.name.as_ref(),
+        ast::Pattern::MatchStar(p) => p.name.as_ref(),
+        ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
+        _ => None,
+    }
+}
+
 /// The first `global` declaration of each name directly in `body` (not in nested scopes).
 pub fn globals(body: &[Stmt]) -> Vec<(&str, TextRange)> {
     let mut found: Vec<(&str, TextRange)> = Vec::new();
@@ -158,12 +168,7 @@ impl<'a> Visitor<'a> for BindingFinder<'_> {
 
     fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
         let name = self.name;
-        let captures = match pattern {
-            ast::Pattern::MatchAs(p) => p.name.as_ref(),
-            ast::Pattern::MatchStar(p) => p.name.as_ref(),
-            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
-            _ => None,
-        };
+        let captures = crate::bindings::pattern_binding(pattern);
         if captures.is_some_and(|n| n.as_str() == name) {
             self.found = true;
         }

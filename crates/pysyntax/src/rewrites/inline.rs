@@ -83,12 +83,7 @@ impl<'a> Visitor<'a> for Counter {
     }
 
     fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
-        let captured = match pattern {
-            ast::Pattern::MatchAs(p) => p.name.as_ref(),
-            ast::Pattern::MatchStar(p) => p.name.as_ref(),
-            ast::Pattern::MatchMapping(p) => p.rest.as_ref(),
-            _ => None,
-        };
+        let captured = crate::bindings::pattern_binding(pattern);
         if let Some(name) = captured {
             self.bind(name.as_str());
         }
