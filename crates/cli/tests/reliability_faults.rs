@@ -6,63 +6,17 @@
 //! alive, and either a complete, verified output exists or none does.
 
 mod bundle_support;
+mod proc_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use bundle_support::*;
+use proc_support::{alive_pids, survivors_of};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("minrepro")
-}
-
-/// Processes whose environment carries a run tag of minrepro process `pid` (every predicate and
-/// each of its descendants inherits `MINREPRO_RUN_TAG=<pid>-<n>`), excluding zombies.
-fn survivors_of(pid: u32) -> Vec<String> {
-    let prefix = format!("MINREPRO_RUN_TAG={pid}-");
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(other) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(format!("/proc/{other}/environ")) else {
-            continue;
-        };
-        if environ
-            .split(|&b| b == 0)
-            .any(|e| e.starts_with(prefix.as_bytes()))
-        {
-            let stat = std::fs::read_to_string(format!("/proc/{other}/stat")).unwrap_or_default();
-            let state = stat
-                .rsplit_once(')')
-                .map(|(_, s)| s.trim_start().chars().next());
-            if state != Some(Some('Z')) {
-                let cmd = std::fs::read(format!("/proc/{other}/cmdline")).unwrap_or_default();
-                found.push(format!(
-                    "{other}: {}",
-                    String::from_utf8_lossy(&cmd).replace('\0', " ")
-                ));
-            }
-        }
-    }
-    found
-}
-
-/// Pids listed (one per line) in `file` that are still alive (not zombies).
-fn alive_pids(file: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(file).unwrap_or_default();
-    text.split_whitespace()
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| {
-                    !s.rsplit_once(')')
-                        .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-                })
-                .unwrap_or(false)
-        })
-        .map(str::to_owned)
-        .collect()
 }
 
 /// No staging directory or temporary file of ours next to an output.

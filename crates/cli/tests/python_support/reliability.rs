@@ -64,52 +64,9 @@ impl Area {
     }
 }
 
-/// Processes (not zombies) whose environment carries a run tag of minrepro process `pid`.
-pub fn survivors_of(pid: u32) -> Vec<String> {
-    processes_with_env(&format!("MINREPRO_RUN_TAG={pid}-"))
-}
-
-/// Processes (not zombies) with an environment entry starting with `prefix`, as `pid: cmdline`.
-pub fn processes_with_env(prefix: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(other) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(format!("/proc/{other}/environ")) else {
-            continue;
-        };
-        if environ
-            .split(|&b| b == 0)
-            .any(|e| e.starts_with(prefix.as_bytes()))
-            && !is_zombie(&other.to_string())
-        {
-            let cmd = std::fs::read(format!("/proc/{other}/cmdline")).unwrap_or_default();
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            found.push(format!("{other}: {}", &cmd[..cmd.len().min(80)]));
-        }
-    }
-    found
-}
-
-pub fn is_zombie(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit_once(')')
-                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(true)
-}
-
-/// Pids listed (one per line) in `file` that are still alive.
-pub fn alive_pids(file: &Path) -> Vec<String> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter(|pid| !is_zombie(pid))
-        .map(str::to_owned)
-        .collect()
-}
+#[path = "../proc_support/mod.rs"]
+mod proc_support;
+pub use proc_support::{alive_pids, is_zombie, processes_with_env, survivors_of};
 
 /// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
 pub fn assert_no_survivors(pid: u32, pids_file: &Path) {
