@@ -66,6 +66,8 @@ impl Area {
 
 #[path = "../proc_support/mod.rs"]
 mod proc_support;
+// Not every test crate that includes this module uses every helper.
+#[allow(unused_imports)]
 pub use proc_support::{alive_pids, is_zombie, processes_with_env, survivors_of};
 
 /// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
