@@ -48,6 +48,8 @@ pub struct Stats {
     pub candidates_decided: usize,
     /// Accepted transformations.
     pub accepted: usize,
+    /// Decided candidates whose predicate run timed out.
+    pub timeouts: usize,
     /// Size of the original.
     pub size_before: u64,
     /// Size of the result.
@@ -215,6 +217,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                 self.stats.cache_hits += 1;
             }
             self.stats.candidates_decided += 1;
+            self.stats.timeouts += usize::from(outcome.status == Status::Timeout);
             let pass_stats = self.stats.per_pass.entry(pass.to_owned()).or_default();
             pass_stats.0 += 1;
             pass_stats.1 += usize::from(Some(index) == accepted);

@@ -298,6 +298,7 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
         "cache_hits": stats.cache_hits,
         "candidates": stats.candidates_decided,
         "accepted": stats.accepted,
+        "timeouts": stats.timeouts,
         "size_before": stats.size_before,
         "size_after": stats.size_after,
         "wall_seconds": stats.wall_time.as_secs_f64(),

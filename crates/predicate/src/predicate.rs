@@ -265,6 +265,19 @@ impl Predicate {
         })
     }
 
+    /// Lowers the time a run may take to `limit` (never above the configured timeout). The
+    /// cache key keeps the configured timeout: timeouts are never cached, and a verdict reached
+    /// within the lower limit is the one the configured timeout would have given.
+    pub fn with_run_limit(mut self, limit: Duration) -> Self {
+        self.timeout = self.timeout.min(limit);
+        self
+    }
+
+    /// The time a run may take before it is killed and counted as a timeout.
+    pub fn run_limit(&self) -> Duration {
+        self.timeout
+    }
+
     /// blake3 of [`Predicate::describe`], hex: the configuration half of every cache key.
     pub fn config_digest(&self) -> &str {
         &self.digest
@@ -348,7 +361,7 @@ impl Predicate {
                     stop_status = Some(Status::Timeout);
                     (
                         None,
-                        Some(format!("timed out after {} s", self.timeout_secs)),
+                        Some(format!("timed out after {} s", self.timeout.as_secs_f64())),
                     )
                 }
                 RunEnd::LaunchError(text) => {

@@ -92,13 +92,20 @@ pub struct PythonArgs {
     pub strategy: crate::passes::Strategy,
     /// Write the run's counters as JSON to this file at the end (also when the run is
     /// interrupted or fails after reducing started): predicate runs (the original's two runs
-    /// included), cache hits, candidates, accepted, sizes, wall time, rounds, per-pass counts.
+    /// included), cache hits, candidates, accepted, timed-out candidates, sizes, wall time, rounds,
+    /// per-pass counts.
     #[arg(long = "stats-json", value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.
     #[arg(long = "any-exception")]
     pub any_exception: bool,
+    /// Cut each candidate's run at F times the original's run time (at least 1 s, at most
+    /// --timeout), so a candidate that hangs (say, a removed loop increment) costs about F runs
+    /// of the original instead of a full --timeout. Off by default. The original is then always
+    /// run, never answered from the cache, to measure it; verdicts stay cached under --timeout.
+    #[arg(long = "timeout-factor", value_name = "F", allow_hyphen_values = true)]
+    pub timeout_factor: Option<f64>,
     /// Engine flags.
     #[command(flatten)]
     pub common: CommonArgs,

@@ -17,6 +17,7 @@ pub mod source;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use minrepro_cache::cache_key;
 use minrepro_engine::{
@@ -55,6 +56,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
     check_stats_file(args)?;
+    check_timeout_factor(args)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python)?;
     let executor: &dyn Executor = match &runner {
@@ -80,7 +82,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
     let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
-    let first = match cache.get(&probe_key) {
+    // --timeout-factor needs the original's own run time, so it is never taken from the cache.
+    let cached = match args.timeout_factor {
+        Some(_) => None,
+        None => cache.get(&probe_key),
+    };
+    let probe_started = Instant::now();
+    let first = match cached {
         Some(outcome) => outcome,
         None => {
             let outcome =
@@ -112,7 +120,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         });
         Some(guard::same_exception_check(found.as_deref()))
     };
-    let predicate = Predicate::new(predicate_config(
+    let original_seconds =
+        probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
+    let mut predicate = Predicate::new(predicate_config(
         args,
         &source,
         &python,
@@ -120,6 +130,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &backend_tag,
     )?)
     .map_err(|e| RunError::Usage(e.to_string()))?;
+    if let Some(factor) = args.timeout_factor {
+        let limit = adaptive_run_limit(factor, original_seconds, args.predicate.timeout);
+        predicate = predicate.with_run_limit(limit);
+        progress.message(&format!(
+            "the original ran in {original_seconds:.3} s; candidates time out after {:.3} s (--timeout-factor {factor})",
+            predicate.run_limit().as_secs_f64()
+        ));
+    }
 
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor)
@@ -205,6 +223,29 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         oracle.size(&reduced.case),
         oracle.size(&source.text)
     ))
+}
+
+/// The shortest time a candidate gets under `--timeout-factor`: start-up noise of a fast original
+/// must not turn candidates into timeouts.
+const MIN_ADAPTIVE_LIMIT_SECS: f64 = 1.0;
+
+/// A candidate's run limit under `--timeout-factor`: `factor` times the original's run time, at
+/// least [`MIN_ADAPTIVE_LIMIT_SECS`], at most `timeout`.
+fn adaptive_run_limit(factor: f64, original_seconds: f64, timeout: f64) -> Duration {
+    let limit = (factor * original_seconds)
+        .max(MIN_ADAPTIVE_LIMIT_SECS)
+        .min(timeout);
+    Duration::from_secs_f64(limit)
+}
+
+/// Refuses a `--timeout-factor` that is not a finite number greater than 0.
+fn check_timeout_factor(args: &PythonArgs) -> Result<(), RunError> {
+    match args.timeout_factor {
+        Some(f) if !f.is_finite() || f <= 0.0 => Err(RunError::Usage(format!(
+            "--timeout-factor must be a finite number greater than 0, not {f}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Starts the runner backend when it applies (`--backend runner` without `--predicate`); falls
@@ -329,4 +370,19 @@ fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
         ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
         ("PYTHONHASHSEED".into(), "0".into()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adaptive_limit_is_a_multiple_of_the_original_clamped() {
+        let secs = |f, o, t| adaptive_run_limit(f, o, t).as_secs_f64();
+        assert_eq!(secs(10.0, 0.5, 60.0), 5.0);
+        assert_eq!(secs(10.0, 0.01, 60.0), MIN_ADAPTIVE_LIMIT_SECS);
+        assert_eq!(secs(10.0, 30.0, 60.0), 60.0);
+        // A --timeout below the floor wins: the limit never exceeds what the user allowed.
+        assert_eq!(secs(10.0, 0.01, 0.5), 0.5);
+    }
 }
