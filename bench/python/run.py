@@ -47,7 +47,10 @@ RESULTS_DIR = common.OUT_DIR / "results"
 RUNS_DIR = common.OUT_DIR / "runs"
 PEERS_FILE = common.OUT_DIR / "peers.json"
 RESULTS_MD = common.PY_DIR / "RESULTS.md"
-ALL_TOOLS = ["minrepro", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
+ALL_TOOLS = ["minrepro", "minrepro-adaptive", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
+# minrepro's own variants: extra flags on top of the common command. `minrepro` itself runs with
+# its defaults; the quality bar is judged on it.
+MINREPRO_VARIANTS = {"minrepro": [], "minrepro-adaptive": ["--timeout-factor", "10"]}
 
 # pip requirements of each venv peer (installed one peer at a time so one failure is isolated).
 PIP_PEERS = {
@@ -163,10 +166,10 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
     jobs = str(args.jobs)
     py_dir = str(common.PY_DIR)
     interesting = str(common.PY_DIR / "interesting.sh")
-    if tool == "minrepro":
-        argv = [peers["minrepro"]["path"], "python", str(work_src), "--err-msg", msg, "-o", str(out_file),
+    if tool in MINREPRO_VARIANTS:
+        argv = [peers[tool]["path"], "python", str(work_src), "--err-msg", msg, "-o", str(out_file),
                 "--timeout", t, "-j", jobs, "--stats-json", str(run_dir / "minrepro-stats.json")]
-        return argv, {}, out_file
+        return argv + MINREPRO_VARIANTS[tool], {}, out_file
     if tool == "autodd":
         # -P: do not put the script's directory (site-packages/tilelang) first on sys.path, where
         # tilelang/math would shadow the standard library's math module.
@@ -262,7 +265,7 @@ def run_one(tool, peers, case, args):
     wall = time.monotonic() - start
     runs = len(counter.read_text().splitlines())
     stats_file = run_dir / "minrepro-stats.json"
-    if tool == "minrepro" and stats_file.exists():
+    if tool in MINREPRO_VARIANTS and stats_file.exists():
         # minrepro runs candidates with its default (runner) backend, which no wrapper sees: its
         # own count is used (every candidate execution, the original's runs included).
         runs = json.loads(stats_file.read_text())["predicate_runs"]
@@ -483,8 +486,10 @@ def main():
         peers = setup_peers(args.reinstall)
     else:
         peers = {}
-    if "minrepro" in args.tools:
-        peers["minrepro"] = setup_minrepro(args.minrepro, not args.no_build)
+    wanted = [tool for tool in MINREPRO_VARIANTS if tool in args.tools]
+    if wanted:
+        built = setup_minrepro(args.minrepro, not args.no_build)
+        peers.update({tool: built for tool in wanted})
     for tool in args.tools:
         info = peers.get(tool)
         print("%-18s %s" % (tool, ("available, " + str(info["version"])) if info["available"]
