@@ -5,6 +5,7 @@ mod expressions;
 mod freeze;
 mod prepared;
 mod robustness;
+mod scopes;
 mod transformations;
 mod validity;
 

@@ -1,0 +1,253 @@
+//! `remove-parameter-with-arguments` ([`Group::SlowRemovals`]): a parameter its function never
+//! reads goes, together with the matching argument of every call, in one rewrite:
+//! `def f(a, b): return a` / `f(1, g())` → `def f(a): return a` / `f(1)`. Removing either half
+//! alone breaks every call (and the arity pre-filter rejects it unrun); removing both keeps them.
+//!
+//! Candidates, with names resolved per scope ([`crate::scopes`]; nothing when the scopes cannot
+//! be trusted):
+//! - a module-level, undecorated `def f(p1, …, pn)` with plain positional parameters (no
+//!   defaults, `/`, `*`, `*args`, `**kwargs`), `f` bound once, and every load of `f` the callee
+//!   of a call with exactly n positional arguments and nothing else;
+//! - a module-level class `C` without decorators or bases whose one `__init__(self, p1, …, pn)`
+//!   is such a function, every load of `C` such a call with n arguments; classes that may build
+//!   instances otherwise (`type(self)(…)`, `self.__class__(…)`, `__new__`, an explicit
+//!   `__init__` call anywhere) are left out.
+//!
+//! A parameter is unused when the function's scope binds it once (as the parameter) and no load
+//! resolves to it, nested scopes included. Each unused parameter gets a rewrite, and all of a
+//! function's unused parameters together get one more. The rewrite spans from the first edited
+//! site to the last; the text in between is kept (frozen code there stays as it is).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use ruff_python_ast::token::TokenKind;
+use ruff_python_ast::{self as ast, Stmt};
+use ruff_text_size::Ranged;
+
+use super::{span, Ctx};
+use crate::scopes::{Count, Resolution, Use, MODULE};
+use crate::Group;
+
+/// The rewrite's kind.
+const KIND: &str = "remove-parameter-with-arguments";
+
+/// Lists the `remove-parameter-with-arguments` rewrites of a module whose names `resolution`
+/// resolves.
+pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
+    if ctx.group != Group::SlowRemovals || resolution.dynamic {
+        return;
+    }
+    let counts = resolution.counts();
+    let body_scopes: HashMap<*const Stmt, usize> = resolution
+        .definitions
+        .iter()
+        .map(|d| (d.stmt as *const Stmt, d.body))
+        .collect();
+    for definition in &resolution.definitions {
+        if definition.scope != MODULE {
+            continue;
+        }
+        let Some(callable) = callable(ctx, definition.stmt, definition.body, &body_scopes) else {
+            continue;
+        };
+        let binds = counts.get(&(MODULE, callable.name)).map_or(0, |c| c.binds);
+        if binds != 1 {
+            continue;
+        }
+        let Some(calls) = calls_of(resolution, callable.name, callable.arity()) else {
+            continue;
+        };
+        let unused: Vec<usize> = callable
+            .parameters
+            .iter()
+            .enumerate()
+            .skip(callable.skipped)
+            .filter(|(_, p)| unused(&counts, callable.scope, p.name()))
+            .map(|(i, _)| i)
+            .collect();
+        let mut selections: Vec<Vec<usize>> = unused.iter().map(|&i| vec![i]).collect();
+        if unused.len() > 1 {
+            selections.push(unused.clone());
+        }
+        for removed in selections {
+            push(ctx, &callable, &calls, &removed);
+        }
+    }
+}
+
+/// A function or class whose parameters may go with their arguments.
+struct Callable<'a> {
+    /// The name calls use.
+    name: &'a str,
+    /// Its (positional) parameters, `self` included for a class.
+    parameters: &'a [ast::ParameterWithDefault],
+    /// Leading parameters that calls do not pass (`self`).
+    skipped: usize,
+    /// The scope of the function's body.
+    scope: usize,
+}
+
+impl Callable<'_> {
+    /// The number of arguments a call passes.
+    fn arity(&self) -> usize {
+        self.parameters.len() - self.skipped
+    }
+}
+
+/// `stmt` as a [`Callable`], if it is one (see the module documentation).
+fn callable<'a>(
+    ctx: &Ctx<'_>,
+    stmt: &'a Stmt,
+    body: usize,
+    body_scopes: &HashMap<*const Stmt, usize>,
+) -> Option<Callable<'a>> {
+    match stmt {
+        Stmt::FunctionDef(f) => Some(Callable {
+            name: f.name.as_str(),
+            parameters: plain_parameters(f)?,
+            skipped: 0,
+            scope: body,
+        }),
+        Stmt::ClassDef(c) => {
+            let plain = c.decorator_list.is_empty()
+                && c.arguments.as_ref().is_none_or(|a| a.is_empty())
+                && !builds_itself(ctx, stmt);
+            if !plain {
+                return None;
+            }
+            let mut inits = c.body.iter().filter(|s| match s {
+                Stmt::FunctionDef(f) => matches!(f.name.as_str(), "__init__" | "__new__"),
+                _ => false,
+            });
+            let (Some(init @ Stmt::FunctionDef(f)), None) = (inits.next(), inits.next()) else {
+                return None;
+            };
+            let parameters = plain_parameters(f)?;
+            (f.name.as_str() == "__init__" && !parameters.is_empty()).then_some(Callable {
+                name: c.name.as_str(),
+                parameters,
+                skipped: 1,
+                scope: *body_scopes.get(&(init as *const Stmt))?,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a class's instances may be made without a call of its name, or `__init__` may be
+/// called explicitly: read off the text, as attribute reads are not resolved.
+fn builds_itself(ctx: &Ctx<'_>, class: &Stmt) -> bool {
+    let text = ctx.text(span(class));
+    text.contains("__class__") || text.contains("type(") || ctx.source.contains(".__init__")
+}
+
+/// The positional parameters of an undecorated `def` that has nothing else (no defaults, `/`,
+/// `*`, `*args`, `**kwargs`).
+fn plain_parameters(f: &ast::StmtFunctionDef) -> Option<&[ast::ParameterWithDefault]> {
+    let p = &f.parameters;
+    let plain = f.decorator_list.is_empty()
+        && p.posonlyargs.is_empty()
+        && p.vararg.is_none()
+        && p.kwonlyargs.is_empty()
+        && p.kwarg.is_none()
+        && p.args.iter().all(|a| a.default.is_none());
+    plain.then_some(&p.args[..])
+}
+
+/// Every call of the module's `name`, if every load of it is a call with exactly `arity`
+/// positional arguments and nothing else (and there is at least one).
+fn calls_of<'a>(
+    resolution: &Resolution<'a>,
+    name: &str,
+    arity: usize,
+) -> Option<Vec<&'a ast::ExprCall>> {
+    let mut calls: Vec<&'a ast::ExprCall> = Vec::new();
+    for reference in &resolution.references {
+        if reference.scope != MODULE || reference.name != name || reference.usage != Use::Load {
+            continue;
+        }
+        let call = resolution.calls.get(&reference.at.start)?;
+        let arguments = &call.arguments;
+        let plain = arguments.keywords.is_empty()
+            && arguments.args.len() == arity
+            && !arguments.args.iter().any(ast::Expr::is_starred_expr);
+        if !plain {
+            return None;
+        }
+        if !calls.iter().any(|c| std::ptr::eq(*c, *call)) {
+            calls.push(call);
+        }
+    }
+    (!calls.is_empty()).then_some(calls)
+}
+
+/// Whether the parameter `name` of the function whose body is `scope` is bound only as the
+/// parameter and never loaded.
+fn unused(counts: &HashMap<(usize, &str), Count>, scope: usize, name: &str) -> bool {
+    counts
+        .get(&(scope, name))
+        .is_some_and(|c| c.binds == 1 && c.loads == 0)
+}
+
+/// Pushes the rewrite removing the parameters `removed` (indices into the parameters) and the
+/// matching arguments of `calls`.
+fn push(ctx: &mut Ctx<'_>, callable: &Callable<'_>, calls: &[&ast::ExprCall], removed: &[usize]) {
+    let parameters: Vec<Range<usize>> = callable.parameters.iter().map(span).collect();
+    let mut sites = removals(ctx, &parameters, removed);
+    let arguments: Vec<usize> = removed.iter().map(|i| i - callable.skipped).collect();
+    for call in calls {
+        let items: Vec<Range<usize>> = call.arguments.args.iter().map(span).collect();
+        sites.extend(removals(ctx, &items, &arguments));
+    }
+    sites.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    // A call inside a removed argument goes with it.
+    let mut disjoint: Vec<Range<usize>> = Vec::with_capacity(sites.len());
+    for site in sites {
+        match disjoint.last() {
+            Some(last) if site.start < last.end => {
+                if site.end > last.end {
+                    return;
+                }
+            }
+            _ => disjoint.push(site),
+        }
+    }
+    let (Some(first), Some(last)) = (disjoint.first(), disjoint.last()) else {
+        return;
+    };
+    let range = first.start..last.end;
+    let kept: Vec<Range<usize>> = disjoint.windows(2).map(|w| w[0].end..w[1].start).collect();
+    let replacement: String = kept.iter().map(|k| ctx.text(k.clone())).collect();
+    ctx.push(Group::SlowRemovals, KIND, range, replacement, &kept);
+}
+
+/// The ranges that remove the `removed` elements (sorted indices) of a comma-separated list
+/// with element ranges `items`, leaving a list without a dangling comma: a run of removed
+/// elements goes with the separator after it, or, at the end of the list, with the one before
+/// it; all of them go with a trailing comma.
+fn removals(ctx: &Ctx<'_>, items: &[Range<usize>], removed: &[usize]) -> Vec<Range<usize>> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &i in removed {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    runs.into_iter()
+        .filter(|&(_, b)| b < items.len())
+        .map(|(a, b)| {
+            if let Some(next) = items.get(b + 1) {
+                items[a].start..next.start
+            } else if a > 0 {
+                items[a - 1].end..items[b].end
+            } else {
+                let end = match ctx.token_after(items[b].end) {
+                    Some(t) if t.kind() == TokenKind::Comma => t.end().to_usize(),
+                    _ => items[b].end,
+                };
+                items[a].start..end
+            }
+        })
+        .collect()
+}
