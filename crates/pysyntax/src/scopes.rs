@@ -99,8 +99,14 @@ pub(crate) struct Resolution<'a> {
     pub(crate) references: Vec<Reference<'a>>,
     /// Every `def` and `class`.
     pub(crate) definitions: Vec<Definition<'a>>,
-    /// Calls whose callee is a name, by the start of that name.
+    /// Calls whose callee is a name or an attribute (`x.m(…)`), by the start of that name
+    /// (`m`).
     pub(crate) calls: HashMap<usize, &'a ast::ExprCall>,
+    /// Every attribute reference (`x.m`): the attribute's name, its start and whether it is a
+    /// load.
+    pub(crate) attributes: Vec<(&'a str, usize, bool)>,
+    /// Whether each scope is a class body.
+    pub(crate) class_scopes: Vec<bool>,
     /// Whether names may be bound or read dynamically.
     pub(crate) dynamic: bool,
     /// The scope a name expression means, by its start.
@@ -132,6 +138,7 @@ impl<'a> Resolution<'a> {
             mut resolution,
             ..
         } = walker;
+        resolution.class_scopes = scopes.iter().map(|s| s.kind == Kind::Class).collect();
         for (reference, named) in raw {
             let occurs = reference.scope;
             let scope = resolve(&scopes, occurs, reference.name, reference.usage);
@@ -398,9 +405,20 @@ impl<'a> Visitor<'a> for Walker<'a> {
                 self.comprehension(&c.generators, &elements);
             }
             Expr::Call(call) => {
-                if let Expr::Name(n) = &*call.func {
-                    self.resolution.calls.insert(n.start().to_usize(), call);
+                let callee = match &*call.func {
+                    Expr::Name(n) => Some(n.start()),
+                    Expr::Attribute(a) => Some(a.attr.start()),
+                    _ => None,
+                };
+                if let Some(callee) = callee {
+                    self.resolution.calls.insert(callee.to_usize(), call);
                 }
+                walk_expr(self, expr);
+            }
+            Expr::Attribute(a) => {
+                let at = a.attr.start().to_usize();
+                let load = a.ctx.is_load();
+                self.resolution.attributes.push((a.attr.as_str(), at, load));
                 walk_expr(self, expr);
             }
             _ => walk_expr(self, expr),

@@ -7,11 +7,15 @@
 //! be trusted):
 //! - a module-level, undecorated `def f(p1, …, pn)` with plain positional parameters (no
 //!   defaults, `/`, `*`, `*args`, `**kwargs`), `f` bound once, and every load of `f` the callee
-//!   of a call with exactly n positional arguments and nothing else;
+//!   of a call that supplies each parameter exactly once, by position or keyword, and nothing
+//!   else (no unpacking);
 //! - a module-level class `C` without decorators or bases whose one `__init__(self, p1, …, pn)`
-//!   is such a function, every load of `C` such a call with n arguments; classes that may build
-//!   instances otherwise (`type(self)(…)`, `self.__class__(…)`, `__new__`, an explicit
-//!   `__init__` call anywhere) are left out.
+//!   is such a function, every load of `C` such a call; classes that may build instances
+//!   otherwise (`type(self)(…)`, `self.__class__(…)`, `__new__`, an explicit `__init__` call
+//!   anywhere) are left out;
+//! - a method `def m(self, p1, …, pn)` of that form, not a dunder, whose name is bound nowhere
+//!   else in the module (no other method, attribute or variable `m`), every attribute `x.m` of
+//!   the module such a call (`x.m(…)`), and the name never written as a string.
 //!
 //! A parameter is unused when the function's scope binds it once (as the parameter) and no load
 //! resolves to it, nested scopes included. Each unused parameter gets a rewrite, and all of a
@@ -39,23 +43,35 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
         return;
     }
     let counts = resolution.counts();
+    let mut binds_anywhere: HashMap<&str, usize> = HashMap::new();
+    for ((_, name), count) in &counts {
+        *binds_anywhere.entry(name).or_default() += count.binds;
+    }
     let body_scopes: HashMap<*const Stmt, usize> = resolution
         .definitions
         .iter()
         .map(|d| (d.stmt as *const Stmt, d.body))
         .collect();
     for definition in &resolution.definitions {
-        if definition.scope != MODULE {
-            continue;
-        }
-        let Some(callable) = callable(ctx, definition.stmt, definition.body, &body_scopes) else {
+        let callable = if definition.scope == MODULE {
+            callable(ctx, definition.stmt, definition.body, &body_scopes)
+        } else if resolution.class_scopes[definition.scope] {
+            method(ctx, definition.stmt, definition.body)
+        } else {
+            None
+        };
+        let Some(callable) = callable else {
             continue;
         };
-        let binds = counts.get(&(MODULE, callable.name)).map_or(0, |c| c.binds);
-        if binds != 1 {
+        let binds = if callable.method {
+            binds_anywhere.get(callable.name).copied()
+        } else {
+            counts.get(&(MODULE, callable.name)).map(|c| c.binds)
+        };
+        if binds != Some(1) {
             continue;
         }
-        let Some(calls) = calls_of(resolution, callable.name, callable.arity()) else {
+        let Some(calls) = calls_of(resolution, &callable) else {
             continue;
         };
         let unused: Vec<usize> = callable
@@ -64,7 +80,7 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
             .enumerate()
             .skip(callable.skipped)
             .filter(|(_, p)| unused(&counts, callable.scope, p.name()))
-            .map(|(i, _)| i)
+            .map(|(i, _)| i - callable.skipped)
             .collect();
         let mut selections: Vec<Vec<usize>> = unused.iter().map(|&i| vec![i]).collect();
         if unused.len() > 1 {
@@ -76,11 +92,13 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
     }
 }
 
-/// A function or class whose parameters may go with their arguments.
+/// A function, class or method whose parameters may go with their arguments.
 struct Callable<'a> {
     /// The name calls use.
     name: &'a str,
-    /// Its (positional) parameters, `self` included for a class.
+    /// Whether calls name it as an attribute (`x.m(…)`).
+    method: bool,
+    /// Its (positional) parameters, `self` included for a class or method.
     parameters: &'a [ast::ParameterWithDefault],
     /// Leading parameters that calls do not pass (`self`).
     skipped: usize,
@@ -89,13 +107,16 @@ struct Callable<'a> {
 }
 
 impl Callable<'_> {
-    /// The number of arguments a call passes.
-    fn arity(&self) -> usize {
-        self.parameters.len() - self.skipped
+    /// The names of the parameters calls pass.
+    fn passed(&self) -> Vec<&str> {
+        self.parameters[self.skipped..]
+            .iter()
+            .map(|p| p.name().as_str())
+            .collect()
     }
 }
 
-/// `stmt` as a [`Callable`], if it is one (see the module documentation).
+/// `stmt` (at module level) as a [`Callable`], if it is one (see the module documentation).
 fn callable<'a>(
     ctx: &Ctx<'_>,
     stmt: &'a Stmt,
@@ -105,6 +126,7 @@ fn callable<'a>(
     match stmt {
         Stmt::FunctionDef(f) => Some(Callable {
             name: f.name.as_str(),
+            method: false,
             parameters: plain_parameters(f)?,
             skipped: 0,
             scope: body,
@@ -126,6 +148,7 @@ fn callable<'a>(
             let parameters = plain_parameters(f)?;
             (f.name.as_str() == "__init__" && !parameters.is_empty()).then_some(Callable {
                 name: c.name.as_str(),
+                method: false,
                 parameters,
                 skipped: 1,
                 scope: *body_scopes.get(&(init as *const Stmt))?,
@@ -133,6 +156,29 @@ fn callable<'a>(
         }
         _ => None,
     }
+}
+
+/// `stmt` (directly in a class body) as a [`Callable`] method, if it is one: not a dunder (those
+/// are called implicitly), and its name not written as a string anywhere (`getattr(o, "m")`)
+/// nor looked up by `__getattr__`.
+fn method<'a>(ctx: &Ctx<'_>, stmt: &'a Stmt, body: usize) -> Option<Callable<'a>> {
+    let Stmt::FunctionDef(f) = stmt else {
+        return None;
+    };
+    let name = f.name.as_str();
+    let source = ctx.source;
+    let named_elsewhere = (name.starts_with("__") && name.ends_with("__"))
+        || source.contains(&format!("\"{name}\""))
+        || source.contains(&format!("'{name}'"))
+        || source.contains("__getattr");
+    let parameters = plain_parameters(f)?;
+    (!named_elsewhere && !parameters.is_empty()).then_some(Callable {
+        name,
+        method: true,
+        parameters,
+        skipped: 1,
+        scope: body,
+    })
 }
 
 /// Whether a class's instances may be made without a call of its name, or `__init__` may be
@@ -155,31 +201,77 @@ fn plain_parameters(f: &ast::StmtFunctionDef) -> Option<&[ast::ParameterWithDefa
     plain.then_some(&p.args[..])
 }
 
-/// Every call of the module's `name`, if every load of it is a call with exactly `arity`
-/// positional arguments and nothing else (and there is at least one).
-fn calls_of<'a>(
-    resolution: &Resolution<'a>,
-    name: &str,
-    arity: usize,
-) -> Option<Vec<&'a ast::ExprCall>> {
-    let mut calls: Vec<&'a ast::ExprCall> = Vec::new();
-    for reference in &resolution.references {
-        if reference.scope != MODULE || reference.name != name || reference.usage != Use::Load {
+/// The arguments of one call: their ranges in source order and, per passed parameter, the
+/// index of the argument that supplies it.
+struct CallSites {
+    items: Vec<Range<usize>>,
+    of_parameter: Vec<usize>,
+}
+
+/// Every call of `callable`, if every reference to it is a call that supplies each parameter
+/// exactly once, by position or by keyword, and nothing else (and there is at least one call).
+fn calls_of(resolution: &Resolution<'_>, callable: &Callable<'_>) -> Option<Vec<CallSites>> {
+    let name = callable.name;
+    let references: Vec<usize> = if callable.method {
+        let attributes = resolution.attributes.iter();
+        let named = attributes.filter(|(attr, ..)| *attr == name);
+        named
+            .map(|&(_, at, load)| load.then_some(at))
+            .collect::<Option<_>>()?
+    } else {
+        let module_loads = resolution
+            .references
+            .iter()
+            .filter(|r| r.scope == MODULE && r.name == name && r.usage == Use::Load);
+        module_loads.map(|r| r.at.start).collect()
+    };
+    let passed = callable.passed();
+    let mut seen: Vec<usize> = Vec::new();
+    let mut calls = Vec::new();
+    for at in references {
+        if seen.contains(&at) {
             continue;
         }
-        let call = resolution.calls.get(&reference.at.start)?;
-        let arguments = &call.arguments;
-        let plain = arguments.keywords.is_empty()
-            && arguments.args.len() == arity
-            && !arguments.args.iter().any(ast::Expr::is_starred_expr);
-        if !plain {
-            return None;
-        }
-        if !calls.iter().any(|c| std::ptr::eq(*c, *call)) {
-            calls.push(call);
-        }
+        seen.push(at);
+        calls.push(call_sites(resolution.calls.get(&at)?, &passed)?);
     }
     (!calls.is_empty()).then_some(calls)
+}
+
+/// The [`CallSites`] of `call` if it supplies each of the parameters `passed` exactly once and
+/// nothing else.
+fn call_sites(call: &ast::ExprCall, passed: &[&str]) -> Option<CallSites> {
+    let arguments = &call.arguments;
+    let positional = arguments.args.len();
+    let unpacked = arguments.args.iter().any(ast::Expr::is_starred_expr);
+    if unpacked || positional + arguments.keywords.len() != passed.len() {
+        return None;
+    }
+    // Without unpacking, keywords follow every positional argument.
+    let of_parameter = passed
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if i < positional {
+                return Some(i);
+            }
+            let mut keywords = arguments.keywords.iter();
+            let by_name =
+                keywords.position(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == *name));
+            by_name.map(|j| positional + j)
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    let items = arguments
+        .iter_source_order()
+        .map(|a| match a {
+            ast::ArgOrKeyword::Arg(e) => span(e),
+            ast::ArgOrKeyword::Keyword(k) => span(k),
+        })
+        .collect();
+    Some(CallSites {
+        items,
+        of_parameter,
+    })
 }
 
 /// Whether the parameter `name` of the function whose body is `scope` is bound only as the
@@ -190,15 +282,16 @@ fn unused(counts: &HashMap<(usize, &str), Count>, scope: usize, name: &str) -> b
         .is_some_and(|c| c.binds == 1 && c.loads == 0)
 }
 
-/// Pushes the rewrite removing the parameters `removed` (indices into the parameters) and the
-/// matching arguments of `calls`.
-fn push(ctx: &mut Ctx<'_>, callable: &Callable<'_>, calls: &[&ast::ExprCall], removed: &[usize]) {
+/// Pushes the rewrite removing the passed parameters `removed` (sorted indices, `self` not
+/// counted) and the matching arguments of `calls`.
+fn push(ctx: &mut Ctx<'_>, callable: &Callable<'_>, calls: &[CallSites], removed: &[usize]) {
     let parameters: Vec<Range<usize>> = callable.parameters.iter().map(span).collect();
-    let mut sites = removals(ctx, &parameters, removed);
-    let arguments: Vec<usize> = removed.iter().map(|i| i - callable.skipped).collect();
+    let in_list: Vec<usize> = removed.iter().map(|i| i + callable.skipped).collect();
+    let mut sites = removals(ctx, &parameters, &in_list);
     for call in calls {
-        let items: Vec<Range<usize>> = call.arguments.args.iter().map(span).collect();
-        sites.extend(removals(ctx, &items, &arguments));
+        let mut arguments: Vec<usize> = removed.iter().map(|&i| call.of_parameter[i]).collect();
+        arguments.sort_unstable();
+        sites.extend(removals(ctx, &call.items, &arguments));
     }
     sites.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
     // A call inside a removed argument goes with it.

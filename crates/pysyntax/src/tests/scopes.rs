@@ -169,6 +169,47 @@ fn an_unused_init_parameter_goes_with_every_argument() {
 }
 
 #[test]
+fn keyword_arguments_are_matched_by_name() {
+    let s = "def f(a, b, c):\n    return a\nf(1, c=3, b=2)\nf(4, 5, c=6)\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        REMOVE,
+        "def f(a, c):\n    return a\nf(1, c=3)\nf(4, c=6)\n",
+    );
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        REMOVE,
+        "def f(a):\n    return a\nf(1)\nf(4)\n",
+    );
+}
+
+#[test]
+fn an_unused_method_parameter_goes_with_every_argument() {
+    let s = "class L:\n    def post(self, debit, credit, amount):\n        return debit + amount\nl = L()\nl.post('a', '', 3)\nL().post(1, 2, amount=4)\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        REMOVE,
+        "class L:\n    def post(self, debit, amount):\n        return debit + amount\nl = L()\nl.post('a', 3)\nL().post(1, amount=4)\n",
+    );
+    for other in [
+        // The attribute read without a call, assigned, or the name bound elsewhere.
+        "class L:\n    def post(self, a):\n        return 0\nL().post(1)\ng = L().post\n",
+        "class L:\n    def post(self, a):\n        return 0\nL().post(1)\nL().post = 1\n",
+        "class L:\n    def post(self, a):\n        return 0\nclass M:\n    def post(self, a):\n        return 1\nL().post(1)\n",
+        "class L:\n    def post(self, a):\n        return 0\npost = 1\nL().post(1)\n",
+        // Named in a string, a dunder, a static method.
+        "class L:\n    def post(self, a):\n        return 0\ngetattr(L(), 'post')(1)\nL().post(1)\n",
+        "class L:\n    def __call__(self, a):\n        return 0\nL().__call__(1)\n",
+        "class L:\n    @staticmethod\n    def post(a):\n        return 0\nL.post(1)\n",
+    ] {
+        assert_none(other, SlowRemovals, REMOVE);
+    }
+}
+
+#[test]
 fn used_or_unclear_parameters_stay() {
     for source in [
         // Used in a nested function, a lambda, a comprehension.
@@ -180,7 +221,9 @@ fn used_or_unclear_parameters_stay() {
         "def f(a):\n    del a\nf(1)\n",
         // A reference to `f` that is not a call, a keyword or a starred argument, a wrong arity.
         "def f(a):\n    return 0\ng = f\nf(1)\n",
-        "def f(a):\n    return 0\nf(a=1)\n",
+        "def f(a):\n    return 0\nf(b=1)\n",
+        "def f(a):\n    return 0\nf(1, a=1)\n",
+        "def f(a):\n    return 0\nf(**k)\n",
         "def f(a):\n    return 0\nf(*x)\n",
         "def f(a):\n    return 0\nf(1, 2)\n",
         // *args, defaults, decorators, a second definition, no call at all.
