@@ -66,6 +66,8 @@ pub(crate) struct Reference<'a> {
     pub(crate) at: Range<usize>,
     /// Load or binding.
     pub(crate) usage: Use,
+    /// The scope the reference stands in (for a walrus target, the scope it binds in).
+    pub(crate) occurs: usize,
     /// The scope whose binding of `name` the reference means.
     pub(crate) scope: usize,
 }
@@ -228,6 +230,7 @@ impl<'a> Walker<'a> {
                 name,
                 at,
                 usage,
+                occurs: scope,
                 scope,
             },
             named,

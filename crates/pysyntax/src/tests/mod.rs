@@ -6,6 +6,7 @@ mod freeze;
 mod prepared;
 mod robustness;
 mod scopes;
+mod symtable;
 mod transformations;
 mod validity;
 
