@@ -142,7 +142,7 @@ impl<'a> Resolution<'a> {
         } = walker;
         resolution.class_scopes = scopes.iter().map(|s| s.kind == Kind::Class).collect();
         for (reference, named) in raw {
-            let occurs = reference.scope;
+            let occurs = reference.occurs;
             let scope = resolve(&scopes, occurs, reference.name, reference.usage);
             if named {
                 resolution.by_start.insert(reference.at.start, scope);
