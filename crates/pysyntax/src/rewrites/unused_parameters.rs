@@ -5,10 +5,10 @@
 //!
 //! Candidates, with names resolved per scope ([`crate::scopes`]; nothing when the scopes cannot
 //! be trusted):
-//! - a module-level, undecorated `def f(p1, …, pn)` with plain positional parameters (no
-//!   defaults, `/`, `*`, `*args`, `**kwargs`), `f` bound once, and every load of `f` the callee
-//!   of a call that supplies each parameter exactly once, by position or keyword, and nothing
-//!   else (no unpacking);
+//! - a module-level, undecorated `def f(p1, …, pn)` with positional parameters only (defaults
+//!   allowed; no `/`, `*`, `*args`, `**kwargs`), `f` bound once, and every load of `f` the
+//!   callee of a call that supplies each parameter without a default exactly once, by position
+//!   or keyword, and nothing else (no unpacking);
 //! - a module-level class `C` without decorators or bases whose one `__init__(self, p1, …, pn)`
 //!   is such a function, every load of `C` such a call; classes that may build instances
 //!   otherwise (`type(self)(…)`, `self.__class__(…)`, `__new__`, an explicit `__init__` call
@@ -107,11 +107,11 @@ struct Callable<'a> {
 }
 
 impl Callable<'_> {
-    /// The names of the parameters calls pass.
-    fn passed(&self) -> Vec<&str> {
+    /// The names of the parameters calls pass, with whether each has a default.
+    fn passed(&self) -> Vec<(&str, bool)> {
         self.parameters[self.skipped..]
             .iter()
-            .map(|p| p.name().as_str())
+            .map(|p| (p.name().as_str(), p.default.is_some()))
             .collect()
     }
 }
@@ -188,24 +188,23 @@ fn builds_itself(ctx: &Ctx<'_>, class: &Stmt) -> bool {
     text.contains("__class__") || text.contains("type(") || ctx.source.contains(".__init__")
 }
 
-/// The positional parameters of an undecorated `def` that has nothing else (no defaults, `/`,
-/// `*`, `*args`, `**kwargs`).
+/// The positional parameters of an undecorated `def` that has nothing else (no `/`, `*`,
+/// `*args`, `**kwargs`).
 fn plain_parameters(f: &ast::StmtFunctionDef) -> Option<&[ast::ParameterWithDefault]> {
     let p = &f.parameters;
     let plain = f.decorator_list.is_empty()
         && p.posonlyargs.is_empty()
         && p.vararg.is_none()
         && p.kwonlyargs.is_empty()
-        && p.kwarg.is_none()
-        && p.args.iter().all(|a| a.default.is_none());
+        && p.kwarg.is_none();
     plain.then_some(&p.args[..])
 }
 
 /// The arguments of one call: their ranges in source order and, per passed parameter, the
-/// index of the argument that supplies it.
+/// index of the argument that supplies it (`None`: the default is used).
 struct CallSites {
     items: Vec<Range<usize>>,
-    of_parameter: Vec<usize>,
+    of_parameter: Vec<Option<usize>>,
 }
 
 /// Every call of `callable`, if every reference to it is a call that supplies each parameter
@@ -238,29 +237,35 @@ fn calls_of(resolution: &Resolution<'_>, callable: &Callable<'_>) -> Option<Vec<
     (!calls.is_empty()).then_some(calls)
 }
 
-/// The [`CallSites`] of `call` if it supplies each of the parameters `passed` exactly once and
-/// nothing else.
-fn call_sites(call: &ast::ExprCall, passed: &[&str]) -> Option<CallSites> {
+/// The [`CallSites`] of `call` if it supplies each of the parameters `passed` (names, with
+/// whether each has a default) at most once, each one without a default, and nothing else.
+fn call_sites(call: &ast::ExprCall, passed: &[(&str, bool)]) -> Option<CallSites> {
     let arguments = &call.arguments;
     let positional = arguments.args.len();
     let unpacked = arguments.args.iter().any(ast::Expr::is_starred_expr);
-    if unpacked || positional + arguments.keywords.len() != passed.len() {
+    if unpacked || positional > passed.len() {
         return None;
     }
     // Without unpacking, keywords follow every positional argument.
     let of_parameter = passed
         .iter()
         .enumerate()
-        .map(|(i, name)| {
+        .map(|(i, &(name, default))| {
             if i < positional {
-                return Some(i);
+                return Some(Some(i));
             }
             let mut keywords = arguments.keywords.iter();
-            let by_name =
-                keywords.position(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == *name));
-            by_name.map(|j| positional + j)
+            let by_name = keywords.position(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name));
+            match by_name {
+                Some(j) => Some(Some(positional + j)),
+                None => default.then_some(None),
+            }
         })
-        .collect::<Option<Vec<usize>>>()?;
+        .collect::<Option<Vec<Option<usize>>>>()?;
+    let matched = of_parameter.iter().flatten().count();
+    if matched != positional + arguments.keywords.len() {
+        return None;
+    }
     let items = arguments
         .iter_source_order()
         .map(|a| match a {
@@ -289,7 +294,10 @@ fn push(ctx: &mut Ctx<'_>, callable: &Callable<'_>, calls: &[CallSites], removed
     let in_list: Vec<usize> = removed.iter().map(|i| i + callable.skipped).collect();
     let mut sites = removals(ctx, &parameters, &in_list);
     for call in calls {
-        let mut arguments: Vec<usize> = removed.iter().map(|&i| call.of_parameter[i]).collect();
+        let mut arguments: Vec<usize> = removed
+            .iter()
+            .filter_map(|&i| call.of_parameter[i])
+            .collect();
         arguments.sort_unstable();
         sites.extend(removals(ctx, &call.items, &arguments));
     }

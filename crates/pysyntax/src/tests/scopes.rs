@@ -186,6 +186,19 @@ fn keyword_arguments_are_matched_by_name() {
 }
 
 #[test]
+fn a_parameter_with_a_default_goes_where_it_is_passed() {
+    let s = "def f(a, b=1, c=2):\n    return a + c\nf(1)\nf(1, 2)\nf(1, c=3, b=4)\n";
+    assert_rewrite(
+        s,
+        SlowRemovals,
+        REMOVE,
+        "def f(a, c=2):\n    return a + c\nf(1)\nf(1)\nf(1, c=3)\n",
+    );
+    // A call without a parameter that has no default: a TypeError already, left alone.
+    assert_none("def f(a, b=1):\n    return b\nf()\n", SlowRemovals, REMOVE);
+}
+
+#[test]
 fn an_unused_method_parameter_goes_with_every_argument() {
     let s = "class L:\n    def post(self, debit, credit, amount):\n        return debit + amount\nl = L()\nl.post('a', '', 3)\nL().post(1, 2, amount=4)\n";
     assert_rewrite(
@@ -228,7 +241,6 @@ fn used_or_unclear_parameters_stay() {
         "def f(a):\n    return 0\nf(1, 2)\n",
         // *args, defaults, decorators, a second definition, no call at all.
         "def f(a, *r):\n    return 0\nf(1)\n",
-        "def f(a=1):\n    return 0\nf(1)\n",
         "@d\ndef f(a):\n    return 0\nf(1)\n",
         "def f(a):\n    return 0\ndef f(a):\n    return 1\nf(1)\n",
         "def f(a):\n    return 0\n",
