@@ -17,8 +17,9 @@
 //! `locals()`, `globals()`, `vars()`, `__import__`) set [`Resolution::dynamic`]: callers then
 //! do not trust the resolution.
 
-use std::collections::HashMap;
 use std::ops::Range;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruff_python_ast::visitor::{walk_expr, walk_pattern, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -43,7 +44,7 @@ enum Kind {
 struct Scope<'a> {
     kind: Kind,
     parent: usize,
-    bound: Vec<&'a str>,
+    bound: HashSet<&'a str>,
     globals: Vec<&'a str>,
     nonlocals: Vec<&'a str>,
 }
@@ -125,7 +126,7 @@ impl<'a> Resolution<'a> {
             scopes: vec![Scope {
                 kind: Kind::Module,
                 parent: MODULE,
-                bound: Vec::new(),
+                bound: HashSet::default(),
                 globals: Vec::new(),
                 nonlocals: Vec::new(),
             }],
@@ -166,7 +167,7 @@ impl<'a> Resolution<'a> {
 
     /// Bindings and loads per scope and name.
     pub(crate) fn counts(&self) -> HashMap<(usize, &'a str), Count> {
-        let mut counts: HashMap<(usize, &'a str), Count> = HashMap::new();
+        let mut counts: HashMap<(usize, &'a str), Count> = HashMap::default();
         for reference in &self.references {
             let count = counts.entry((reference.scope, reference.name)).or_default();
             match reference.usage {
@@ -222,8 +223,8 @@ struct Walker<'a> {
 impl<'a> Walker<'a> {
     /// Records a reference in scope `scope` (a binding also makes the name local there).
     fn note(&mut self, name: &'a str, at: Range<usize>, usage: Use, scope: usize, named: bool) {
-        if usage == Use::Bind && !self.scopes[scope].bound.contains(&name) {
-            self.scopes[scope].bound.push(name);
+        if usage == Use::Bind {
+            self.scopes[scope].bound.insert(name);
         }
         self.raw.push((
             Reference {
@@ -248,7 +249,7 @@ impl<'a> Walker<'a> {
         self.scopes.push(Scope {
             kind,
             parent: self.current,
-            bound: Vec::new(),
+            bound: HashSet::default(),
             globals: Vec::new(),
             nonlocals: Vec::new(),
         });

@@ -8,7 +8,7 @@
 //! cannot be trusted (star imports, `exec`, `locals()`, …) names are counted module-wide
 //! instead, as if the module were one scope.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_body, walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};

@@ -22,7 +22,7 @@
 //! function's unused parameters together get one more. The rewrite spans from the first edited
 //! site to the last; the text in between is kept (frozen code there stays as it is).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
 use ruff_python_ast::token::TokenKind;
@@ -43,10 +43,11 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
         return;
     }
     let counts = resolution.counts();
-    let mut binds_anywhere: HashMap<&str, usize> = HashMap::new();
+    let mut binds_anywhere: HashMap<&str, usize> = HashMap::default();
     for ((_, name), count) in &counts {
         *binds_anywhere.entry(name).or_default() += count.binds;
     }
+    let uses = Uses::of(resolution);
     let body_scopes: HashMap<*const Stmt, usize> = resolution
         .definitions
         .iter()
@@ -54,9 +55,9 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
         .collect();
     for definition in &resolution.definitions {
         let callable = if definition.scope == MODULE {
-            callable(ctx, definition.stmt, definition.body, &body_scopes)
+            callable(definition.stmt, definition.body, &body_scopes)
         } else if resolution.class_scopes[definition.scope] {
-            method(ctx, definition.stmt, definition.body)
+            method(definition.stmt, definition.body)
         } else {
             None
         };
@@ -71,7 +72,7 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
         if binds != Some(1) {
             continue;
         }
-        let Some(calls) = calls_of(resolution, &callable) else {
+        let Some(calls) = calls_of(resolution, &uses, &callable) else {
             continue;
         };
         let unused: Vec<usize> = callable
@@ -82,6 +83,10 @@ pub fn remove_with_arguments(ctx: &mut Ctx<'_>, resolution: &Resolution<'_>) {
             .filter(|(_, p)| unused(&counts, callable.scope, p.name()))
             .map(|(i, _)| i - callable.skipped)
             .collect();
+        // The text checks last: they read the whole source.
+        if unused.is_empty() || used_otherwise(ctx, definition.stmt, &callable) {
+            continue;
+        }
         let mut selections: Vec<Vec<usize>> = unused.iter().map(|&i| vec![i]).collect();
         if unused.len() > 1 {
             selections.push(unused.clone());
@@ -118,7 +123,6 @@ impl Callable<'_> {
 
 /// `stmt` (at module level) as a [`Callable`], if it is one (see the module documentation).
 fn callable<'a>(
-    ctx: &Ctx<'_>,
     stmt: &'a Stmt,
     body: usize,
     body_scopes: &HashMap<*const Stmt, usize>,
@@ -132,9 +136,8 @@ fn callable<'a>(
             scope: body,
         }),
         Stmt::ClassDef(c) => {
-            let plain = c.decorator_list.is_empty()
-                && c.arguments.as_ref().is_none_or(|a| a.is_empty())
-                && !builds_itself(ctx, stmt);
+            let plain =
+                c.decorator_list.is_empty() && c.arguments.as_ref().is_none_or(|a| a.is_empty());
             if !plain {
                 return None;
             }
@@ -158,21 +161,16 @@ fn callable<'a>(
     }
 }
 
-/// `stmt` (directly in a class body) as a [`Callable`] method, if it is one: not a dunder (those
-/// are called implicitly), and its name not written as a string anywhere (`getattr(o, "m")`)
-/// nor looked up by `__getattr__`.
-fn method<'a>(ctx: &Ctx<'_>, stmt: &'a Stmt, body: usize) -> Option<Callable<'a>> {
+/// `stmt` (directly in a class body) as a [`Callable`] method, if it is one and not a dunder
+/// (those are called implicitly).
+fn method(stmt: &Stmt, body: usize) -> Option<Callable<'_>> {
     let Stmt::FunctionDef(f) = stmt else {
         return None;
     };
     let name = f.name.as_str();
-    let source = ctx.source;
-    let named_elsewhere = (name.starts_with("__") && name.ends_with("__"))
-        || source.contains(&format!("\"{name}\""))
-        || source.contains(&format!("'{name}'"))
-        || source.contains("__getattr");
     let parameters = plain_parameters(f)?;
-    (!named_elsewhere && !parameters.is_empty()).then_some(Callable {
+    let dunder = name.starts_with("__") && name.ends_with("__");
+    (!dunder && !parameters.is_empty()).then_some(Callable {
         name,
         method: true,
         parameters,
@@ -181,11 +179,24 @@ fn method<'a>(ctx: &Ctx<'_>, stmt: &'a Stmt, body: usize) -> Option<Callable<'a>
     })
 }
 
-/// Whether a class's instances may be made without a call of its name, or `__init__` may be
-/// called explicitly: read off the text, as attribute reads are not resolved.
-fn builds_itself(ctx: &Ctx<'_>, class: &Stmt) -> bool {
-    let text = ctx.text(span(class));
-    text.contains("__class__") || text.contains("type(") || ctx.source.contains(".__init__")
+/// Whether `callable` (defined by `stmt`) may be called other than through the calls found,
+/// read off the text (attribute reads and strings are not resolved): a method whose name is
+/// written as a string (`getattr(o, "m")`) or that `__getattr__` may stand for; a class whose
+/// instances may be made without a call of its name (`type(self)(…)`, `self.__class__(…)`), or
+/// when `__init__` is called explicitly anywhere.
+fn used_otherwise(ctx: &Ctx<'_>, stmt: &Stmt, callable: &Callable<'_>) -> bool {
+    let source = ctx.source;
+    if callable.method {
+        let name = callable.name;
+        source.contains(&format!("\"{name}\""))
+            || source.contains(&format!("'{name}'"))
+            || source.contains("__getattr")
+    } else if matches!(stmt, Stmt::ClassDef(_)) {
+        let text = ctx.text(span(stmt));
+        text.contains("__class__") || text.contains("type(") || source.contains(".__init__")
+    } else {
+        false
+    }
 }
 
 /// The positional parameters of an undecorated `def` that has nothing else (no `/`, `*`,
@@ -207,33 +218,59 @@ struct CallSites {
     of_parameter: Vec<Option<usize>>,
 }
 
+/// Where a module's names are loaded and its attribute names referenced.
+#[derive(Default)]
+struct Uses<'a> {
+    /// Starts of the loads of each module-scope name.
+    module_loads: HashMap<&'a str, Vec<usize>>,
+    /// Starts of the attribute references (`x.m`) of each attribute name, with whether each is
+    /// a load.
+    attributes: HashMap<&'a str, Vec<(usize, bool)>>,
+}
+
+impl<'a> Uses<'a> {
+    fn of(resolution: &Resolution<'a>) -> Uses<'a> {
+        let mut uses = Uses::default();
+        for r in &resolution.references {
+            if r.scope == MODULE && r.usage == Use::Load {
+                uses.module_loads
+                    .entry(r.name)
+                    .or_default()
+                    .push(r.at.start);
+            }
+        }
+        for &(name, at, load) in &resolution.attributes {
+            uses.attributes.entry(name).or_default().push((at, load));
+        }
+        uses
+    }
+}
+
 /// Every call of `callable`, if every reference to it is a call that supplies each parameter
 /// exactly once, by position or by keyword, and nothing else (and there is at least one call).
-fn calls_of(resolution: &Resolution<'_>, callable: &Callable<'_>) -> Option<Vec<CallSites>> {
+fn calls_of(
+    resolution: &Resolution<'_>,
+    uses: &Uses<'_>,
+    callable: &Callable<'_>,
+) -> Option<Vec<CallSites>> {
     let name = callable.name;
-    let references: Vec<usize> = if callable.method {
-        let attributes = resolution.attributes.iter();
-        let named = attributes.filter(|(attr, ..)| *attr == name);
-        named
-            .map(|&(_, at, load)| load.then_some(at))
+    let mut references: Vec<usize> = if callable.method {
+        let attributes = uses.attributes.get(name).map_or(&[][..], |v| &v[..]);
+        attributes
+            .iter()
+            .map(|&(at, load)| load.then_some(at))
             .collect::<Option<_>>()?
     } else {
-        let module_loads = resolution
-            .references
-            .iter()
-            .filter(|r| r.scope == MODULE && r.name == name && r.usage == Use::Load);
-        module_loads.map(|r| r.at.start).collect()
+        uses.module_loads.get(name).cloned().unwrap_or_default()
     };
+    // A class body's load may be listed twice (see `scopes`).
+    references.sort_unstable();
+    references.dedup();
     let passed = callable.passed();
-    let mut seen: Vec<usize> = Vec::new();
-    let mut calls = Vec::new();
-    for at in references {
-        if seen.contains(&at) {
-            continue;
-        }
-        seen.push(at);
-        calls.push(call_sites(resolution.calls.get(&at)?, &passed)?);
-    }
+    let calls = references
+        .into_iter()
+        .map(|at| call_sites(resolution.calls.get(&at)?, &passed))
+        .collect::<Option<Vec<_>>>()?;
     (!calls.is_empty()).then_some(calls)
 }
 
