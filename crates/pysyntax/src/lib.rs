@@ -29,6 +29,7 @@ mod limits;
 mod names;
 mod prepared;
 mod rewrites;
+mod scopes;
 mod text;
 mod tokens;
 mod validity;
@@ -196,6 +197,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("remove-parameter", Group::SlowRemovals),
     ("remove-default", Group::SlowRemovals),
     ("remove-import", Group::SlowRemovals),
+    ("remove-parameter-with-arguments", Group::SlowRemovals),
 ];
 
 /// One rewrite of one syntax node.

@@ -1,11 +1,14 @@
 //! `inline-variable` ([`Group::Simplifications`]): `V = E` followed, later in the same block, by
-//! the only use of `V` in the module becomes that use replaced by `E` (parenthesised where
-//! needed), with the assignment gone: `p = Pipeline(s)` / `p.run()` → `Pipeline(s).run()`.
+//! the only use of `V` that sees this binding becomes that use replaced by `E` (parenthesised
+//! where needed), with the assignment gone: `p = Pipeline(s)` / `p.run()` → `Pipeline(s).run()`.
 //!
-//! Names are counted module-wide without regard to scopes: `V` must be bound exactly once (by
-//! this assignment) and loaded exactly once, so no other binding can be the one the use sees.
+//! Names are counted per scope ([`crate::scopes`]): the binding `V` of the assignment's scope must
+//! be bound exactly once (by this assignment) and loaded exactly once, loads from nested scopes
+//! included, so a parameter or local `V` of another function does not count. Where the scopes
+//! cannot be trusted (star imports, `exec`, `locals()`, …) names are counted module-wide
+//! instead, as if the module were one scope.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_body, walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -13,29 +16,42 @@ use ruff_text_size::Ranged;
 
 use super::statements::removal_range;
 use super::{span, Ctx};
+use crate::scopes::{Count, Resolution};
 use crate::Group;
 
-/// How often a name is bound and loaded, and where its (last) load is.
-#[derive(Default, Clone)]
-pub(crate) struct Count {
-    /// Bindings of the name.
-    pub(crate) binds: usize,
-    loads: usize,
-    load_at: std::ops::Range<usize>,
-}
-
-/// Lists the `inline-variable` rewrites of a module.
-pub fn inline_variables(ctx: &mut Ctx<'_>, body: &[Stmt]) {
+/// Lists the `inline-variable` rewrites of a module whose names `resolution` resolves.
+pub fn inline_variables(ctx: &mut Ctx<'_>, body: &[Stmt], resolution: &Resolution<'_>) {
     if ctx.group != Group::Simplifications {
         return;
     }
-    let mut counter = Counter::default();
-    counter.visit_body(body);
-    let mut inliner = Inliner {
-        ctx,
-        counts: counter.counts,
+    let counts = if resolution.dynamic {
+        let mut counter = Counter::default();
+        counter.visit_body(body);
+        Counts::ModuleWide(counter.counts)
+    } else {
+        Counts::Scoped(resolution.counts(), resolution)
     };
+    let mut inliner = Inliner { ctx, counts };
     inliner.visit_body(body);
+}
+
+/// Name counts, module-wide or per scope.
+enum Counts<'r, 'a> {
+    ModuleWide(HashMap<String, Count>),
+    Scoped(HashMap<(usize, &'a str), Count>, &'r Resolution<'a>),
+}
+
+impl<'n> Counts<'_, 'n> {
+    /// The counts of the binding an assignment to `target` makes.
+    fn of<'s>(&'s self, target: &'s ast::ExprName) -> Option<&'s Count> {
+        match self {
+            Counts::ModuleWide(counts) => counts.get(target.id.as_str()),
+            Counts::Scoped(counts, resolution) => {
+                let scope = resolution.scope_of(target.start().to_usize())?;
+                counts.get(&(scope, target.id.as_str()))
+            }
+        }
+    }
 }
 
 /// Counts bindings and loads of every name (module-wide, scopes ignored).
@@ -92,12 +108,12 @@ impl<'a> Visitor<'a> for Counter {
 }
 
 /// Finds `V = E` statements whose variable is used once, later in the same block.
-struct Inliner<'c, 'a> {
+struct Inliner<'c, 'a, 'r, 'n> {
     ctx: &'c mut Ctx<'a>,
-    counts: HashMap<String, Count>,
+    counts: Counts<'r, 'n>,
 }
 
-impl<'a> Visitor<'a> for Inliner<'_, '_> {
+impl<'a> Visitor<'a> for Inliner<'_, '_, '_, '_> {
     fn visit_body(&mut self, body: &'a [Stmt]) {
         let block_end = body.last().map_or(0, |s| s.end().to_usize());
         for (i, stmt) in body.iter().enumerate() {
@@ -107,7 +123,7 @@ impl<'a> Visitor<'a> for Inliner<'_, '_> {
             let [Expr::Name(target)] = &assign.targets[..] else {
                 continue;
             };
-            let Some(count) = self.counts.get(target.id.as_str()) else {
+            let Some(count) = self.counts.of(target) else {
                 continue;
             };
             let use_at = count.load_at.clone();

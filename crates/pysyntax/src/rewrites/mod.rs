@@ -3,7 +3,8 @@
 //! [`statements`] (removal), [`control_flow`] (`if`/`for`/`while`/`try` to body),
 //! [`canonical`] (`with … as`, `*args, **kwargs`), [`expressions`] (assignment, call, operator
 //! and hoisting simplifications), [`inline`] (a variable used once), [`integers`] (constant
-//! reduction) and [`lists`] (element, keyword, parameter removal).
+//! reduction), [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a
+//! parameter with the arguments of every call).
 
 pub mod canonical;
 pub mod control_flow;
@@ -12,6 +13,7 @@ pub mod inline;
 pub mod integers;
 pub mod lists;
 pub mod statements;
+pub mod unused_parameters;
 
 use std::ops::Range;
 
@@ -271,7 +273,14 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     for stmt in body {
         walker.visit_stmt(stmt);
     }
-    inline::inline_variables(walker.ctx, body);
+    if matches!(
+        walker.ctx.group,
+        Group::Simplifications | Group::SlowRemovals
+    ) {
+        let resolution = crate::scopes::Resolution::of(body);
+        inline::inline_variables(walker.ctx, body, &resolution);
+        unused_parameters::remove_with_arguments(walker.ctx, &resolution);
+    }
     let out = &mut walker.ctx.out;
     out.sort_by(|a, b| {
         (

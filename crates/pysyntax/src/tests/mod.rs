@@ -5,6 +5,8 @@ mod expressions;
 mod freeze;
 mod prepared;
 mod robustness;
+mod scopes;
+mod symtable;
 mod transformations;
 mod validity;
 
