@@ -57,6 +57,9 @@ pub struct SharedState {
     failed_sites: Mutex<HashSet<[u8; 32]>>,
     /// Names and attributes of the last current text asked about (see [`NameUse`]).
     current_names: Mutex<Option<NamesMemo>>,
+    /// The last text prepared by any pass: the next one takes over its name summaries (see
+    /// [`Prepared::inherit_names`]).
+    last_base: Mutex<Option<Arc<Prepared>>>,
 }
 
 impl SharedState {
@@ -86,7 +89,15 @@ impl SharedState {
             ),
             current_names: Mutex::new(None),
             failed_sites: Mutex::new(HashSet::new()),
+            last_base: Mutex::new(None),
         })
+    }
+
+    /// Makes `prepared` the last prepared text, handing it the previous one's name summaries.
+    fn follow(&self, prepared: &Arc<Prepared>) {
+        if let Some(earlier) = lock(&self.last_base).replace(Arc::clone(prepared)) {
+            prepared.inherit_names(&earlier);
+        }
     }
 
     /// Records `text` as a text that has been current.
@@ -166,6 +177,7 @@ fn sites(
         prepared.retain_sites(|site| !skip.contains(&signature(text, site)));
     }
     let prepared = Arc::new(prepared);
+    state.follow(&prepared);
     *memo = Some(Arc::clone(&prepared));
     prepared
 }
@@ -328,7 +340,8 @@ impl Pass<String> for GroupPass {
         if self.state.strategy == Strategy::ProbDd && group != Group::Canonicalizations {
             // The sites of the text the pass starts from stay fixed; a candidate applies every
             // site accepted so far plus the new set, to that base text.
-            let base = Prepared::new(current, group, self.state.minor);
+            let base = Arc::new(Prepared::new(current, group, self.state.minor));
+            self.state.follow(&base);
             let state = Arc::clone(&self.state);
             let width = state.jobs;
             return Box::new(

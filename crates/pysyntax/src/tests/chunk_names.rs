@@ -12,6 +12,20 @@ struct Tally {
     compared: usize,
     incremental: usize,
     lost: usize,
+    /// Bases that took over (and updated) their predecessor's summaries.
+    inherited: usize,
+}
+
+/// As after an acceptance: `next` (an edit of `earlier`'s text) becomes the base and takes over
+/// `earlier`'s summaries; they must equal those summed from scratch.
+fn accept(name: &str, earlier: &Prepared, next: &str, group: Group, tally: &mut Tally) -> Prepared {
+    let prepared = Prepared::new(next, group, DEFAULT_MINOR);
+    prepared.inherit_names(earlier);
+    if let Some(same) = prepared.names_equal_fresh() {
+        assert!(same, "{name}: inherited summaries differ from fresh ones");
+        tally.inherited += 1;
+    }
+    prepared
 }
 
 /// Compares the incremental and the full verdict on one selection.
@@ -74,7 +88,7 @@ fn incremental_name_filter_equals_full_on_random_edits() {
                 // come from the process-wide cache).
                 let next = apply(&source, &chosen);
                 if round % 5 == 0 && check_valid(&next).is_ok() {
-                    let prepared = Prepared::new(&next, group, DEFAULT_MINOR);
+                    let prepared = accept(&name, &prepared, &next, group, &mut tally);
                     let sites = prepared.sites();
                     for round in 0..sites.len().min(4) {
                         let chosen = selection(&mut rng, sites, round);
@@ -91,20 +105,31 @@ fn incremental_name_filter_equals_full_on_random_edits() {
             .iter()
             .map(rewrites::span)
             .collect();
-        for _ in 0..30 {
+        for round in 0..30 {
             let edits: Vec<Rewrite> = (0..1 + rng.below(3))
                 .map(|_| random_edit(&mut rng, &source, &statements))
                 .collect();
             let chosen: Vec<&Rewrite> = edits.iter().collect();
             compare(&name, &prepared, &chosen, &mut tally);
+            let next = apply(&source, &chosen);
+            if round % 5 == 0 && check_valid(&next).is_ok() {
+                let accepted = accept(&name, &prepared, &next, Group::FastRemovals, &mut tally);
+                // And back: the summaries go the other way too.
+                accept(&name, &accepted, &source, Group::FastRemovals, &mut tally);
+            }
         }
     }
     let Tally {
         compared,
         incremental,
         lost,
+        inherited,
     } = tally;
-    eprintln!("{compared} compared, {incremental} incremental, {lost} lose a definition");
+    eprintln!(
+        "{compared} compared, {incremental} incremental, {lost} lose a definition, \
+         {inherited} bases inherited their summaries"
+    );
+    assert!(inherited >= 50, "{inherited} bases inherited their summaries");
     // Not vacuous: most are decided incrementally, and both verdicts occur often.
     assert!(compared >= 500, "{compared} comparisons");
     assert!(incremental * 2 > compared, "{incremental} of {compared}");
