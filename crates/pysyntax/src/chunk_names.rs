@@ -129,7 +129,10 @@ impl Names {
             for table in [&mut self.functions, &mut self.methods] {
                 table.values_mut().flatten().for_each(|(i, _)| shift(i));
             }
-            self.calls.values_mut().flatten().for_each(|(i, _)| shift(i));
+            self.calls
+                .values_mut()
+                .flatten()
+                .for_each(|(i, _)| shift(i));
         }
         for (k, chunk) in chunks.iter().enumerate() {
             let i = at + k;

@@ -43,10 +43,13 @@ use ruff_python_ast::token::TokenKind;
 use ruff_text_size::Ranged;
 
 use crate::apply::{kept_edits, refill, splice, Suites};
-use crate::chunk_names::{difference, Names, Summary};
+use crate::chunk_names::{Names, Summary};
 use crate::text::line_start;
+use crate::tokens::count_parsed;
 use crate::validity::{check, check_standalone_with};
 use crate::{analyse, list_rewrites, Group, NameUse, Parsed, Rewrite, SyntaxProblem};
+
+mod filter;
 
 /// A base text prepared for many candidates (see the module documentation).
 #[derive(Debug)]
@@ -123,14 +126,32 @@ impl Prepared {
     /// Parses `source` once: its `group` rewrite sites (exactly [`rewrites`](crate::rewrites)),
     /// for candidates checked for Python 3.`minor`.
     pub fn new(source: &str, group: Group, minor: u8) -> Prepared {
+        Prepared::prepare(source, Some(group), minor)
+    }
+
+    /// `source` prepared with its chunks only (no rewrite sites): a text that candidates of
+    /// another base are judged against (see [`Prepared::loses_definition_against`]).
+    pub fn chunked(source: &str, minor: u8) -> Prepared {
+        Prepared::prepare(source, None, minor)
+    }
+
+    /// See [`Prepared::new`]; no sites without a group.
+    fn prepare(source: &str, group: Option<Group>, minor: u8) -> Prepared {
         let analysed = analyse(source, |parsed, frozen| {
+            let (starts, tokens) = (chunk_starts(source, parsed), count_parsed(parsed.tokens()));
+            let Some(group) = group else {
+                return (Vec::new(), Suites::default(), starts, tokens);
+            };
             let sites = list_rewrites(source, parsed, &frozen.ranges, group);
             let suites = Suites::of(source, &parsed.syntax().body);
-            (sites, suites, chunk_starts(source, parsed))
+            (sites, suites, starts, tokens)
         });
-        let tokens = crate::tokens::count(source);
+        let tokens = match &analysed {
+            Ok((_, _, _, tokens)) => *tokens,
+            Err(_) => crate::tokens::count(source),
+        };
         let (sites, suites, chunks) = match analysed {
-            Ok((sites, suites, starts)) => {
+            Ok((sites, suites, starts, _)) => {
                 // The base is valid and stands alone if every chunk does (the argument of the
                 // module documentation, with every chunk changed); then unchanged chunks of a
                 // candidate need no check. The chunks' token counts must add up to the base's.
@@ -281,83 +302,6 @@ impl Prepared {
     }
 }
 
-impl Prepared {
-    /// Exactly `NameUse::of(self.source())`'s
-    /// [`loses_definition`](NameUse::loses_definition)`(&NameUse::of(edited.text()))` (`false`
-    /// when either does not parse), from the changed chunks alone when
-    /// [`check_changed`](Prepared::check_changed) decides the candidate (see
-    /// [`chunk_names`](crate::chunk_names)).
-    pub fn loses_definition(&self, edited: &Edited) -> bool {
-        if let Some((verdict, _)) = self.loses_definition_changed(edited) {
-            return verdict;
-        }
-        let base = self.full_names.get_or_init(|| NameUse::of(&self.source));
-        match (base, NameUse::of(&edited.text)) {
-            (Some(base), Some(candidate)) => base.loses_definition(&candidate),
-            _ => false,
-        }
-    }
-
-    /// The verdict of [`Prepared::loses_definition`] and the candidate's number of mismatched
-    /// calls, from the changed chunks alone; `None` when the candidate must be judged in full.
-    pub(crate) fn loses_definition_changed(&self, edited: &Edited) -> Option<(bool, usize)> {
-        let chunks = self.chunks.as_ref()?;
-        let changed = edited.changed.as_ref()?;
-        // The candidate's statements are its chunks' statements only when its changed chunks
-        // are valid on their own.
-        let facts = self.check_changed(edited)?;
-        let names = self.names(chunks);
-        let added: Vec<Arc<Summary>> = facts
-            .groups
-            .iter()
-            .map(|f| Arc::clone(&f.summary))
-            .collect();
-        let removed: Vec<Range<usize>> = changed.iter().map(|(group, _)| group.clone()).collect();
-        Some(names.loses_definition(&removed, &added))
-    }
-
-    /// The chunks' summed name summaries (made now if neither made nor inherited before).
-    fn names(&self, chunks: &Chunks) -> Arc<Names> {
-        let mut names = lock(&self.names);
-        let names = names.get_or_insert_with(|| Arc::new(Names::new(chunks.summaries())));
-        Arc::clone(names)
-    }
-
-    /// Takes over `earlier`'s summed name summaries, if it has them, updated from the chunks
-    /// the two texts do not share (instead of summing every chunk again on first use). Meant
-    /// for the base that replaces `earlier` after an accepted candidate: `earlier` keeps no
-    /// summaries (it makes them again if asked).
-    pub fn inherit_names(&self, earlier: &Prepared) {
-        let (Some(chunks), Some(old_chunks)) = (&self.chunks, &earlier.chunks) else {
-            return;
-        };
-        let Some(old) = lock(&earlier.names).take() else {
-            return;
-        };
-        let old = match Arc::try_unwrap(old) {
-            Ok(old) => old,
-            // In use elsewhere: leave it (this base makes its own when asked).
-            Err(old) => {
-                *lock(&earlier.names) = Some(old);
-                return;
-            }
-        };
-        let (removed, added) = difference(&old_chunks.summaries(), &chunks.summaries());
-        *lock(&self.names) = Some(Arc::new(old.rebase(removed, added)));
-    }
-}
-
-#[cfg(test)]
-impl Prepared {
-    /// Whether this base's summed name summaries, if it has them, equal those summed from
-    /// scratch (`None`: it has none).
-    pub(crate) fn names_equal_fresh(&self) -> Option<bool> {
-        let names = lock(&self.names).clone()?;
-        let chunks = self.chunks.as_ref()?;
-        Some(names.same_as(&Names::new(chunks.summaries())))
-    }
-}
-
 /// Locks `mutex`, also after a panic elsewhere (the data stays consistent: it is only
 /// replaced whole).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -392,7 +336,7 @@ fn standalone_facts(text: &str, minor: u8) -> Option<Arc<ChunkFacts>> {
         return found;
     }
     let (alone, facts) = check_standalone_with(text, minor, |body, tokens| ChunkFacts {
-        tokens: crate::tokens::count_parsed(tokens),
+        tokens: count_parsed(tokens),
         summary: Arc::new(Summary::of_body(body)),
     })
     .ok()?;

@@ -6,8 +6,8 @@
 //! large stack ([`STACK_SIZE`]). Sources nested deeper than CPython accepts are rejected up front
 //! (see [`guarded`]), so the stack is never exhausted; shallow sources skip the extra thread.
 
-use ruff_python_ast::{self as ast, PythonVersion};
 use ruff_python_ast::token::Tokens;
+use ruff_python_ast::{self as ast, PythonVersion};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
 use ruff_text_size::TextRange;
 
