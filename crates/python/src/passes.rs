@@ -371,6 +371,13 @@ impl Pass<String> for GroupPass {
                 Some(proposal)
             },
         );
+        // A sequential run decides one candidate at a time: candidates built after the
+        // accepted one of a batch would be wasted (each is a whole text, checked and filtered).
+        let inner = if self.state.jobs == 1 {
+            inner.with_max_batch(1)
+        } else {
+            inner
+        };
         Box::new(GroupSearch {
             inner,
             batch_sites,
