@@ -4,16 +4,19 @@
 //! Everything the check looks at composes over a module's top-level statements (scopes are
 //! ignored): name and attribute tables are unions, the arity check's bind counts are sums and its
 //! function tables and calls are concatenations. So each chunk gets a [`Summary`] with counts
-//! (cached by text for the whole process, like the chunk verdicts), a [`Names`] base keeps their
-//! sums, and a candidate whose changed chunks are valid on their own (the same condition under
-//! which the incremental validity check decides, so its statements are its chunks' statements)
-//! is judged from the removed and added summaries:
+//! (made by the parse that checks the chunk, and cached by text with its verdict), a [`Names`]
+//! base keeps their sums, and a candidate whose changed chunks are valid on their own (the same
+//! condition under which the incremental validity check decides, so its statements are its
+//! chunks' statements) is judged from the removed and added summaries:
 //! - a name (attribute) can only be lost if a removed chunk binds (defines) it, so only those are
 //!   looked at, with the candidate's counts `base - removed + added`;
 //! - the dynamic flags depend on the counts of a few fixed names and of star imports;
 //! - a call's resolution depends only on its name's bind count and table entries, so only calls
 //!   of unchanged chunks to names the changed chunks bind or define can change their verdict; the
 //!   base indexes its calls by callee for that.
+//!
+//! The sums of a new base (an accepted candidate) are the old base's updated the same way
+//! ([`Names::rebase`]), from the chunks the two texts do not share.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;

@@ -30,8 +30,10 @@
 //!
 //! The base itself is checked chunk by chunk (by the same argument, all chunks changed); a base
 //! with a chunk that is invalid or does not stand alone gets full checks only. Chunk verdicts are
-//! cached for the whole process (by text), so preparing an accepted candidate checks only the
-//! chunks that no earlier base or candidate had.
+//! cached for the whole process (by text, with the token count and name summary the same parse
+//! gives), so preparing an accepted candidate checks only the chunks that no earlier base or
+//! candidate had, and a candidate's changed chunks are parsed once for the validity check and
+//! the name filter (see the [`filter`] module).
 
 use std::cell::OnceCell;
 use std::ops::Range;

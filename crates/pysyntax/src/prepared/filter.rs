@@ -36,9 +36,9 @@ impl Prepared {
     /// Exactly `NameUse::of(current.source())`'s
     /// [`loses_definition`](NameUse::loses_definition)`(&NameUse::of(edited.text()))` for a
     /// candidate made from this base but judged against another text (`current`, e.g. the base
-    /// with the edits accepted so far), from the chunks alone when
-    /// [`check_changed`](Prepared::check_changed) decides the candidate and `current` has
-    /// chunks (see [`Prepared::chunked`]): the candidate's chunks are this base's with the
+    /// with the edits accepted so far), from the chunks alone when the changed chunks decide
+    /// the candidate's validity and `current` has chunks (see [`Prepared::chunked`]): the
+    /// candidate's chunks are this base's with the
     /// changed groups replaced, and the two texts differ by the chunks one has and the other
     /// has not.
     pub fn loses_definition_against(&self, edited: &Edited, current: &Prepared) -> bool {
