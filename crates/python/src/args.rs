@@ -92,13 +92,20 @@ pub struct PythonArgs {
     pub strategy: crate::passes::Strategy,
     /// Write the run's counters as JSON to this file at the end (also when the run is
     /// interrupted or fails after reducing started): predicate runs (the original's two runs
-    /// included), cache hits, candidates, accepted, sizes, wall time, rounds, per-pass counts.
+    /// included), cache hits, candidates, accepted, sizes, wall time, rounds, per-pass counts,
+    /// the candidates' timeout and how many decided candidates hit it.
     #[arg(long = "stats-json", value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.
     #[arg(long = "any-exception")]
     pub any_exception: bool,
+    /// Adaptive candidate timeout (opt-in; F >= 1): a candidate's run is stopped after F times
+    /// the original's measured run time, at least 0.5 s and at most --timeout (which still
+    /// bounds the original's own run). The original is then always run (never answered from the
+    /// cache) to measure it; --stats-json reports the limit used.
+    #[arg(long = "timeout-factor", value_name = "F")]
+    pub timeout_factor: Option<f64>,
     /// Engine flags.
     #[command(flatten)]
     pub common: CommonArgs,

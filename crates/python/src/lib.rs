@@ -17,6 +17,9 @@ pub mod source;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
 
 use minrepro_cache::cache_key;
 use minrepro_engine::{
@@ -46,6 +49,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             "--predicate-arg needs --predicate (without it the predicate is `PYTHON {file}`)"
                 .into(),
         ));
+    }
+    if let Some(factor) = args.timeout_factor {
+        // Below 1 the original itself would time out under its own limit.
+        if !factor.is_finite() || factor < 1.0 {
+            return Err(RunError::Usage(format!(
+                "--timeout-factor must be a finite number of at least 1, not {factor}"
+            )));
+        }
     }
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new()
@@ -80,7 +91,12 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
     let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
-    let first = match cache.get(&probe_key) {
+    // With --timeout-factor the original's run time is measured, so it always runs.
+    let cached = cache
+        .get(&probe_key)
+        .filter(|_| args.timeout_factor.is_none());
+    let started = Instant::now();
+    let first = match cached {
         Some(outcome) => outcome,
         None => {
             let outcome =
@@ -100,6 +116,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             &first,
         )));
     }
+    let timeout = candidate_timeout(
+        args.predicate.timeout,
+        args.timeout_factor,
+        started.elapsed().as_secs_f64(),
+    );
+    if timeout < args.predicate.timeout {
+        progress.message(&format!(
+            "candidates time out after {timeout:.3} s (--timeout-factor)"
+        ));
+    }
     let guard = if args.any_exception {
         None
     } else {
@@ -112,14 +138,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         });
         Some(guard::same_exception_check(found.as_deref()))
     };
-    let predicate = Predicate::new(predicate_config(
-        args,
-        &source,
-        &python,
-        guard.clone(),
-        &backend_tag,
-    )?)
-    .map_err(|e| RunError::Usage(e.to_string()))?;
+    let mut config = predicate_config(args, &source, &python, guard.clone(), &backend_tag)?;
+    config.timeout_secs = timeout;
+    let predicate = Predicate::new(config).map_err(|e| RunError::Usage(e.to_string()))?;
 
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor)
@@ -174,7 +195,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let saved = saver.finish();
     if let Some(path) = &args.stats_json {
         // The original's first run was counted when it ran (or answered from the cache).
-        let value = stats_json(&stats, 0, result.is_ok());
+        let mut value = stats_json(&stats, 0, result.is_ok());
+        // As the predicate that enforces it has it.
+        value["candidate_timeout_seconds"] = predicate.describe()["timeout_seconds"].clone();
+        // Decided candidates whose run hit the limit (known when the run completed).
+        value["timed_out_candidates"] = result.as_ref().ok().map_or(json!(null), |reduced| {
+            let log = reduced.log.iter();
+            log.filter(|e| e.outcome.status == Status::Timeout)
+                .count()
+                .into()
+        });
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
@@ -205,6 +235,19 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         oracle.size(&reduced.case),
         oracle.size(&source.text)
     ))
+}
+
+/// Least time a candidate gets under `--timeout-factor` (start-up noise of a fast original).
+const MIN_ADAPTIVE_TIMEOUT: f64 = 0.5;
+
+/// The per-run timeout of candidates: `--timeout`, or with `--timeout-factor F` the smaller of
+/// it and F times the original's run time (`original_secs`), but at least
+/// [`MIN_ADAPTIVE_TIMEOUT`].
+fn candidate_timeout(timeout: f64, factor: Option<f64>, original_secs: f64) -> f64 {
+    match factor {
+        Some(factor) => timeout.min((factor * original_secs).max(MIN_ADAPTIVE_TIMEOUT)),
+        None => timeout,
+    }
 }
 
 /// Starts the runner backend when it applies (`--backend runner` without `--predicate`); falls
@@ -329,4 +372,19 @@ fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
         ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
         ("PYTHONHASHSEED".into(), "0".into()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::candidate_timeout;
+
+    #[test]
+    fn adaptive_timeout_is_bounded_both_ways() {
+        assert_eq!(candidate_timeout(60.0, None, 0.1), 60.0);
+        assert_eq!(candidate_timeout(60.0, Some(10.0), 2.0), 20.0);
+        assert_eq!(candidate_timeout(60.0, Some(10.0), 0.01), 0.5);
+        assert_eq!(candidate_timeout(5.0, Some(10.0), 2.0), 5.0);
+        // --timeout wins even over the least adaptive limit.
+        assert_eq!(candidate_timeout(0.2, Some(10.0), 0.01), 0.2);
+    }
 }
