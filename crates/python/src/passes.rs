@@ -325,7 +325,7 @@ impl Pass<String> for GroupPass {
                             let mut judged = lock(&judged);
                             if judged.source() != current.as_str() {
                                 let next = Arc::new(Prepared::chunked(current, state.minor));
-                                next.inherit_names(&judged);
+                                state.follow(&next);
                                 *judged = next;
                             }
                             Arc::clone(&judged)
