@@ -33,6 +33,8 @@ pub struct Ddmin<C> {
     length: Box<dyn Fn(&C) -> usize + Send>,
     build: BuildRemoval<C>,
     min_size: usize,
+    /// Most proposals in one batch ([`MAX_BATCH`] unless set lower).
+    max_batch: usize,
     granularity: usize,
     /// Chunk (at the current granularity) where the current sweep started.
     sweep_start: usize,
@@ -63,12 +65,24 @@ impl<C> Ddmin<C> {
             length: Box::new(length),
             build: Box::new(build),
             min_size,
+            max_batch: MAX_BATCH,
             granularity: 2,
             sweep_start: 0,
             tried: 0,
             last: None,
             done: false,
         }
+    }
+}
+
+impl<C> Ddmin<C> {
+    /// The same search with batches of at most `limit` proposals (1 to [`MAX_BATCH`]): a
+    /// sequential caller (`-j 1`) decides one proposal at a time, and every proposal built
+    /// after the accepted one is wasted work, so it asks for few. The candidates tested and
+    /// their order do not depend on the limit (see the module documentation).
+    pub fn with_max_batch(mut self, limit: usize) -> Self {
+        self.max_batch = limit.clamp(1, MAX_BATCH);
+        self
     }
 }
 
@@ -98,7 +112,7 @@ impl<C> Search<C> for Ddmin<C> {
         } else {
             self.sweep_start % total
         };
-        let count = MAX_BATCH.min(total.saturating_sub(self.tried));
+        let count = self.max_batch.min(total.saturating_sub(self.tried));
         let mut proposed_chunks = Vec::new();
         let mut batch = Vec::new();
         for step in self.tried..self.tried + count {

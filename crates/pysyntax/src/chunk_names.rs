@@ -4,23 +4,28 @@
 //! Everything the check looks at composes over a module's top-level statements (scopes are
 //! ignored): name and attribute tables are unions, the arity check's bind counts are sums and its
 //! function tables and calls are concatenations. So each chunk gets a [`Summary`] with counts
-//! (cached by text for the whole process, like the chunk verdicts), a [`Names`] base keeps their
-//! sums, and a candidate whose changed chunks are valid on their own (the same condition under
-//! which the incremental validity check decides, so its statements are its chunks' statements)
-//! is judged from the removed and added summaries:
+//! (made by the parse that checks the chunk, and cached by text with its verdict), a [`Names`]
+//! base keeps their sums, and a candidate whose changed chunks are valid on their own (the same
+//! condition under which the incremental validity check decides, so its statements are its
+//! chunks' statements) is judged from the removed and added summaries:
 //! - a name (attribute) can only be lost if a removed chunk binds (defines) it, so only those are
 //!   looked at, with the candidate's counts `base - removed + added`;
 //! - the dynamic flags depend on the counts of a few fixed names and of star imports;
 //! - a call's resolution depends only on its name's bind count and table entries, so only calls
 //!   of unchanged chunks to names the changed chunks bind or define can change their verdict; the
 //!   base indexes its calls by callee for that.
+//!
+//! The sums of a new base (an accepted candidate) are the old base's updated the same way
+//! ([`Names::rebase`]), from the chunks the two texts do not share.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use ruff_python_ast::Stmt;
 
 use crate::arity::{callee_name, resolve, Call, Callee, Inputs, Signature, Table as Signatures};
-use crate::names::{counts_as_lost, dynamic_flags, Counts, Table};
+use crate::names::{add, counts_as_lost, dynamic_flags, entry, subtract, Counts, Table};
 
 /// What one chunk contributes to the check.
 #[derive(Debug, Default)]
@@ -30,46 +35,13 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
-    /// The summary of a chunk text; `None` if it does not parse.
-    pub(crate) fn of(text: &str) -> Option<Arc<Summary>> {
-        if let Some(found) = lock().get_or_insert_with(Known::default).map.get(text) {
-            return Some(Arc::clone(found));
+    /// The summary of a chunk's statements.
+    pub(crate) fn of_body(body: &[Stmt]) -> Summary {
+        Summary {
+            names: Counts::of(body),
+            arity: Inputs::of(body),
         }
-        let summary = crate::analyse(text, |parsed, _| {
-            let body = &parsed.syntax().body;
-            Summary {
-                names: Counts::of(body),
-                arity: Inputs::of(body),
-            }
-        })
-        .ok()?;
-        let summary = Arc::new(summary);
-        let mut guard = lock();
-        let known = guard.get_or_insert_with(Known::default);
-        if known.bytes + text.len() > KNOWN_BYTES {
-            *known = Known::default();
-        }
-        known.bytes += text.len();
-        known.map.insert(text.to_owned(), Arc::clone(&summary));
-        Some(summary)
     }
-}
-
-/// Summaries by chunk text, for the whole process (a text's summary never changes).
-static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
-
-/// Bytes of chunk text [`KNOWN`] holds at most (it starts over when full).
-const KNOWN_BYTES: usize = 64 << 20;
-
-/// See [`KNOWN`].
-#[derive(Default)]
-struct Known {
-    map: HashMap<String, Arc<Summary>>,
-    bytes: usize,
-}
-
-fn lock() -> std::sync::MutexGuard<'static, Option<Known>> {
-    KNOWN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A base text's summaries: per chunk, and summed.
@@ -87,9 +59,8 @@ pub(crate) struct Names {
 }
 
 impl Names {
-    /// The base made of `chunks`' texts; `None` if one does not parse.
-    pub(crate) fn new<'t>(chunks: impl Iterator<Item = &'t str>) -> Option<Names> {
-        let chunks: Vec<Arc<Summary>> = chunks.map(Summary::of).collect::<Option<_>>()?;
+    /// The base made of chunks with these summaries.
+    pub(crate) fn new(chunks: Vec<Arc<Summary>>) -> Names {
         let mut names = Names {
             totals: Counts::default(),
             binds: HashMap::default(),
@@ -97,30 +68,9 @@ impl Names {
             methods: HashMap::default(),
             calls: HashMap::default(),
             mismatches: 0,
-            chunks,
+            chunks: Vec::new(),
         };
-        for (i, chunk) in names.chunks.iter().enumerate() {
-            names.totals.add(&chunk.names);
-            for (name, count) in &chunk.arity.binds {
-                *names.binds.entry(name.clone()).or_default() += count;
-            }
-            for (mine, theirs) in [
-                (&mut names.functions, &chunk.arity.functions),
-                (&mut names.methods, &chunk.arity.methods),
-            ] {
-                for (name, entries) in theirs {
-                    let list = mine.entry(name.clone()).or_default();
-                    list.extend(entries.iter().map(|e| (i, e.clone())));
-                }
-            }
-            for (j, call) in chunk.arity.calls.iter().enumerate() {
-                names
-                    .calls
-                    .entry(call.callee.clone())
-                    .or_default()
-                    .push((i, j));
-            }
-        }
+        names.insert_chunks(0, chunks);
         let all = Inputs {
             binds: names.binds.clone(),
             functions: strip(&names.functions),
@@ -133,7 +83,102 @@ impl Names {
             .flat_map(|c| &c.arity.calls)
             .filter(|call| call.mismatched(all.resolve(&call.callee)))
             .count();
-        Some(names)
+        names
+    }
+
+    /// The base whose chunks are these with the chunks `removed` replaced by `added`: exactly
+    /// [`Names::new`] of that chunk list, updated from the changed chunks (and a renumbering of
+    /// the later chunks' table entries) instead of summed from scratch.
+    pub(crate) fn rebase(mut self, removed: Range<usize>, added: Vec<Arc<Summary>>) -> Names {
+        if removed.is_empty() && added.is_empty() {
+            return self;
+        }
+        // The candidate's count of mismatched calls is the new base's.
+        let (_, mismatches) = self.loses_definition(std::slice::from_ref(&removed), &added);
+        let gone: Vec<Arc<Summary>> = self.chunks.splice(removed.clone(), []).collect();
+        for chunk in &gone {
+            self.totals.subtract(&chunk.names);
+            subtract(&mut self.binds, &chunk.arity.binds);
+        }
+        // Table entries of the removed chunks go, later chunks move by the length difference.
+        let renumber = |i: usize| {
+            if i >= removed.end {
+                Some(i - removed.len())
+            } else {
+                (i < removed.start).then_some(i)
+            }
+        };
+        for table in [&mut self.functions, &mut self.methods] {
+            table.retain(|_, entries| {
+                entries.retain_mut(|(i, _)| renumber(*i).map(|n| *i = n).is_some());
+                !entries.is_empty()
+            });
+        }
+        self.calls.retain(|_, calls| {
+            calls.retain_mut(|(i, _)| renumber(*i).map(|n| *i = n).is_some());
+            !calls.is_empty()
+        });
+        self.insert_chunks(removed.start, added);
+        self.mismatches = mismatches;
+        self
+    }
+
+    /// Inserts `chunks` at chunk index `at` (later chunks must not be in the tables yet, or
+    /// be numbered as if the inserted chunks were not there), adding their counts and entries.
+    fn insert_chunks(&mut self, at: usize, chunks: Vec<Arc<Summary>>) {
+        let count = chunks.len();
+        if at < self.chunks.len() {
+            let shift = |i: &mut usize| *i += usize::from(*i >= at) * count;
+            for table in [&mut self.functions, &mut self.methods] {
+                table.values_mut().flatten().for_each(|(i, _)| shift(i));
+            }
+            self.calls
+                .values_mut()
+                .flatten()
+                .for_each(|(i, _)| shift(i));
+        }
+        for (k, chunk) in chunks.iter().enumerate() {
+            let i = at + k;
+            self.totals.add(&chunk.names);
+            add(&mut self.binds, &chunk.arity.binds);
+            for (mine, theirs) in [
+                (&mut self.functions, &chunk.arity.functions),
+                (&mut self.methods, &chunk.arity.methods),
+            ] {
+                for (name, entries) in theirs {
+                    let list = entry(mine, name);
+                    // Entries stay in chunk order.
+                    let position = list.partition_point(|(j, _)| *j < i);
+                    list.splice(position..position, entries.iter().map(|e| (i, e.clone())));
+                }
+            }
+            for (j, call) in chunk.arity.calls.iter().enumerate() {
+                let list = match self.calls.get_mut(&call.callee) {
+                    Some(list) => list,
+                    None => self.calls.entry(call.callee.clone()).or_default(),
+                };
+                let position = list.partition_point(|&(c, _)| c < i);
+                list.insert(position, (i, j));
+            }
+        }
+        self.chunks.splice(at..at, chunks);
+    }
+
+    /// Whether two bases have the same chunks (the same summaries) and tables.
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &Names) -> bool {
+        self.chunks.len() == other.chunks.len()
+            && self
+                .chunks
+                .iter()
+                .zip(&other.chunks)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+            && self.totals == other.totals
+            && self.binds == other.binds
+            && self.functions == other.functions
+            && self.methods == other.methods
+            && self.calls == other.calls
+            && self.mismatches == other.mismatches
     }
 
     /// Whether the candidate that replaces the chunks `removed` (index ranges) with chunks
@@ -298,4 +343,27 @@ fn strip(table: &HashMap<String, Vec<(usize, Option<Signature>)>>) -> Signatures
         .iter()
         .map(|(name, v)| (name.clone(), v.iter().map(|(_, s)| s.clone()).collect()))
         .collect()
+}
+
+/// The chunks of `to` that differ from `from`'s, both given by their summaries: the range of
+/// `from`'s chunks to replace (all but a common prefix and suffix, compared by identity) and
+/// `to`'s chunks that replace them.
+pub(crate) fn difference(
+    from: &[Arc<Summary>],
+    to: &[Arc<Summary>],
+) -> (Range<usize>, Vec<Arc<Summary>>) {
+    let same = |(a, b): (&Arc<Summary>, &Arc<Summary>)| Arc::ptr_eq(a, b);
+    let prefix = from.iter().zip(to).take_while(|&p| same(p)).count();
+    let rest = from.len().min(to.len()) - prefix;
+    let suffix = from
+        .iter()
+        .rev()
+        .zip(to.iter().rev())
+        .take(rest)
+        .take_while(|&p| same(p))
+        .count();
+    (
+        prefix..from.len() - suffix,
+        to[prefix..to.len() - suffix].to_vec(),
+    )
 }

@@ -92,7 +92,7 @@ impl NameUse {
 /// The name uses of a sequence of top-level statements, with counts: the counts of a module
 /// are the sums of its parts' (see [`crate::chunk_names`]), and a name is in one of
 /// [`NameUse`]'s sets when its count there is not zero.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Counts {
     pub(crate) bound: HashMap<String, usize>,
     pub(crate) loaded: HashMap<String, usize>,
@@ -102,6 +102,34 @@ pub(crate) struct Counts {
     /// `dict(a=1)`, `getattr(o, "a")` may all define or name attributes.
     pub(crate) attribute_words: HashMap<String, usize>,
     pub(crate) star_imports: usize,
+}
+
+/// The list for `name` in `table`, made empty if missing (the key is cloned only then).
+pub(crate) fn entry<'t, V: Default>(table: &'t mut HashMap<String, V>, name: &str) -> &'t mut V {
+    if !table.contains_key(name) {
+        table.insert(name.to_owned(), V::default());
+    }
+    table.get_mut(name).expect("just inserted")
+}
+
+/// Adds `theirs` to the counts `mine`.
+pub(crate) fn add(mine: &mut HashMap<String, usize>, theirs: &HashMap<String, usize>) {
+    for (name, count) in theirs {
+        *entry(mine, name) += count;
+    }
+}
+
+/// Subtracts `theirs` (counted in `mine` before) from `mine`; names that reach 0 go, so that
+/// the table equals one summed without them.
+pub(crate) fn subtract(mine: &mut HashMap<String, usize>, theirs: &HashMap<String, usize>) {
+    for (name, count) in theirs {
+        if let Some(total) = mine.get_mut(name) {
+            *total -= count;
+            if *total == 0 {
+                mine.remove(name);
+            }
+        }
+    }
 }
 
 /// One of the name tables of [`Counts`].
@@ -135,18 +163,34 @@ impl Counts {
 
     /// Adds `other`'s counts to these.
     pub(crate) fn add(&mut self, other: &Counts) {
-        for (mine, theirs) in [
+        for (mine, theirs) in self.tables_with(other) {
+            add(mine, theirs);
+        }
+        self.star_imports += other.star_imports;
+    }
+
+    /// Subtracts `other`'s counts (added before) from these: exactly the counts summed
+    /// without `other`.
+    pub(crate) fn subtract(&mut self, other: &Counts) {
+        for (mine, theirs) in self.tables_with(other) {
+            subtract(mine, theirs);
+        }
+        self.star_imports -= other.star_imports;
+    }
+
+    /// These tables paired with `other`'s.
+    #[allow(clippy::type_complexity)]
+    fn tables_with<'s, 'o>(
+        &'s mut self,
+        other: &'o Counts,
+    ) -> [(&'s mut HashMap<String, usize>, &'o HashMap<String, usize>); 5] {
+        [
             (&mut self.bound, &other.bound),
             (&mut self.loaded, &other.loaded),
             (&mut self.attributes_stored, &other.attributes_stored),
             (&mut self.attributes_read, &other.attributes_read),
             (&mut self.attribute_words, &other.attribute_words),
-        ] {
-            for (name, count) in theirs {
-                *mine.entry(name.clone()).or_default() += count;
-            }
-        }
-        self.star_imports += other.star_imports;
+        ]
     }
 
     /// The summary these counts give (without the call check).

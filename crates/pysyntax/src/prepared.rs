@@ -30,12 +30,16 @@
 //!
 //! The base itself is checked chunk by chunk (by the same argument, all chunks changed); a base
 //! with a chunk that is invalid or does not stand alone gets full checks only. Chunk verdicts are
-//! cached for the whole process (by text), so preparing an accepted candidate checks only the
-//! chunks that no earlier base or candidate had.
+//! cached for the whole process (by text, with the token count and name summary the same parse
+//! gives), so preparing an accepted candidate checks only the chunks that no earlier base or
+//! candidate had, and a candidate's changed chunks are parsed once for the validity check and
+//! the name filter (see the [`filter`] module).
 
-use std::collections::HashMap;
+use std::cell::OnceCell;
 use std::ops::Range;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::token::TokenKind;
 use ruff_text_size::Ranged;
@@ -43,8 +47,11 @@ use ruff_text_size::Ranged;
 use crate::apply::{kept_edits, refill, splice, Suites};
 use crate::chunk_names::{Names, Summary};
 use crate::text::line_start;
-use crate::validity::{check, check_standalone};
+use crate::tokens::count_parsed;
+use crate::validity::{check, check_standalone_with};
 use crate::{analyse, list_rewrites, Group, NameUse, Parsed, Rewrite, SyntaxProblem};
+
+mod filter;
 
 /// A base text prepared for many candidates (see the module documentation).
 #[derive(Debug)]
@@ -56,17 +63,41 @@ pub struct Prepared {
     suites: Suites,
     /// `None` when every check must be a full one.
     chunks: Option<Chunks>,
-    /// The chunks' name summaries, made on first use (`None`: a chunk does not parse).
-    names: OnceLock<Option<Names>>,
+    /// The chunks' name summaries summed, made on first use or handed over by an earlier base
+    /// (see [`Prepared::inherit_names`]).
+    names: Mutex<Option<Arc<Names>>>,
     /// The base's [`NameUse`], made on first use for candidates judged in full.
     full_names: OnceLock<Option<NameUse>>,
 }
 
-/// The base's chunks: starts (the first is 0) and token counts.
+/// The base's chunks: starts (the first is 0) and what their check found.
 #[derive(Debug)]
 struct Chunks {
     starts: Vec<usize>,
-    tokens: Vec<usize>,
+    facts: Vec<Arc<ChunkFacts>>,
+}
+
+impl Chunks {
+    /// The chunks' name summaries.
+    fn summaries(&self) -> Vec<Arc<Summary>> {
+        self.facts.iter().map(|f| Arc::clone(&f.summary)).collect()
+    }
+}
+
+/// What one parse of a chunk text that is valid and stands alone gives.
+#[derive(Debug)]
+struct ChunkFacts {
+    /// Its [`token_count`](crate::token_count).
+    tokens: usize,
+    /// Its name summary (see [`chunk_names`](crate::chunk_names)).
+    summary: Arc<Summary>,
+}
+
+/// The facts of a candidate's changed chunk groups, in order, and its token count.
+#[derive(Debug)]
+pub(crate) struct ChangedFacts {
+    tokens: usize,
+    groups: Vec<Arc<ChunkFacts>>,
 }
 
 /// A candidate: the base with a selection of its rewrites applied.
@@ -76,6 +107,9 @@ pub struct Edited {
     /// Changed chunk groups: chunk indices and the group's text range in `text`; `None` when the
     /// candidate must be checked as a whole.
     changed: Option<Vec<(Range<usize>, Range<usize>)>>,
+    /// The changed groups' facts once checked (`None`: they do not decide the candidate), so
+    /// that the validity check and the name filter share one parse.
+    facts: OnceCell<Option<ChangedFacts>>,
 }
 
 impl Edited {
@@ -94,23 +128,41 @@ impl Prepared {
     /// Parses `source` once: its `group` rewrite sites (exactly [`rewrites`](crate::rewrites)),
     /// for candidates checked for Python 3.`minor`.
     pub fn new(source: &str, group: Group, minor: u8) -> Prepared {
+        Prepared::prepare(source, Some(group), minor)
+    }
+
+    /// `source` prepared with its chunks only (no rewrite sites): a text that candidates of
+    /// another base are judged against (see [`Prepared::loses_definition_against`]).
+    pub fn chunked(source: &str, minor: u8) -> Prepared {
+        Prepared::prepare(source, None, minor)
+    }
+
+    /// See [`Prepared::new`]; no sites without a group.
+    fn prepare(source: &str, group: Option<Group>, minor: u8) -> Prepared {
         let analysed = analyse(source, |parsed, frozen| {
+            let (starts, tokens) = (chunk_starts(source, parsed), count_parsed(parsed.tokens()));
+            let Some(group) = group else {
+                return (Vec::new(), Suites::default(), starts, tokens);
+            };
             let sites = list_rewrites(source, parsed, &frozen.ranges, group);
             let suites = Suites::of(source, &parsed.syntax().body);
-            (sites, suites, chunk_starts(source, parsed))
+            (sites, suites, starts, tokens)
         });
-        let tokens = crate::tokens::count(source);
+        let tokens = match &analysed {
+            Ok((_, _, _, tokens)) => *tokens,
+            Err(_) => crate::tokens::count(source),
+        };
         let (sites, suites, chunks) = match analysed {
-            Ok((sites, suites, starts)) => {
+            Ok((sites, suites, starts, _)) => {
                 // The base is valid and stands alone if every chunk does (the argument of the
                 // module documentation, with every chunk changed); then unchanged chunks of a
                 // candidate need no check. The chunks' token counts must add up to the base's.
-                let counts: Option<Vec<usize>> = (0..starts.len())
-                    .map(|i| standalone_tokens(&source[chunk(&starts, i, source.len())], minor))
+                let facts: Option<Vec<Arc<ChunkFacts>>> = (0..starts.len())
+                    .map(|i| standalone_facts(&source[chunk(&starts, i, source.len())], minor))
                     .collect();
-                let chunks = counts
-                    .filter(|c| c.iter().sum::<usize>() == tokens)
-                    .map(|tokens| Chunks { starts, tokens });
+                let chunks = facts
+                    .filter(|f| f.iter().map(|f| f.tokens).sum::<usize>() == tokens)
+                    .map(|facts| Chunks { starts, facts });
                 (sites, suites, chunks)
             }
             Err(_) => (Vec::new(), Suites::default(), None),
@@ -122,7 +174,7 @@ impl Prepared {
             tokens,
             suites,
             chunks,
-            names: OnceLock::new(),
+            names: Mutex::new(None),
             full_names: OnceLock::new(),
         }
     }
@@ -158,6 +210,7 @@ impl Prepared {
             return Edited {
                 text,
                 changed: None,
+                facts: OnceCell::new(),
             };
         };
         let spliced = splice(source, &edits, &chunks.starts[1..]);
@@ -166,6 +219,7 @@ impl Prepared {
             return Edited {
                 text,
                 changed: None,
+                facts: OnceCell::new(),
             };
         }
         // Chunk index ranges the edits touch, merged where they meet.
@@ -199,25 +253,35 @@ impl Prepared {
         Edited {
             text,
             changed: Some(changed),
+            facts: OnceCell::new(),
         }
     }
 
     /// Exactly [`check_valid_for`](crate::check_valid_for)`(edited.text(), minor)`, and for a
     /// valid candidate its [`token_count`](crate::token_count).
     pub fn check(&self, edited: &Edited) -> Result<usize, SyntaxProblem> {
-        if let Some(tokens) = self.check_changed(edited) {
-            return Ok(tokens);
+        if let Some(changed) = self.check_changed(edited) {
+            return Ok(changed.tokens);
         }
         check(&edited.text, self.minor)?;
         Ok(crate::tokens::count(&edited.text))
     }
 
-    /// The candidate's token count when its changed chunks show it valid (see the module
-    /// documentation), else `None`.
-    pub(crate) fn check_changed(&self, edited: &Edited) -> Option<usize> {
+    /// The candidate's token count and its changed groups' facts when its changed chunks show
+    /// it valid (see the module documentation), else `None`; worked out once per candidate.
+    pub(crate) fn check_changed<'e>(&self, edited: &'e Edited) -> Option<&'e ChangedFacts> {
+        edited
+            .facts
+            .get_or_init(|| self.check_changed_now(edited))
+            .as_ref()
+    }
+
+    /// See [`Prepared::check_changed`].
+    fn check_changed_now(&self, edited: &Edited) -> Option<ChangedFacts> {
         let chunks = self.chunks.as_ref()?;
         let changed = edited.changed.as_ref()?;
         let mut tokens = self.tokens;
+        let mut groups = Vec::with_capacity(changed.len());
         for (group, range) in changed {
             let text = edited.text.get(range.clone())?;
             let last = group.end == chunks.starts.len();
@@ -228,96 +292,69 @@ impl Prepared {
             if group.start > 0 && text.starts_with('\u{feff}') {
                 return None;
             }
-            tokens -= chunks.tokens[group.clone()].iter().sum::<usize>();
-            tokens += standalone_tokens(text, self.minor)?;
+            tokens -= chunks.facts[group.clone()]
+                .iter()
+                .map(|f| f.tokens)
+                .sum::<usize>();
+            let facts = standalone_facts(text, self.minor)?;
+            tokens += facts.tokens;
+            groups.push(facts);
         }
-        Some(tokens)
+        Some(ChangedFacts { tokens, groups })
     }
 }
 
-impl Prepared {
-    /// Exactly `NameUse::of(self.source())`'s
-    /// [`loses_definition`](NameUse::loses_definition)`(&NameUse::of(edited.text()))` (`false`
-    /// when either does not parse), from the changed chunks alone when
-    /// [`check_changed`](Prepared::check_changed) decides the candidate (see
-    /// [`chunk_names`](crate::chunk_names)).
-    pub fn loses_definition(&self, edited: &Edited) -> bool {
-        if let Some((verdict, _)) = self.loses_definition_changed(edited) {
-            return verdict;
-        }
-        let base = self.full_names.get_or_init(|| NameUse::of(&self.source));
-        match (base, NameUse::of(&edited.text)) {
-            (Some(base), Some(candidate)) => base.loses_definition(&candidate),
-            _ => false,
-        }
-    }
-
-    /// The verdict of [`Prepared::loses_definition`] and the candidate's number of mismatched
-    /// calls, from the changed chunks alone; `None` when the candidate must be judged in full.
-    pub(crate) fn loses_definition_changed(&self, edited: &Edited) -> Option<(bool, usize)> {
-        let chunks = self.chunks.as_ref()?;
-        let changed = edited.changed.as_ref()?;
-        // The candidate's statements are its chunks' statements only when its changed chunks
-        // are valid on their own.
-        self.check_changed(edited)?;
-        let names = self
-            .names
-            .get_or_init(|| {
-                let len = self.source.len();
-                Names::new(
-                    (0..chunks.starts.len()).map(|i| &self.source[chunk(&chunks.starts, i, len)]),
-                )
-            })
-            .as_ref()?;
-        let added = changed
-            .iter()
-            .map(|(_, range)| Summary::of(edited.text.get(range.clone())?))
-            .collect::<Option<Vec<_>>>()?;
-        let removed: Vec<Range<usize>> = changed.iter().map(|(group, _)| group.clone()).collect();
-        Some(names.loses_definition(&removed, &added))
-    }
+/// Locks `mutex`, also after a panic elsewhere (the data stays consistent: it is only
+/// replaced whole).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Chunk texts known to be valid and to stand alone, per Python minor version, with their token
-/// counts. A text's verdict never changes, so the cache is shared by every [`Prepared`] of the
+/// Chunk texts known to be valid and to stand alone, per Python minor version, with their
+/// facts. A text's facts never change, so the cache is shared by every [`Prepared`] of the
 /// process: after an accepted candidate, the new base's unchanged chunks are found here.
 static STANDALONE: Mutex<Option<KnownChunks>> = Mutex::new(None);
 
 /// See [`STANDALONE`].
 #[derive(Default)]
 struct KnownChunks {
-    tokens: HashMap<(u8, String), usize>,
+    facts: HashMap<u8, HashMap<String, Arc<ChunkFacts>>>,
     bytes: usize,
 }
 
 /// Bytes of chunk text [`STANDALONE`] holds at most (it starts over when full).
 const STANDALONE_BYTES: usize = 64 << 20;
 
-/// The token count of `text` if it is valid for Python 3.`minor` and stands alone
-/// ([`check_standalone`]), else `None`.
-fn standalone_tokens(text: &str, minor: u8) -> Option<usize> {
-    let key = (minor, text.to_owned());
+/// The facts of `text` if it is valid for Python 3.`minor` and stands alone (see
+/// [`check_standalone`](crate::validity::check_standalone)), else `None`: one parse gives the
+/// verdict, the token count and the name summary.
+fn standalone_facts(text: &str, minor: u8) -> Option<Arc<ChunkFacts>> {
     let known = |f: &mut dyn FnMut(&mut KnownChunks)| {
-        let mut guard = STANDALONE.lock().unwrap_or_else(|e| e.into_inner());
-        f(guard.get_or_insert_with(KnownChunks::default));
+        f(lock(&STANDALONE).get_or_insert_with(KnownChunks::default));
     };
     let mut found = None;
-    known(&mut |k| found = k.tokens.get(&key).copied());
+    known(&mut |k| found = k.facts.get(&minor).and_then(|m| m.get(text)).cloned());
     if found.is_some() {
         return found;
     }
-    if check_standalone(text, minor) != Ok(true) {
+    let (alone, facts) = check_standalone_with(text, minor, |body, tokens| ChunkFacts {
+        tokens: count_parsed(tokens),
+        summary: Arc::new(Summary::of_body(body)),
+    })
+    .ok()?;
+    if !alone {
         return None;
     }
-    let tokens = crate::tokens::count(text);
+    let facts = Arc::new(facts);
     known(&mut |k| {
         if k.bytes + text.len() > STANDALONE_BYTES {
             *k = KnownChunks::default();
         }
         k.bytes += text.len();
-        k.tokens.insert(key.clone(), tokens);
+        let by_text = k.facts.entry(minor).or_default();
+        by_text.insert(text.to_owned(), Arc::clone(&facts));
     });
-    Some(tokens)
+    Some(facts)
 }
 
 /// Whether `text` ends with a line end that does not continue its line (no backslash before it).

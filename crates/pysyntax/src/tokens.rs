@@ -7,7 +7,7 @@
 //! operators and delimiters, logical `Newline`s, and `Indent`/`Dedent` tokens. Lexical errors count
 //! as one `Unknown` token each, so any text has a size.
 
-use ruff_python_ast::token::TokenKind;
+use ruff_python_ast::token::{TokenKind, Tokens};
 use ruff_python_parser::{lexer::lex, Mode};
 
 /// Number of counted tokens in `source` (see the module documentation).
@@ -17,10 +17,23 @@ pub fn count(source: &str) -> usize {
     loop {
         match lexer.next_token() {
             TokenKind::EndOfFile => return count,
-            TokenKind::Comment | TokenKind::NonLogicalNewline => {}
-            _ => count += 1,
+            kind => count += usize::from(counted(kind)),
         }
     }
+}
+
+/// [`count`] of a source the parser accepted, from the tokens of that parse (the parser lexes
+/// a valid source exactly as [`count`] does; the property tests of `Prepared` compare both).
+pub(crate) fn count_parsed(tokens: &Tokens) -> usize {
+    tokens
+        .iter()
+        .filter(|t| t.kind() != TokenKind::EndOfFile && counted(t.kind()))
+        .count()
+}
+
+/// Whether a token of this kind counts (see the module documentation).
+fn counted(kind: TokenKind) -> bool {
+    !matches!(kind, TokenKind::Comment | TokenKind::NonLogicalNewline)
 }
 
 #[cfg(test)]

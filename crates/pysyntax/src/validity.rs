@@ -6,6 +6,7 @@
 //! large stack ([`STACK_SIZE`]). Sources nested deeper than CPython accepts are rejected up front
 //! (see [`guarded`]), so the stack is never exhausted; shallow sources skip the extra thread.
 
+use ruff_python_ast::token::Tokens;
 use ruff_python_ast::{self as ast, PythonVersion};
 use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
 use ruff_text_size::TextRange;
@@ -59,18 +60,32 @@ pub fn check(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
 /// incremental checks of [`Prepared`](crate::Prepared) rely on this to check one part of a
 /// module on its own.
 pub fn check_standalone(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
+    check_standalone_with(source, minor, |_, _| ()).map(|(alone, ())| alone)
+}
+
+/// [`check_standalone`], and for a valid `source` also `then` of its module body and tokens
+/// (from the same parse: callers that need more than the verdict parse once).
+pub(crate) fn check_standalone_with<T: Send>(
+    source: &str,
+    minor: u8,
+    then: impl FnOnce(&[ast::Stmt], &Tokens) -> T + Send,
+) -> Result<(bool, T), SyntaxProblem> {
     let internal = || {
         Err(SyntaxProblem {
             line: 1,
             message: "internal error while checking".into(),
         })
     };
-    guarded(source, || check_here(source, minor), internal)?
+    guarded(source, || check_here(source, minor, then), internal)?
 }
 
 /// Checks `source` on the current thread (needs a large stack for deeply nested sources); `Ok`
-/// tells whether its module scope stands alone (see [`check_standalone`]).
-fn check_here(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
+/// tells whether its module scope stands alone (see [`check_standalone`]), with `then`'s result.
+fn check_here<T>(
+    source: &str,
+    minor: u8,
+    then: impl FnOnce(&[ast::Stmt], &Tokens) -> T,
+) -> Result<(bool, T), SyntaxProblem> {
     let version = PythonVersion { major: 3, minor };
     let options = ParseOptions::from(Mode::Module).with_target_version(version);
     let parsed = parse_unchecked(source, options);
@@ -89,7 +104,7 @@ fn check_here(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
         return Err(problem(error.range, error.to_string()));
     }
     let ast::Mod::Module(module) = parsed.syntax() else {
-        return Ok(false);
+        return Ok((false, then(&[], parsed.tokens())));
     };
     if let Some(at) = inconsistent_tabs(source, parsed.tokens()) {
         return Err(SyntaxProblem {
@@ -101,7 +116,10 @@ fn check_here(source: &str, minor: u8) -> Result<bool, SyntaxProblem> {
     found.sort();
     match found.into_iter().next() {
         Some((at, message)) => Err(problem(TextRange::empty(offset(at)), message)),
-        None => Ok(globals(&module.body).is_empty() && !source.contains("__future__")),
+        None => {
+            let alone = globals(&module.body).is_empty() && !source.contains("__future__");
+            Ok((alone, then(&module.body, parsed.tokens())))
+        }
     }
 }
 

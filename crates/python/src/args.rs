@@ -100,7 +100,7 @@ pub struct PythonArgs {
     /// whatever the original ended in.
     #[arg(long = "any-exception")]
     pub any_exception: bool,
-    /// Cut each candidate's run at F times the original's run time (at least 1 s, at most
+    /// Cut each candidate's run at F (>= 1) times the original's run time (at least 1 s, at most
     /// --timeout), so a candidate that hangs (say, a removed loop increment) costs about F runs
     /// of the original instead of a full --timeout. Off by default. The original is then always
     /// run, never answered from the cache, to measure it; verdicts stay cached under --timeout.

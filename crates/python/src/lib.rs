@@ -238,11 +238,12 @@ fn adaptive_run_limit(factor: f64, original_seconds: f64, timeout: f64) -> Durat
     Duration::from_secs_f64(limit)
 }
 
-/// Refuses a `--timeout-factor` that is not a finite number greater than 0.
+/// Refuses a `--timeout-factor` that is not a finite number of at least 1: below 1, candidates
+/// as slow as the original itself would time out.
 fn check_timeout_factor(args: &PythonArgs) -> Result<(), RunError> {
     match args.timeout_factor {
-        Some(f) if !f.is_finite() || f <= 0.0 => Err(RunError::Usage(format!(
-            "--timeout-factor must be a finite number greater than 0, not {f}"
+        Some(f) if !f.is_finite() || f < 1.0 => Err(RunError::Usage(format!(
+            "--timeout-factor must be a finite number of at least 1, not {f}"
         ))),
         _ => Ok(()),
     }

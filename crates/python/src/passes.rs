@@ -17,9 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
-use minrepro_pysyntax::{
-    check_valid_for, rewrites, token_count, Group, NameUse, Prepared, Rewrite,
-};
+use minrepro_pysyntax::{check_valid_for, rewrites, token_count, Group, Prepared, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
@@ -37,9 +35,6 @@ pub enum Strategy {
 /// ProbDD's prior probability that a rewrite site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
 
-/// A text's digest and its [`NameUse`] (`None`: it does not parse).
-type NamesMemo = ([u8; 32], Option<Arc<NameUse>>);
-
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
 pub struct SharedState {
@@ -55,8 +50,9 @@ pub struct SharedState {
     /// Single rewrites (by [`signature`]) that were run alone and failed; later searches of
     /// the expression-level groups leave them out (see [`skips_failed_sites`]).
     failed_sites: Mutex<HashSet<[u8; 32]>>,
-    /// Names and attributes of the last current text asked about (see [`NameUse`]).
-    current_names: Mutex<Option<NamesMemo>>,
+    /// The last text prepared by any pass: the next one takes over its name summaries (see
+    /// [`Prepared::inherit_names`]).
+    last_base: Mutex<Option<Arc<Prepared>>>,
 }
 
 impl SharedState {
@@ -84,36 +80,22 @@ impl SharedState {
             canonicalization_budget: AtomicUsize::new(
                 rewrites(original, Group::Canonicalizations).len(),
             ),
-            current_names: Mutex::new(None),
             failed_sites: Mutex::new(HashSet::new()),
+            last_base: Mutex::new(None),
         })
+    }
+
+    /// Makes `prepared` the last prepared text, handing it the previous one's name summaries.
+    fn follow(&self, prepared: &Arc<Prepared>) {
+        if let Some(earlier) = lock(&self.last_base).replace(Arc::clone(prepared)) {
+            prepared.inherit_names(&earlier);
+        }
     }
 
     /// Records `text` as a text that has been current.
     fn mark_current(&self, text: &str) {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.insert(*blake3::hash(text.as_bytes()).as_bytes());
-    }
-
-    /// Whether `candidate` uses a name or attribute that `current` defines and it does not: such
-    /// a candidate almost surely dies with `NameError`/`AttributeError`, so it is not run.
-    fn loses_definition(&self, current: &str, candidate: &str) -> bool {
-        let key = *blake3::hash(current.as_bytes()).as_bytes();
-        let names = {
-            let mut memo = lock(&self.current_names);
-            match memo.as_ref() {
-                Some((memo_key, names)) if *memo_key == key => names.clone(),
-                _ => {
-                    let names = NameUse::of(current).map(Arc::new);
-                    *memo = Some((key, names.clone()));
-                    names
-                }
-            }
-        };
-        match (names, NameUse::of(candidate)) {
-            (Some(current), Some(candidate)) => current.loses_definition(&candidate),
-            _ => false,
-        }
     }
 
     /// Whether `text` has been current before.
@@ -166,6 +148,7 @@ fn sites(
         prepared.retain_sites(|site| !skip.contains(&signature(text, site)));
     }
     let prepared = Arc::new(prepared);
+    state.follow(&prepared);
     *memo = Some(Arc::clone(&prepared));
     prepared
 }
@@ -213,19 +196,21 @@ fn candidate(
     all: &[Rewrite],
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
-    candidate_on(group, state, current, current.source(), all, chosen)
+    candidate_on(group, state, current, current, all, chosen)
 }
 
 /// The candidate applying `chosen` sites of `base` (whose sites `all` are), judged against the
-/// `current` text, if it is admissible (see module docs).
+/// `current` text (prepared with chunks at least), if it is admissible (see module docs).
 fn candidate_on(
     group: Group,
     state: &SharedState,
     base: &Prepared,
-    current: &str,
+    current: &Prepared,
     all: &[Rewrite],
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
+    let on_base = std::ptr::eq(base, current) || base.source() == current.source();
+    let (judged, current) = (current, current.source());
     let selected: Vec<&Rewrite> = chosen.iter().filter_map(|&i| all.get(i)).collect();
     let edited = base.apply(&selected);
     if edited.text() == current {
@@ -240,21 +225,17 @@ fn candidate_on(
             && tokens <= state.original_tokens
             && !state.was_current(text)
     } else {
-        let current_tokens = if current == base.source() {
-            base.token_count()
-        } else {
-            token_count(current)
-        };
+        let current_tokens = judged.token_count();
         (tokens, text.len(), text) < (current_tokens, current.len(), current)
     };
     if !admissible {
         return None;
     }
     // Judged against the base, the filter looks at the changed chunks only.
-    let loses = if current == base.source() {
+    let loses = if on_base {
         base.loses_definition(&edited)
     } else {
-        state.loses_definition(current, text)
+        base.loses_definition_against(&edited, judged)
     };
     if loses {
         return None;
@@ -328,16 +309,28 @@ impl Pass<String> for GroupPass {
         if self.state.strategy == Strategy::ProbDd && group != Group::Canonicalizations {
             // The sites of the text the pass starts from stay fixed; a candidate applies every
             // site accepted so far plus the new set, to that base text.
-            let base = Prepared::new(current, group, self.state.minor);
+            let base = Arc::new(Prepared::new(current, group, self.state.minor));
+            self.state.follow(&base);
             let state = Arc::clone(&self.state);
             let width = state.jobs;
+            // The current text, prepared with its chunks for the name filter.
+            let judged = Mutex::new(Arc::clone(&base));
             return Box::new(
                 ProbDd::new(
                     base.sites().len(),
                     PROBDD_PRIOR,
                     move |current: &String, applied: &[usize]| {
                         state.mark_current(current);
-                        candidate_on(group, &state, &base, current, base.sites(), applied)
+                        let judged = {
+                            let mut judged = lock(&judged);
+                            if judged.source() != current.as_str() {
+                                let next = Arc::new(Prepared::chunked(current, state.minor));
+                                state.follow(&next);
+                                *judged = next;
+                            }
+                            Arc::clone(&judged)
+                        };
+                        candidate_on(group, &state, &base, &judged, base.sites(), applied)
                     },
                 )
                 .with_width(width),
@@ -378,6 +371,13 @@ impl Pass<String> for GroupPass {
                 Some(proposal)
             },
         );
+        // A sequential run decides one candidate at a time: candidates built after the
+        // accepted one of a batch would be wasted (each is a whole text, checked and filtered).
+        let inner = if self.state.jobs == 1 {
+            inner.with_max_batch(1)
+        } else {
+            inner
+        };
         Box::new(GroupSearch {
             inner,
             batch_sites,

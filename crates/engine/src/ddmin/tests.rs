@@ -168,43 +168,51 @@ fn reference_sequence(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> Vec
     tested
 }
 
-/// Batches never exceed MAX_BATCH (memory stays bounded on long lists) and slicing tests exactly
-/// the candidates, in exactly the order, of the unsliced algorithm.
+/// Batches never exceed MAX_BATCH (memory stays bounded on long lists), or the limit set with
+/// `with_max_batch`, and slicing tests exactly the candidates, in exactly the order, of the
+/// unsliced algorithm.
 #[test]
 fn batches_are_bounded_and_slicing_keeps_the_sequence() {
-    let needed: Vec<usize> = (0..300).step_by(7).collect();
-    let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
-    let mut search = Ddmin::new(
-        0,
-        |items: &Vec<usize>| items.len(),
-        |items: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = items
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| removed.binary_search(i).is_err())
-                .map(|(_, &v)| v)
-                .collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::Value::Null,
-            })
-        },
-    );
-    let mut current: Vec<usize> = (0..300).collect();
-    let mut tested = Vec::new();
-    let mut largest = 0;
-    while let Some(batch) = search.next_batch(&current) {
-        largest = largest.max(batch.len());
-        let accepted = batch.iter().position(|p| {
-            tested.push(p.case.clone());
-            interesting(&p.case)
-        });
-        if let Some(index) = accepted {
-            current = batch[index].case.clone();
+    for limit in [MAX_BATCH, 3, 1] {
+        let needed: Vec<usize> = (0..300).step_by(7).collect();
+        let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
+        let search = Ddmin::new(
+            0,
+            |items: &Vec<usize>| items.len(),
+            |items: &Vec<usize>, removed: &[usize]| {
+                let kept: Vec<usize> = items
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| removed.binary_search(i).is_err())
+                    .map(|(_, &v)| v)
+                    .collect();
+                Some(Proposal {
+                    case: kept,
+                    change: serde_json::Value::Null,
+                })
+            },
+        );
+        let mut search = search.with_max_batch(limit);
+        let mut current: Vec<usize> = (0..300).collect();
+        let mut tested = Vec::new();
+        let mut largest = 0;
+        while let Some(batch) = search.next_batch(&current) {
+            largest = largest.max(batch.len());
+            let accepted = batch.iter().position(|p| {
+                tested.push(p.case.clone());
+                interesting(&p.case)
+            });
+            if let Some(index) = accepted {
+                current = batch[index].case.clone();
+            }
+            search.feedback(accepted);
         }
-        search.feedback(accepted);
+        assert_eq!(current, needed);
+        assert_eq!(largest, limit, "limit {limit}");
+        assert_eq!(
+            tested,
+            reference_sequence(300, &interesting),
+            "limit {limit}"
+        );
     }
-    assert_eq!(current, needed);
-    assert_eq!(largest, MAX_BATCH);
-    assert_eq!(tested, reference_sequence(300, &interesting));
 }

@@ -12,6 +12,20 @@ struct Tally {
     compared: usize,
     incremental: usize,
     lost: usize,
+    /// Bases that took over (and updated) their predecessor's summaries.
+    inherited: usize,
+}
+
+/// As after an acceptance: `next` (an edit of `earlier`'s text) becomes the base and takes over
+/// `earlier`'s summaries; they must equal those summed from scratch.
+fn accept(name: &str, earlier: &Prepared, next: &str, group: Group, tally: &mut Tally) -> Prepared {
+    let prepared = Prepared::new(next, group, DEFAULT_MINOR);
+    prepared.inherit_names(earlier);
+    if let Some(same) = prepared.names_equal_fresh() {
+        assert!(same, "{name}: inherited summaries differ from fresh ones");
+        tally.inherited += 1;
+    }
+    prepared
 }
 
 /// Compares the incremental and the full verdict on one selection.
@@ -74,7 +88,7 @@ fn incremental_name_filter_equals_full_on_random_edits() {
                 // come from the process-wide cache).
                 let next = apply(&source, &chosen);
                 if round % 5 == 0 && check_valid(&next).is_ok() {
-                    let prepared = Prepared::new(&next, group, DEFAULT_MINOR);
+                    let prepared = accept(&name, &prepared, &next, group, &mut tally);
                     let sites = prepared.sites();
                     for round in 0..sites.len().min(4) {
                         let chosen = selection(&mut rng, sites, round);
@@ -91,20 +105,34 @@ fn incremental_name_filter_equals_full_on_random_edits() {
             .iter()
             .map(rewrites::span)
             .collect();
-        for _ in 0..30 {
+        for round in 0..30 {
             let edits: Vec<Rewrite> = (0..1 + rng.below(3))
                 .map(|_| random_edit(&mut rng, &source, &statements))
                 .collect();
             let chosen: Vec<&Rewrite> = edits.iter().collect();
             compare(&name, &prepared, &chosen, &mut tally);
+            let next = apply(&source, &chosen);
+            if round % 5 == 0 && check_valid(&next).is_ok() {
+                let accepted = accept(&name, &prepared, &next, Group::FastRemovals, &mut tally);
+                // And back: the summaries go the other way too.
+                accept(&name, &accepted, &source, Group::FastRemovals, &mut tally);
+            }
         }
     }
     let Tally {
         compared,
         incremental,
         lost,
+        inherited,
     } = tally;
-    eprintln!("{compared} compared, {incremental} incremental, {lost} lose a definition");
+    eprintln!(
+        "{compared} compared, {incremental} incremental, {lost} lose a definition, \
+         {inherited} bases inherited their summaries"
+    );
+    assert!(
+        inherited >= 50,
+        "{inherited} bases inherited their summaries"
+    );
     // Not vacuous: most are decided incrementally, and both verdicts occur often.
     assert!(compared >= 500, "{compared} comparisons");
     assert!(incremental * 2 > compared, "{incremental} of {compared}");
@@ -136,4 +164,65 @@ fn calls_of_unchanged_chunks_follow_their_callee() {
         assert!(prepared.loses_definition_changed(&edited).is_some(), "{to}");
         assert_eq!(prepared.loses_definition(&edited), loses, "{to}");
     }
+}
+
+/// As ProbDD judges a candidate: made from a fixed base, compared with the text accepted so far.
+#[test]
+fn name_filter_against_another_text_equals_full_on_random_edits() {
+    let mut rng = Rng(0xb0b);
+    let (mut compared, mut incremental, mut lost) = (0, 0, 0);
+    for (name, source) in corpus() {
+        for group in [Group::FastRemovals, Group::Simplifications] {
+            let base = Prepared::new(&source, group, DEFAULT_MINOR);
+            let sites = base.sites();
+            if sites.is_empty() {
+                continue;
+            }
+            let mut current: Option<Prepared> = None;
+            for round in 0..12 {
+                let accepted = selection(&mut rng, sites, round);
+                let text = apply(&source, &accepted);
+                if check_valid(&text).is_err() {
+                    continue;
+                }
+                let next = Prepared::chunked(&text, DEFAULT_MINOR);
+                // Summaries handed on from one current text to the next, as in a search.
+                next.inherit_names(current.as_ref().unwrap_or(&base));
+                let current = current.insert(next);
+                for round in 0..3 {
+                    let mut chosen = accepted.clone();
+                    chosen.extend(selection(&mut rng, sites, round));
+                    let edited = base.apply(&chosen);
+                    if base.check(&edited).is_err() {
+                        continue;
+                    }
+                    let full = match (NameUse::of(&text), NameUse::of(edited.text())) {
+                        (Some(before), Some(after)) => before.loses_definition(&after),
+                        _ => false,
+                    };
+                    let verdict = base.loses_definition_against(&edited, current);
+                    assert_eq!(verdict, full, "{name}: verdict differs for {chosen:?}");
+                    if let Some((fast, mismatches)) =
+                        base.loses_definition_against_changed(&edited, current)
+                    {
+                        let parsed = ruff_python_parser::parse_module(edited.text())
+                            .expect("valid candidate");
+                        let expected = arity::mismatched_calls(&parsed.syntax().body);
+                        assert_eq!(fast, full, "{name}: verdict differs for {chosen:?}");
+                        assert_eq!(mismatches, expected, "{name}: mismatches for {chosen:?}");
+                        incremental += 1;
+                    }
+                    compared += 1;
+                    lost += usize::from(full);
+                }
+            }
+        }
+    }
+    eprintln!("{compared} compared, {incremental} incremental, {lost} lose a definition");
+    assert!(compared >= 200, "{compared} comparisons");
+    assert!(incremental * 2 > compared, "{incremental} of {compared}");
+    assert!(
+        lost * 10 > compared && (compared - lost) * 10 > compared,
+        "{lost} of {compared}"
+    );
 }
