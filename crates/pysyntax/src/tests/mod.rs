@@ -7,6 +7,7 @@ mod prepared;
 mod robustness;
 mod transformations;
 mod validity;
+mod wrappers;
 
 use crate::*;
 
