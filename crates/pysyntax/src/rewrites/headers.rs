@@ -1,11 +1,14 @@
 //! A compound statement reduced to the expression its header evaluates
-//! ([`Group::FastRemovals`]), when that expression calls something (the failure may happen
-//! there; without a call, removing the statement does as much):
+//! ([`Group::FastRemovals`]), when its block does nothing (only `pass` or `...`) and the
+//! expression calls something (the failure may happen there; without a call, removing the
+//! statement does as much):
 //!
 //! - `for-to-iter`: `for T in E: B` → `E`;
 //! - `while-to-test`: `while C: B` → `C`;
 //! - `if-to-test`: `if C: B` (no `elif`/`else`) → `C`.
 //!
+//! A block that does something is left to statement removal first: with the block still needed,
+//! the rewrite would fail anyway, and proposing it for every `if f(x):` costs runs every round.
 //! Loops with an `else` clause are left to `remove-else` first.
 
 use ruff_python_ast::visitor::{walk_expr, Visitor};
@@ -26,7 +29,7 @@ pub fn header_to_expression(ctx: &mut Ctx<'_>, stmt: &Stmt) {
         Stmt::If(s) if s.elif_else_clauses.is_empty() => (&*s.test, &s.body, "if-to-test"),
         _ => return,
     };
-    if !calls(expr) {
+    if !body.iter().all(does_nothing) || !calls(expr) {
         return;
     }
     let range = stmt.start().to_usize()..ctx.compound_end(stmt, body);
@@ -39,6 +42,15 @@ pub fn header_to_expression(ctx: &mut Ctx<'_>, stmt: &Stmt) {
         text.to_string()
     };
     ctx.push(Group::FastRemovals, kind, range, text, &[span(expr)]);
+}
+
+/// Whether `stmt` is `pass` or `...`.
+fn does_nothing(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Pass(_) => true,
+        Stmt::Expr(e) => e.value.is_ellipsis_literal_expr(),
+        _ => false,
+    }
 }
 
 /// Whether evaluating `expr` calls something (calls inside a `lambda` do not count: its body
