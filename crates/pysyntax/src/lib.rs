@@ -188,6 +188,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("ifexp-to-else", Group::Simplifications),
     ("attribute-to-value", Group::Simplifications),
     ("call-to-receiver", Group::Simplifications),
+    ("call-to-callee", Group::Simplifications),
     ("subscript-to-value", Group::Simplifications),
     ("unary-to-operand", Group::Simplifications),
     ("boolop-to-operand", Group::Simplifications),

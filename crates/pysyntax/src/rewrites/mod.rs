@@ -380,6 +380,11 @@ impl Visitor<'_> for Walker<'_, '_> {
                     // `x.f(…)` → `x`: drops a method call from a chain (`a.b().c()` → `a.b()`).
                     expressions::hoist(ctx, expr, &method.value, "call-to-receiver");
                 }
+                if call.func.is_call_expr() {
+                    // `f()(…)` → `f()`: a call of a call's result (left behind by other
+                    // rewrites, e.g. `p.run().items()` → `(p.run())()`) may be the part to drop.
+                    expressions::hoist(ctx, expr, &call.func, "call-to-callee");
+                }
                 lists::arguments(ctx, &call.arguments, "remove-argument");
             }
             Expr::BinOp(binop) => expressions::binop(ctx, expr, binop),

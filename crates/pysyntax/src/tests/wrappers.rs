@@ -206,3 +206,21 @@ fn remove_parentheses_leaves_needed_ones() {
         assert!(got.is_empty(), "{s:?}: {got:#?}");
     }
 }
+
+#[test]
+fn call_of_a_call_result_to_the_inner_call() {
+    assert_rewrite(
+        "x = p.run(t)()\n",
+        Simplifications,
+        "call-to-callee",
+        "x = p.run(t)\n",
+    );
+    assert_rewrite(
+        "f(1)(2)(3)\n",
+        Simplifications,
+        "call-to-callee",
+        "f(1)(2)\n",
+    );
+    assert_none("f(1)\n", Simplifications, "call-to-callee");
+    assert_none("a.f(1)\n", Simplifications, "call-to-callee");
+}
