@@ -1,5 +1,5 @@
 //! `inline-function-call` ([`Group::FastRemovals`]): a module-level `def f():` without
-//! parameters or decorators, whose name the module uses exactly once, by a later statement `f()`
+//! decorators and parameters (but unused `*args`, `**kwargs`), whose name the module uses exactly once, by a later statement `f()`
 //! at module scope (possibly inside an `if`, `for`, `with`, … block, not in a function or class),
 //! becomes its body in place of that call, with the `def` gone: `def main():` / `    run()` /
 //! `if __name__ == "__main__":` / `    main()` → `if __name__ == "__main__":` / `    run()`.
@@ -43,7 +43,7 @@ pub fn inline_calls(ctx: &mut Ctx<'_>, body: &[Stmt]) {
         if def.is_async
             || !def.decorator_list.is_empty()
             || def.type_params.is_some()
-            || def.parameters.len() != 0
+            || !only_unused_varargs(ctx, def)
             || names.get(def.name.as_str()) != Some(&2)
             || needs_function(&def.body)
         {
@@ -77,6 +77,23 @@ pub fn inline_calls(ctx: &mut Ctx<'_>, body: &[Stmt]) {
             &[between, suite.span],
         );
     }
+}
+
+/// Whether `def` has no parameters but `*args` / `**kwargs` (which `add-varargs` adds) that its
+/// body does not mention: a call without arguments binds them to nothing the body needs.
+fn only_unused_varargs(ctx: &Ctx<'_>, def: &ast::StmtFunctionDef) -> bool {
+    let p = &def.parameters;
+    if !(p.posonlyargs.is_empty() && p.args.is_empty() && p.kwonlyargs.is_empty()) {
+        return false;
+    }
+    let Some(body) = ctx.suite(&def.body) else {
+        return false;
+    };
+    let tokens = &ctx.tokens[ctx.token_at(body.span.start)..ctx.token_at(body.span.end)];
+    [&p.vararg, &p.kwarg]
+        .into_iter()
+        .flatten()
+        .all(|v| tokens.iter().all(|t| ctx.text(span(t)) != v.name.as_str()))
 }
 
 /// Finds the expression statement `name()` at module scope (not inside a `def` or `class`).

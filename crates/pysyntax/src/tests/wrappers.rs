@@ -31,6 +31,16 @@ fn inline_function_call_replaces_the_call_by_the_body() {
 }
 
 #[test]
+fn inline_function_call_ignores_unused_varargs() {
+    assert_rewrite(
+        "def main(*args, **kwargs):\n    f(x)\nmain()\n",
+        FastRemovals,
+        CALL,
+        "f(x)\n",
+    );
+}
+
+#[test]
 fn inline_function_call_keeps_multi_line_strings_as_written() {
     assert_rewrite(
         "def main():\n    print('''a\n    b''')\nmain()\n",
@@ -45,7 +55,8 @@ fn inline_function_call_needs_one_bare_call_of_a_plain_function() {
     for s in [
         // parameters, decorators, async
         "def main(a):\n    f()\nmain(1)\n",
-        "def main(*a):\n    f()\nmain()\n",
+        "def main(*a):\n    f(a)\nmain()\n",
+        "def main(*, k):\n    f()\nmain()\n",
         "@d\ndef main():\n    f()\nmain()\n",
         "async def main():\n    f()\nmain()\n",
         // the body needs a function around it
