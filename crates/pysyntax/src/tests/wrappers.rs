@@ -31,6 +31,16 @@ fn inline_function_call_replaces_the_call_by_the_body() {
 }
 
 #[test]
+fn inline_function_call_keeps_line_ends_and_tabs() {
+    assert_rewrite(
+        "def main():\r\n\tif x:\r\n\t\tf()\r\nif y:\r\n    main()\r\n",
+        FastRemovals,
+        CALL,
+        "if y:\r\n    if x:\r\n    \tf()\r\n",
+    );
+}
+
+#[test]
 fn inline_function_call_ignores_unused_varargs() {
     assert_rewrite(
         "def main(*args, **kwargs):\n    f(x)\nmain()\n",
@@ -184,6 +194,12 @@ fn remove_parentheses_around_atoms() {
         "y = not x or z\n",
     );
     assert_rewrite("g(((1, 2)))\n", Simplifications, PARENS, "g((1, 2))\n");
+    assert_rewrite(
+        "s = f\"{(x)!r}\"\n",
+        Simplifications,
+        PARENS,
+        "s = f\"{x!r}\"\n",
+    );
     assert_rewrite(
         "c = (1.5).real\n",
         Simplifications,
