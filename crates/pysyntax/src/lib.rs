@@ -158,8 +158,11 @@ impl Group {
 /// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
 /// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
 /// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
-/// `while-to-body`, `with-to-body`, `try-to-body`), canonicalizations (`with-as-to-assign`, `add-varargs`),
-/// expression simplifications, constant reduction and list-element removals.
+/// `while-to-body`, `with-to-body`, `try-to-body`), a function called once inlined
+/// (`inline-function-call`), a compound statement to its header's expression (`for-to-iter`,
+/// `while-to-test`, `if-to-test`), canonicalizations (`with-as-to-assign`, `add-varargs`),
+/// expression simplifications (grouping parentheses too: `remove-parentheses`), constant
+/// reduction and list-element removals.
 pub const KINDS: &[(&str, Group)] = &[
     ("remove-statement", Group::FastRemovals),
     ("remove-decorator", Group::FastRemovals),
@@ -172,6 +175,10 @@ pub const KINDS: &[(&str, Group)] = &[
     ("remove-handler", Group::FastRemovals),
     ("remove-else", Group::FastRemovals),
     ("remove-finally", Group::FastRemovals),
+    ("inline-function-call", Group::FastRemovals),
+    ("for-to-iter", Group::FastRemovals),
+    ("while-to-test", Group::FastRemovals),
+    ("if-to-test", Group::FastRemovals),
     ("with-as-to-assign", Group::Canonicalizations),
     ("add-varargs", Group::Canonicalizations),
     ("assign-to-one", Group::Simplifications),
@@ -183,11 +190,13 @@ pub const KINDS: &[(&str, Group)] = &[
     ("ifexp-to-else", Group::Simplifications),
     ("attribute-to-value", Group::Simplifications),
     ("call-to-receiver", Group::Simplifications),
+    ("call-to-callee", Group::Simplifications),
     ("subscript-to-value", Group::Simplifications),
     ("unary-to-operand", Group::Simplifications),
     ("boolop-to-operand", Group::Simplifications),
     ("compare-to-operand", Group::Simplifications),
     ("inline-variable", Group::Simplifications),
+    ("remove-parentheses", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

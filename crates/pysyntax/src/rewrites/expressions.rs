@@ -7,6 +7,7 @@
 //! - `ifexp-to-body` / `ifexp-to-else`: `a if c else b` → `a` / `b`;
 //! - `attribute-to-value`: `x.attr` → `x`; `subscript-to-value`: `x[i]` → `x`;
 //! - `call-to-receiver`: `x.f(…)` → `x` (a method call dropped from a chain);
+//! - `call-to-callee`: `f(…)(…)` → `f(…)` (the call of a call's result dropped);
 //! - `unary-to-operand`: `-x`, `not x`, `await x` → `x`;
 //! - `boolop-to-operand`: `a and b` → `a` / `b`; `compare-to-operand`: `a < b` → `a` / `b`.
 //!

@@ -1,17 +1,22 @@
 //! Listing rewrites: one walk over the AST that asks each family of transformations for its
 //! rewrites of every node. Families live in their own modules:
 //! [`statements`] (removal), [`control_flow`] (`if`/`for`/`while`/`try` to body),
-//! [`canonical`] (`with … as`, `*args, **kwargs`), [`expressions`] (assignment, call, operator
-//! and hoisting simplifications), [`inline`] (a variable used once), [`integers`] (constant
-//! reduction), [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a
-//! parameter with the arguments of every call).
+//! [`headers`] (a compound statement to its header's expression), [`calls`] (a function called
+//! once inlined), [`parens`] (grouping parentheses), [`canonical`] (`with … as`,
+//! `*args, **kwargs`), [`expressions`] (assignment, call, operator and hoisting
+//! simplifications), [`inline`] (a variable used once), [`integers`] (constant reduction),
+//! [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a parameter with
+//! the arguments of every call).
 
+pub mod calls;
 pub mod canonical;
 pub mod control_flow;
 pub mod expressions;
+pub mod headers;
 pub mod inline;
 pub mod integers;
 pub mod lists;
+pub mod parens;
 pub mod statements;
 pub mod unused_parameters;
 
@@ -187,6 +192,27 @@ impl<'a> Ctx<'a> {
         text.trim_start_matches([' ', '\t', '\x0c']).to_string()
     }
 
+    /// Whether the code in `range` continues over a line break outside the brackets it opens
+    /// itself (a comment or line end at bracket depth 0 within it): such text is valid only
+    /// inside brackets. Line ends inside strings and backslash continuations do not count.
+    pub fn breaks_line(&self, range: Range<usize>) -> bool {
+        let mut depth = 0usize;
+        for token in &self.tokens[self.token_at(range.start)..] {
+            if token.end().to_usize() > range.end {
+                break;
+            }
+            match token.kind() {
+                TokenKind::Lpar | TokenKind::Lsqb | TokenKind::Lbrace => depth += 1,
+                TokenKind::Rpar | TokenKind::Rsqb | TokenKind::Rbrace => {
+                    depth = depth.saturating_sub(1)
+                }
+                TokenKind::NonLogicalNewline | TokenKind::Comment if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// End of a compound statement including its last block's trailing comment lines.
     pub fn compound_end(&self, stmt: &Stmt, last_body: &[Stmt]) -> usize {
         let end = line_end(self.source, stmt.end().to_usize());
@@ -221,7 +247,7 @@ impl<'a> Ctx<'a> {
                 | Expr::Attribute(_)
                 | Expr::Subscript(_)
         );
-        if bracketed || (atom && !text.contains(['\n', '\r'])) {
+        if bracketed || (atom && !self.breaks_line(span(expr))) {
             text.to_string()
         } else {
             format!("({text})")
@@ -281,6 +307,8 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
         inline::inline_variables(walker.ctx, body, &resolution);
         unused_parameters::remove_with_arguments(walker.ctx, &resolution);
     }
+    calls::inline_calls(walker.ctx, body);
+    parens::remove_parentheses(walker.ctx, body);
     let out = &mut walker.ctx.out;
     out.sort_by(|a, b| {
         (
@@ -316,6 +344,7 @@ impl Visitor<'_> for Walker<'_, '_> {
 
     fn visit_stmt(&mut self, stmt: &Stmt) {
         let ctx = &mut *self.ctx;
+        headers::header_to_expression(ctx, stmt);
         match stmt {
             Stmt::If(s) => control_flow::if_rewrites(ctx, stmt, s),
             Stmt::For(s) => control_flow::for_to_body(ctx, stmt, s),
@@ -360,6 +389,11 @@ impl Visitor<'_> for Walker<'_, '_> {
                 if let Expr::Attribute(method) = &*call.func {
                     // `x.f(…)` → `x`: drops a method call from a chain (`a.b().c()` → `a.b()`).
                     expressions::hoist(ctx, expr, &method.value, "call-to-receiver");
+                }
+                if call.func.is_call_expr() {
+                    // `f()(…)` → `f()`: a call of a call's result (left behind by other
+                    // rewrites, e.g. `p.run().items()` → `(p.run())()`) may be the part to drop.
+                    expressions::hoist(ctx, expr, &call.func, "call-to-callee");
                 }
                 lists::arguments(ctx, &call.arguments, "remove-argument");
             }

@@ -9,6 +9,7 @@ mod scopes;
 mod symtable;
 mod transformations;
 mod validity;
+mod wrappers;
 
 use crate::*;
 
