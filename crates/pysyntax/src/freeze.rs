@@ -54,6 +54,12 @@ fn annotation(comment: &str) -> Option<Annotation> {
     }
 }
 
+/// Whether a comment's text is a freeze annotation (`# autodd: freeze`, `freeze-start`,
+/// `end-freeze`).
+pub(crate) fn is_annotation(comment: &str) -> bool {
+    annotation(comment).is_some()
+}
+
 /// Finds the frozen ranges of a parsed module.
 pub fn find(source: &str, body: &[Stmt], tokens: &[Token]) -> Frozen {
     let mut frozen = Frozen::default();

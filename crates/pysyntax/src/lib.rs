@@ -23,6 +23,7 @@ mod bindings;
 mod builtin_names;
 mod checker;
 mod chunk_names;
+mod comments;
 mod freeze;
 mod indent;
 mod limits;
@@ -37,6 +38,7 @@ mod validity;
 #[cfg(test)]
 mod tests;
 
+pub use comments::without_comment_lines;
 pub use names::NameUse;
 pub use prepared::{Edited, Prepared};
 

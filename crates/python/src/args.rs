@@ -37,7 +37,8 @@ with NameError, AttributeError or TypeError). Size is measured in Python tokens,
 ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
 integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
-tries the text without whitespace-only lines (anywhere, frozen code included).\n\
+tries the text without whitespace-only lines (anywhere, frozen code included) and comment-only\n\
+lines (not freeze annotations, comments in frozen code, a #! line or an encoding declaration).\n\
 Code marked `# autodd: freeze`, between `# autodd: freeze-start` and `# autodd: end-freeze`, or\n\
 under `with __freeze__:` / inside `__freeze__(...)` is never rewritten.\n\
 \n\

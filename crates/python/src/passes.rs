@@ -387,8 +387,9 @@ impl Pass<String> for GroupPass {
     }
 }
 
-/// A last, cosmetic pass: one candidate without whitespace-only lines (rewrites leave many
-/// behind; AutoDD's own output has none). It is judged like any other candidate.
+/// A last, cosmetic pass: one candidate without whitespace-only lines and comment-only lines
+/// (rewrites leave many behind; AutoDD's own output has none). Freeze annotations and comments
+/// in frozen code stay. It is judged like any other candidate.
 #[derive(Debug)]
 pub struct TidyPass {
     /// Python 3 minor version the result must be valid for.
@@ -414,12 +415,13 @@ struct OneShot(Option<()>, u8);
 impl Search<String> for OneShot {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         self.0.take()?;
-        let text = without_blank_lines(current);
+        let uncommented = minrepro_pysyntax::without_comment_lines(current);
+        let text = without_blank_lines(uncommented.as_deref().unwrap_or(current));
         let ok = size_key(&text) < size_key(current) && check_valid_for(&text, self.1).is_ok();
         Some(if ok {
             vec![Proposal {
                 case: text,
-                change: json!({"group": "tidy", "rewrites": [{"kind": "remove-blank-lines"}]}),
+                change: json!({"group": "tidy", "rewrites": [{"kind": "remove-blank-and-comment-lines"}]}),
             }]
         } else {
             Vec::new()
@@ -570,8 +572,8 @@ mod tests {
     }
 
     #[test]
-    fn tidy_removes_blank_lines_once() {
-        let current = "\n\nx = 1\n   \n\ny = 2\n".to_owned();
+    fn tidy_removes_blank_and_comment_lines_once() {
+        let current = "\n\nx = 1\n   \n# leftover\n\ny = 2\n".to_owned();
         let mut search = (TidyPass { minor: 11 }).search(&current);
         let batch = search.next_batch(&current).unwrap();
         assert_eq!(batch[0].case, "x = 1\ny = 2\n");

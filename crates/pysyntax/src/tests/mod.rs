@@ -1,6 +1,7 @@
 //! Crate tests: validity, tokens, freeze annotations, each transformation, `apply`.
 
 mod chunk_names;
+mod comments;
 mod expressions;
 mod freeze;
 mod prepared;
