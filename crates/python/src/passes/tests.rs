@@ -1,0 +1,153 @@
+//! Unit tests of the group passes and the tidy pass.
+
+use super::*;
+
+#[test]
+fn blank_lines_go_but_a_byte_order_mark_stays_first() {
+    assert_eq!(
+        without_blank_lines("a = 1\n\n  \r\nb = 2\n"),
+        "a = 1\nb = 2\n"
+    );
+    assert_eq!(
+        without_blank_lines("\u{feff}\r\nraise E\r\n"),
+        "\u{feff}raise E\r\n"
+    );
+    assert_eq!(without_blank_lines("\u{feff}x\n\n"), "\u{feff}x\n");
+}
+
+fn rewrite(range: std::ops::Range<usize>, replacement: &str) -> Rewrite {
+    Rewrite {
+        kind: "test",
+        range,
+        replacement: replacement.into(),
+    }
+}
+
+#[test]
+fn smaller_candidates_only_outside_canonicalizations() {
+    let state = SharedState::new("x = 10\ny = 2\n", 11);
+    let current = "x = 10\ny = 2\n";
+    let all = vec![rewrite(4..6, "5"), rewrite(4..6, "100"), rewrite(0..0, "")];
+    let current = &Prepared::new(current, Group::IntegerReduction, 11);
+    let shrink = candidate(Group::IntegerReduction, &state, current, &all, &[0]).unwrap();
+    assert_eq!(shrink.case, "x = 5\ny = 2\n");
+    assert_eq!(shrink.change["group"], "integer-reduction");
+    assert!(candidate(Group::IntegerReduction, &state, current, &all, &[1]).is_none());
+    // A no-op is never proposed.
+    assert!(candidate(Group::SlowRemovals, &state, current, &all, &[2]).is_none());
+}
+
+#[test]
+fn candidates_that_lose_a_used_definition_are_not_proposed() {
+    let current = "def f():\n    return 1\nprint(f())\n";
+    let state = SharedState::new(current, 11);
+    let current = &Prepared::new(current, Group::FastRemovals, 11);
+    let drop_def = rewrite(0..22, "");
+    assert!(candidate(Group::FastRemovals, &state, current, &[drop_def], &[0]).is_none());
+    let drop_use = rewrite(22..33, "");
+    let kept = candidate(Group::FastRemovals, &state, current, &[drop_use], &[0]).unwrap();
+    assert_eq!(kept.case, "def f():\n    return 1\n");
+}
+
+/// Every proposal of a search of `pass` over `text` when every candidate fails.
+fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
+    let current = text.to_owned();
+    let mut search = pass.search(&current);
+    let mut proposed = Vec::new();
+    while let Some(batch) = search.next_batch(&current) {
+        proposed.extend(batch.into_iter().map(|p| p.case));
+        search.feedback(None);
+    }
+    proposed
+}
+
+#[test]
+fn expression_sites_that_failed_alone_are_left_out_later() {
+    let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
+    let state = SharedState::new(text, 11);
+    let passes = group_passes(&state);
+    let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
+    let simplifications = simplifications.unwrap();
+    assert!(!all_failing(simplifications, text).is_empty());
+    assert!(all_failing(simplifications, text).is_empty());
+    // A changed line gives its sites new identities.
+    let changed = text.replace("2)", "3)");
+    assert!(!all_failing(simplifications, &changed).is_empty());
+    // Statement removals are always tried again.
+    let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+    let first = all_failing(removals.unwrap(), text);
+    assert!(!first.is_empty());
+    assert_eq!(all_failing(removals.unwrap(), text), first);
+}
+
+#[test]
+fn canonicalizations_may_grow_but_never_revisit() {
+    let original = "x = 10\n";
+    let state = SharedState::new(original, 11);
+    let all = vec![rewrite(4..6, "(10)")];
+    let base = &Prepared::new(original, Group::Canonicalizations, 11);
+    // Growing in bytes (not tokens beyond the original's count is allowed).
+    let grown = candidate(Group::Canonicalizations, &state, base, &all, &[0]);
+    if token_count("x = (10)\n") <= token_count(original) {
+        assert!(grown.is_some());
+    }
+    state.mark_current("x = (10)\n");
+    assert!(candidate(Group::Canonicalizations, &state, base, &all, &[0]).is_none());
+}
+
+#[test]
+fn canonicalizations_stop_when_the_budget_is_spent() {
+    let original = "def f(a):\n    return a\n";
+    let state = SharedState::new(original, 11);
+    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+    let passes = group_passes(&state);
+    let canon = &passes[1];
+    assert_eq!(canon.name(), "canonicalizations");
+    let current = original.to_owned();
+    let mut search = canon.search(&current);
+    let mut spent = 0;
+    while let Some(batch) = search.next_batch(&current) {
+        if batch.is_empty() {
+            search.feedback(None);
+            continue;
+        }
+        spent += 1;
+        search.feedback(Some(0));
+        break;
+    }
+    let left = state.canonicalization_budget.load(Ordering::SeqCst);
+    assert!(left + spent >= budget && left <= budget);
+    state.canonicalization_budget.store(0, Ordering::SeqCst);
+    let mut search = canon.search(&current);
+    while let Some(batch) = search.next_batch(&current) {
+        assert!(
+            batch.is_empty(),
+            "no canonicalization once the budget is spent"
+        );
+        search.feedback(None);
+    }
+}
+
+#[test]
+fn tidy_removes_blank_and_comment_lines_once() {
+    let current = "\n\nx = 1\n   \n# leftover\n\ny = 2\n".to_owned();
+    let mut search = (TidyPass { minor: 11 }).search(&current);
+    let batch = search.next_batch(&current).unwrap();
+    assert_eq!(batch[0].case, "x = 1\ny = 2\n");
+    search.feedback(None);
+    assert!(search.next_batch(&current).is_none());
+    let tidy = "x = 1\n".to_owned();
+    assert!((TidyPass { minor: 11 })
+        .search(&tidy)
+        .next_batch(&tidy)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn passes_follow_group_order() {
+    let state = SharedState::new("", 11);
+    let names: Vec<String> = group_passes(&state).iter().map(|p| p.name()).collect();
+    let expected: Vec<String> = Group::ALL.iter().map(|g| g.name().to_owned()).collect();
+    assert_eq!(names, expected);
+}
