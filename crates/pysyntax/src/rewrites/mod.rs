@@ -6,7 +6,8 @@
 //! `*args, **kwargs`), [`expressions`] (assignment, call, operator and hoisting
 //! simplifications), [`inline`] (a variable used once), [`integers`] (constant reduction),
 //! [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a parameter with
-//! the arguments of every call).
+//! the arguments of every call). [`progress`] keeps statement removal away from what makes a
+//! `while` loop advance.
 
 pub mod calls;
 pub mod canonical;
@@ -17,6 +18,7 @@ pub mod inline;
 pub mod integers;
 pub mod lists;
 pub mod parens;
+pub mod progress;
 pub mod statements;
 pub mod unused_parameters;
 
@@ -292,7 +294,10 @@ fn comments_after(source: &str, end: usize, indent: usize) -> usize {
 
 /// Lists the rewrites of `group` for a parsed module.
 pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
-    let mut walker = Walker { ctx };
+    let mut walker = Walker {
+        ctx,
+        loops: Vec::new(),
+    };
     for i in 0..body.len() {
         statements::remove(walker.ctx, body, i, true);
     }
@@ -330,12 +335,16 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
 /// The AST walk dispatching nodes to the families.
 struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
+    /// The `while` loops around the node being visited, in the same function (innermost last).
+    loops: Vec<progress::LoopProgress>,
 }
 
 impl Visitor<'_> for Walker<'_, '_> {
     fn visit_body(&mut self, body: &[Stmt]) {
         for i in 0..body.len() {
-            statements::remove(self.ctx, body, i, false);
+            if !progress::advances(self.ctx.source, &body[i], &self.loops) {
+                statements::remove(self.ctx, body, i, false);
+            }
         }
         for stmt in body {
             self.visit_stmt(stmt);
@@ -378,7 +387,21 @@ impl Visitor<'_> for Walker<'_, '_> {
             }
             _ => {}
         }
-        walk_stmt(self, stmt);
+        // Loop progress is tracked per function: a nested def or class starts afresh.
+        match stmt {
+            Stmt::While(s) => {
+                self.loops
+                    .push(progress::LoopProgress::of(self.ctx.source, s));
+                walk_stmt(self, stmt);
+                self.loops.pop();
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
+                let outer = std::mem::take(&mut self.loops);
+                walk_stmt(self, stmt);
+                self.loops = outer;
+            }
+            _ => walk_stmt(self, stmt),
+        }
     }
 
     fn visit_expr(&mut self, expr: &Expr) {

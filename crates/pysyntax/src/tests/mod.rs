@@ -5,6 +5,7 @@ mod comments;
 mod expressions;
 mod freeze;
 mod prepared;
+mod progress;
 mod robustness;
 mod scopes;
 mod symtable;
