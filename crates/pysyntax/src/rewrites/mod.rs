@@ -341,9 +341,12 @@ struct Walker<'c, 'a> {
 
 impl Visitor<'_> for Walker<'_, '_> {
     fn visit_body(&mut self, body: &[Stmt]) {
-        for i in 0..body.len() {
-            if !progress::advances(self.ctx.source, &body[i], &self.loops) {
-                statements::remove(self.ctx, body, i, false);
+        // Only statement removal consults loop progress (and only its group lists removals).
+        if self.ctx.group == Group::FastRemovals {
+            for i in 0..body.len() {
+                if !progress::advances(self.ctx.source, &body[i], &self.loops) {
+                    statements::remove(self.ctx, body, i, false);
+                }
             }
         }
         for stmt in body {
@@ -389,7 +392,7 @@ impl Visitor<'_> for Walker<'_, '_> {
         }
         // Loop progress is tracked per function: a nested def or class starts afresh.
         match stmt {
-            Stmt::While(s) => {
+            Stmt::While(s) if self.ctx.group == Group::FastRemovals => {
                 self.loops
                     .push(progress::LoopProgress::of(self.ctx.source, s));
                 walk_stmt(self, stmt);
