@@ -224,37 +224,48 @@ impl<'a> Ctx<'a> {
     /// Source text of `expr`, parenthesised unless it can stand anywhere as is.
     pub fn operand(&self, expr: &Expr) -> String {
         let text = self.text(span(expr));
-        let bracketed = match expr {
-            Expr::List(_)
-            | Expr::ListComp(_)
-            | Expr::Set(_)
-            | Expr::SetComp(_)
-            | Expr::Dict(_)
-            | Expr::DictComp(_) => true,
-            Expr::Tuple(t) => t.parenthesized,
-            Expr::Generator(g) => g.parenthesized,
-            _ => false,
-        };
-        let atom = matches!(
-            expr,
-            Expr::Name(_)
-                | Expr::NumberLiteral(_)
-                | Expr::StringLiteral(_)
-                | Expr::BytesLiteral(_)
-                | Expr::FString(_)
-                | Expr::BooleanLiteral(_)
-                | Expr::NoneLiteral(_)
-                | Expr::EllipsisLiteral(_)
-                | Expr::Call(_)
-                | Expr::Attribute(_)
-                | Expr::Subscript(_)
-        );
-        if bracketed || (atom && !self.breaks_line(span(expr))) {
+        if is_bracketed(expr) || (is_primary(expr) && !self.breaks_line(span(expr))) {
             text.to_string()
         } else {
             format!("({text})")
         }
     }
+}
+
+/// Whether `expr` brings its own brackets: a display, a comprehension, a parenthesised tuple or
+/// generator.
+pub fn is_bracketed(expr: &Expr) -> bool {
+    match expr {
+        Expr::List(_)
+        | Expr::ListComp(_)
+        | Expr::Set(_)
+        | Expr::SetComp(_)
+        | Expr::Dict(_)
+        | Expr::DictComp(_) => true,
+        Expr::Tuple(t) => t.parenthesized,
+        Expr::Generator(g) => g.parenthesized,
+        _ => false,
+    }
+}
+
+/// Whether `expr` is a primary (a name, literal, call, attribute or subscript): it binds
+/// tighter than any operator, so it needs no parentheses as an operand.
+pub fn is_primary(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Name(_)
+            | Expr::NumberLiteral(_)
+            | Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::FString(_)
+            | Expr::TString(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_)
+            | Expr::EllipsisLiteral(_)
+            | Expr::Call(_)
+            | Expr::Attribute(_)
+            | Expr::Subscript(_)
+    )
 }
 
 /// Tokens that carry no syntax of their own.

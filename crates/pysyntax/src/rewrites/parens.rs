@@ -104,29 +104,7 @@ fn word(c: char) -> bool {
 
 /// Whether `expr` is a primary that needs no parentheses anywhere (layout aside).
 fn is_atom(expr: &Expr) -> bool {
-    match expr {
-        Expr::Name(_)
-        | Expr::NumberLiteral(_)
-        | Expr::StringLiteral(_)
-        | Expr::BytesLiteral(_)
-        | Expr::FString(_)
-        | Expr::TString(_)
-        | Expr::BooleanLiteral(_)
-        | Expr::NoneLiteral(_)
-        | Expr::EllipsisLiteral(_)
-        | Expr::Call(_)
-        | Expr::Attribute(_)
-        | Expr::Subscript(_)
-        | Expr::List(_)
-        | Expr::ListComp(_)
-        | Expr::Set(_)
-        | Expr::SetComp(_)
-        | Expr::Dict(_)
-        | Expr::DictComp(_) => true,
-        Expr::Tuple(t) => t.parenthesized,
-        Expr::Generator(g) => g.parenthesized,
-        _ => false,
-    }
+    super::is_bracketed(expr) || super::is_primary(expr)
 }
 
 impl<'a> Visitor<'a> for Parens<'_, '_> {
