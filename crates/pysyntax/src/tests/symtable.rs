@@ -8,9 +8,9 @@
 /// evaluated).
 const SYMTABLE: &str = r#"
 import ast, sys, symtable
-source = open(sys.argv[1], encoding="utf-8").read()
+source = sys.stdin.buffer.read().decode("utf-8")
 tree = ast.parse(source)
-top = symtable.symtable(source, sys.argv[1], "exec")
+top = symtable.symtable(source, "module.py", "exec")
 used = set()
 def child(table, name, line, decorators=()):
     lines = {line} | {d.lineno for d in decorators}
@@ -123,21 +123,24 @@ fn resolved_names(source: &str) -> String {
 
 #[test]
 fn resolution_agrees_with_cpython_symtable() {
-    let scratch = std::env::temp_dir().join(format!("minrepro-scopes-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
     let tricky = "x = 1\nclass C:\n    x = x\n    y = [x for _ in ()]\n    def m(self):\n        return x\n\
                   def f(a, b=x):\n    c = a\n    def g():\n        nonlocal c\n        c = b\n        return [c for c in c]\n    global d\n    d = lambda e, a=a: (e, a, c)\n    return g\n\
                   def h():\n    del x\n    if (n := 1):\n        return n\n";
     let mut modules = super::prepared::corpus();
     modules.push(("tricky.py".to_string(), tricky.to_string()));
     for (name, text) in modules {
-        let path = scratch.join("module.py");
-        std::fs::write(&path, &text).expect("write module");
-        let output = std::process::Command::new("python3")
+        // The module goes through stdin: no scratch file to leave behind.
+        let mut child = std::process::Command::new("python3")
             .args(["-c", SYMTABLE])
-            .arg(&path)
-            .output()
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .expect("python3 runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        std::io::Write::write_all(&mut stdin, text.as_bytes()).expect("write module");
+        drop(stdin);
+        let output = child.wait_with_output().expect("python3 ends");
         assert!(
             output.status.success(),
             "{name}: {}",
@@ -160,5 +163,4 @@ fn resolution_agrees_with_cpython_symtable() {
             "{name}: first differences (cpython, ours): {differences:#?}"
         );
     }
-    std::fs::remove_dir_all(&scratch).ok();
 }
