@@ -3,7 +3,7 @@
 //! selections of real rewrite sites (and arbitrary edits) over the modules of
 //! [`corpus`](super::prepared::corpus).
 
-use super::prepared::{corpus, random_edit, Rng};
+use super::prepared::{corpus, random_edit, top_level_spans, Rng};
 use crate::*;
 
 /// Counts of one run of comparisons.
@@ -98,13 +98,7 @@ fn incremental_name_filter_equals_full_on_random_edits() {
             }
         }
         let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
-        let statements: Vec<std::ops::Range<usize>> = ruff_python_parser::parse_module(&source)
-            .expect("parses")
-            .syntax()
-            .body
-            .iter()
-            .map(rewrites::span)
-            .collect();
+        let statements = top_level_spans(&source);
         for round in 0..30 {
             let edits: Vec<Rewrite> = (0..1 + rng.below(3))
                 .map(|_| random_edit(&mut rng, &source, &statements))

@@ -106,6 +106,17 @@ const NASTY: &[&str] = &[
     "__all__ = []\n",
 ];
 
+/// Byte ranges of the module's top-level statements (where [`random_edit`] edits).
+pub(super) fn top_level_spans(source: &str) -> Vec<std::ops::Range<usize>> {
+    ruff_python_parser::parse_module(source)
+        .expect("parses")
+        .syntax()
+        .body
+        .iter()
+        .map(rewrites::span)
+        .collect()
+}
+
 /// A random edit of `source`: often a whole top-level statement (`statements` are their
 /// spans), else a range snapped to character boundaries and often to line starts, replaced
 /// with one of [`NASTY`].
@@ -204,13 +215,7 @@ fn incremental_check_equals_full_check_on_random_edits() {
             }
         }
         let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
-        let statements: Vec<std::ops::Range<usize>> = ruff_python_parser::parse_module(&source)
-            .expect("parses")
-            .syntax()
-            .body
-            .iter()
-            .map(rewrites::span)
-            .collect();
+        let statements = top_level_spans(&source);
         for _ in 0..60 {
             let edits: Vec<Rewrite> = (0..1 + rng.below(3))
                 .map(|_| random_edit(&mut rng, &source, &statements))
