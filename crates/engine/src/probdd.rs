@@ -29,6 +29,8 @@ pub struct ProbDd<C> {
     /// The last batch's steps in order: the set tried and whether it was proposed (a set whose
     /// candidate could not be built failed without a proposal).
     last: Vec<(Vec<usize>, bool)>,
+    /// Told about every element whose removal alone was run and failed.
+    failed_alone: Option<Box<dyn FnMut(usize) + Send>>,
 }
 
 /// Probabilities at or above this count as "needed" (guards against rounding).
@@ -47,12 +49,20 @@ impl<C> ProbDd<C> {
             build: Box::new(build),
             width: 1,
             last: Vec::new(),
+            failed_alone: None,
         }
     }
 
     /// Proposes chains of up to `width` speculative candidates per batch (e.g. the `-j` value).
     pub fn with_width(mut self, width: usize) -> Self {
         self.width = width.max(1);
+        self
+    }
+
+    /// Calls `hook` with each element whose removal alone was run and failed (e.g. so that a
+    /// later search can leave it out).
+    pub fn on_failed_alone(mut self, hook: impl FnMut(usize) + Send + 'static) -> Self {
+        self.failed_alone = Some(Box::new(hook));
         self
     }
 
@@ -139,6 +149,11 @@ impl<C> Search<C> for ProbDd<C> {
                 return;
             }
             proposed += usize::from(was_proposed);
+            if let ([only], true, Some(hook)) =
+                (set.as_slice(), was_proposed, &mut self.failed_alone)
+            {
+                hook(*only);
+            }
             self.fail(&set);
         }
     }
@@ -253,6 +268,34 @@ mod tests {
         let (result, tests) = reduce(200, 0.1, &|items| items.contains(&123));
         assert_eq!(result, vec![123]);
         assert!(tests < 200, "{tests} tests");
+    }
+
+    #[test]
+    fn reports_the_elements_whose_removal_alone_failed() {
+        let needed = [2usize, 5];
+        let failed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = std::sync::Arc::clone(&failed);
+        let len = 8;
+        let mut search = ProbDd::new(len, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
+            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
+            Some(Proposal {
+                case: kept,
+                change: serde_json::json!(removed),
+            })
+        })
+        .on_failed_alone(move |i| seen.lock().unwrap().push(i));
+        let mut current: Vec<usize> = (0..len).collect();
+        while let Some(batch) = search.next_batch(&current) {
+            let ok = needed.iter().all(|n| batch[0].case.contains(n));
+            if ok {
+                current = batch[0].case.clone();
+            }
+            search.feedback(ok.then_some(0));
+        }
+        assert_eq!(current, needed.to_vec());
+        let mut failed = failed.lock().unwrap().clone();
+        failed.sort_unstable();
+        assert_eq!(failed, needed.to_vec());
     }
 
     #[test]

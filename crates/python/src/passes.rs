@@ -6,21 +6,32 @@
 //! canonicalization group a candidate must be strictly smaller than the current text in the order
 //! (tokens, bytes, text), so those groups alone cannot cycle. A canonicalization may grow the
 //! text, but never beyond the original's token count, never back into a text that was already
-//! current once, and only within a budget: the number of canonicalization sites of the original.
+//! current once, and only within a budget: the number of canonicalization sites of the text the
+//! first canonicalization search starts from.
 //! Every accepted canonicalization spends as many sites as it applied (a site removed later, e.g.
 //! the added `*args` of a parameter list, may be offered again, which without the budget could
 //! loop forever through ever new whitespace variants). Once the budget is spent, every accepted
 //! candidate is strictly smaller, so the fixpoint is reached.
+//!
+//! That text comes after the first statement removals, not the original: on a large input most
+//! functions are gone by then, and a budget sized for all of them let `add-varargs` and `remove-parameter` take turns
+//! re-adding and removing the same `*args` round after round, each round paying a full sweep of
+//! every other group for nothing.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
+use minrepro_engine::{Pass, Proposal, Search};
 use minrepro_pysyntax::{check_valid_for, rewrites, token_count, Group, Prepared, Rewrite};
 use serde_json::json;
 
 use crate::oracle::size_key;
+
+mod levels;
+mod searches;
+use levels::Levels;
+use searches::SiteSearches;
 
 /// How a group pass searches its rewrite sites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -32,8 +43,8 @@ pub enum Strategy {
     Ddmin,
 }
 
-/// ProbDD's prior probability that a rewrite site must stay unapplied.
-const PROBDD_PRIOR: f64 = 0.1;
+/// The canonicalization budget before the first canonicalization search sets it.
+const BUDGET_UNSET: usize = usize::MAX;
 
 /// State shared by every group pass of one reduction.
 #[derive(Debug)]
@@ -46,6 +57,8 @@ pub struct SharedState {
     jobs: usize,
     original_tokens: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
+    /// Canonicalization sites still allowed; [`BUDGET_UNSET`] until the first canonicalization
+    /// search sets it.
     canonicalization_budget: AtomicUsize,
     /// Single rewrites (by [`signature`]) that were run alone and failed; later searches of
     /// the expression-level groups leave them out (see [`skips_failed_sites`]).
@@ -77,9 +90,7 @@ impl SharedState {
             jobs: 1,
             original_tokens: token_count(original),
             seen: Mutex::new(HashSet::new()),
-            canonicalization_budget: AtomicUsize::new(
-                rewrites(original, Group::Canonicalizations).len(),
-            ),
+            canonicalization_budget: AtomicUsize::new(BUDGET_UNSET),
             failed_sites: Mutex::new(HashSet::new()),
             last_base: Mutex::new(None),
         })
@@ -121,36 +132,6 @@ pub fn group_passes(state: &Arc<SharedState>) -> Vec<GroupPass> {
             state: Arc::clone(state),
         })
         .collect()
-}
-
-/// The last text asked about, prepared with its rewrite sites (a search asks for the same text
-/// many times).
-type SiteMemo = Arc<Mutex<Option<Arc<Prepared>>>>;
-
-/// The prepared `text` without the sites in `skip`; a text seen for the first time is also
-/// marked as current (it is).
-fn sites(
-    memo: &SiteMemo,
-    text: &str,
-    group: Group,
-    state: &SharedState,
-    skip: &HashSet<[u8; 32]>,
-) -> Arc<Prepared> {
-    let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(prepared) = memo.as_ref() {
-        if prepared.source() == text {
-            return Arc::clone(prepared);
-        }
-    }
-    state.mark_current(text);
-    let mut prepared = Prepared::new(text, group, state.minor);
-    if !skip.is_empty() {
-        prepared.retain_sites(|site| !skip.contains(&signature(text, site)));
-    }
-    let prepared = Arc::new(prepared);
-    state.follow(&prepared);
-    *memo = Some(Arc::clone(&prepared));
-    prepared
 }
 
 /// Whether a group's searches leave out single rewrites that already failed alone in an earlier
@@ -262,7 +243,7 @@ type BatchSites = (usize, Option<[u8; 32]>);
 
 /// A group's ddmin search that also charges accepted canonicalizations to the budget.
 struct GroupSearch {
-    inner: Ddmin<String>,
+    inner: Box<dyn Search<String>>,
     /// Sites applied by each proposal of the last batch, in batch order, with the signature of
     /// a proposal that applies a single site.
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
@@ -306,77 +287,25 @@ impl Pass<String> for GroupPass {
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
-        if self.state.strategy == Strategy::ProbDd && group != Group::Canonicalizations {
-            // The sites of the text the pass starts from stay fixed; a candidate applies every
-            // site accepted so far plus the new set, to that base text.
-            let base = Arc::new(Prepared::new(current, group, self.state.minor));
-            self.state.follow(&base);
-            let state = Arc::clone(&self.state);
-            let width = state.jobs;
-            // The current text, prepared with its chunks for the name filter.
-            let judged = Mutex::new(Arc::clone(&base));
-            return Box::new(
-                ProbDd::new(
-                    base.sites().len(),
-                    PROBDD_PRIOR,
-                    move |current: &String, applied: &[usize]| {
-                        state.mark_current(current);
-                        let judged = {
-                            let mut judged = lock(&judged);
-                            if judged.source() != current.as_str() {
-                                let next = Arc::new(Prepared::chunked(current, state.minor));
-                                state.follow(&next);
-                                *judged = next;
-                            }
-                            Arc::clone(&judged)
-                        };
-                        candidate_on(group, &state, &base, &judged, base.sites(), applied)
-                    },
-                )
-                .with_width(width),
+        if group == Group::Canonicalizations {
+            let first = rewrites(current, group).len();
+            let _ = self.state.canonicalization_budget.compare_exchange(
+                BUDGET_UNSET,
+                first,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
             );
         }
-        let length_state = Arc::clone(&self.state);
-        let memo: SiteMemo = Arc::new(Mutex::new(None));
-        let length_memo = Arc::clone(&memo);
-        let state = Arc::clone(&self.state);
-        // The failures known when the search starts (the list must not change under ddmin
-        // between two acceptances).
-        let skip: Arc<HashSet<[u8; 32]>> = Arc::new(if skips_failed_sites(group) {
-            lock(&self.state.failed_sites).clone()
-        } else {
-            HashSet::new()
-        });
-        let length_skip = Arc::clone(&skip);
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
-        let sites_of_batch = Arc::clone(&batch_sites);
-        let inner = Ddmin::new(
-            0,
-            move |current: &String| {
-                sites(&length_memo, current, group, &length_state, &length_skip)
-                    .sites()
-                    .len()
-            },
-            move |current: &String, chunk: &[usize]| {
-                let prepared = sites(&memo, current, group, &state, &skip);
-                let all = prepared.sites();
-                let proposal = candidate(group, &state, &prepared, all, chunk)?;
-                let single = match chunk {
-                    [only] if skips_failed_sites(group) => {
-                        all.get(*only).map(|site| signature(current, site))
-                    }
-                    _ => None,
-                };
-                lock(&sites_of_batch).push((chunk.len(), single));
-                Some(proposal)
-            },
-        );
-        // A sequential run decides one candidate at a time: candidates built after the
-        // accepted one of a batch would be wasted (each is a whole text, checked and filtered).
-        let inner = if self.state.jobs == 1 {
-            inner.with_max_batch(1)
+        let sites = SiteSearches::new(group, &self.state, &batch_sites);
+        let inner: Box<dyn Search<String>> = if group == Group::FastRemovals {
+            let deepest = sites.clone();
+            Box::new(Levels::new(
+                Box::new(move |level, current| sites.open(current, Some(level))),
+                Box::new(move |current| deepest.deepest(current)),
+            ))
         } else {
-            inner
+            sites.open(current, None)
         };
         Box::new(GroupSearch {
             inner,

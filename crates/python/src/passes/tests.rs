@@ -61,23 +61,79 @@ fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
     proposed
 }
 
+/// The proposals of `pass`'s search over `text`, in order, with the engine's rule: the first
+/// proposal of a batch for which `interesting` holds becomes the current text.
+fn reduce_with(pass: &GroupPass, text: &str, interesting: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut current = text.to_owned();
+    let mut search = pass.search(&current);
+    let mut proposed = Vec::new();
+    while let Some(batch) = search.next_batch(&current) {
+        let accepted = batch.iter().position(|p| interesting(&p.case));
+        let decided = accepted.map_or(batch.len(), |i| i + 1);
+        proposed.extend(batch[..decided].iter().map(|p| p.case.clone()));
+        if let Some(i) = accepted {
+            current = batch[i].case.clone();
+        }
+        search.feedback(accepted);
+    }
+    proposed
+}
+
+#[test]
+fn statement_removals_decide_the_outer_level_before_trying_inner_statements() {
+    let text = "def keep():\n    a = 1\n    b = 2\nprint(1)\n";
+    let needs = |t: &str| t.contains("def keep") && t.contains("print(1)");
+    for strategy in [Strategy::Ddmin, Strategy::ProbDd] {
+        let state = SharedState::with_strategy(text, 11, strategy);
+        let passes = group_passes(&state);
+        let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+        let proposed = reduce_with(removals.unwrap(), text, &needs);
+        // An outer proposal removes `def keep` or `print(1)`; an inner one only body lines.
+        let outer: Vec<usize> = (0..proposed.len())
+            .filter(|&i| !needs(&proposed[i]))
+            .collect();
+        let inner: Vec<usize> = (0..proposed.len())
+            .filter(|&i| needs(&proposed[i]))
+            .collect();
+        assert!(
+            !outer.is_empty() && !inner.is_empty(),
+            "{strategy:?}: {proposed:?}"
+        );
+        assert!(
+            outer.last() < inner.first(),
+            "{strategy:?}: an inner statement was tried before the outer level was decided: {proposed:?}"
+        );
+    }
+}
+
 #[test]
 fn expression_sites_that_failed_alone_are_left_out_later() {
     let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
-    let state = SharedState::new(text, 11);
-    let passes = group_passes(&state);
-    let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
-    let simplifications = simplifications.unwrap();
-    assert!(!all_failing(simplifications, text).is_empty());
-    assert!(all_failing(simplifications, text).is_empty());
-    // A changed line gives its sites new identities.
-    let changed = text.replace("2)", "3)");
-    assert!(!all_failing(simplifications, &changed).is_empty());
-    // Statement removals are always tried again.
-    let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
-    let first = all_failing(removals.unwrap(), text);
-    assert!(!first.is_empty());
-    assert_eq!(all_failing(removals.unwrap(), text), first);
+    for strategy in [Strategy::Ddmin, Strategy::ProbDd] {
+        let state = SharedState::with_strategy(text, 11, strategy);
+        let passes = group_passes(&state);
+        let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
+        let simplifications = simplifications.unwrap();
+        assert!(
+            !all_failing(simplifications, text).is_empty(),
+            "{strategy:?}"
+        );
+        assert!(
+            all_failing(simplifications, text).is_empty(),
+            "{strategy:?}"
+        );
+        // A changed line gives its sites new identities.
+        let changed = text.replace("2)", "3)");
+        assert!(
+            !all_failing(simplifications, &changed).is_empty(),
+            "{strategy:?}"
+        );
+        // Statement removals are always tried again.
+        let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+        let first = all_failing(removals.unwrap(), text);
+        assert!(!first.is_empty(), "{strategy:?}");
+        assert_eq!(all_failing(removals.unwrap(), text), first, "{strategy:?}");
+    }
 }
 
 #[test]
@@ -99,12 +155,14 @@ fn canonicalizations_may_grow_but_never_revisit() {
 fn canonicalizations_stop_when_the_budget_is_spent() {
     let original = "def f(a):\n    return a\n";
     let state = SharedState::new(original, 11);
-    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
     let passes = group_passes(&state);
     let canon = &passes[1];
     assert_eq!(canon.name(), "canonicalizations");
     let current = original.to_owned();
     let mut search = canon.search(&current);
+    // Set by the first search, from the text it starts from.
+    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+    assert_eq!(budget, rewrites(original, Group::Canonicalizations).len());
     let mut spent = 0;
     while let Some(batch) = search.next_batch(&current) {
         if batch.is_empty() {
@@ -126,6 +184,25 @@ fn canonicalizations_stop_when_the_budget_is_spent() {
         );
         search.feedback(None);
     }
+}
+
+#[test]
+fn the_canonicalization_budget_counts_the_first_searched_text_not_the_original() {
+    // Statement removals run first: by the time canonicalizations start, two of the three
+    // functions are gone, and only the survivor's sites may be spent.
+    let original =
+        "def f(a):\n    return a\ndef g(b):\n    return b\ndef h(c):\n    return c\nh(1)\n";
+    let later = "def h(c):\n    return c\nh(1)\n";
+    let state = SharedState::new(original, 11);
+    let passes = group_passes(&state);
+    let _search = passes[1].search(&later.to_owned());
+    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+    assert_eq!(budget, rewrites(later, Group::Canonicalizations).len());
+    assert!(budget < rewrites(original, Group::Canonicalizations).len());
+    // A later search does not reset it.
+    state.canonicalization_budget.store(0, Ordering::SeqCst);
+    let _again = passes[1].search(&later.to_owned());
+    assert_eq!(state.canonicalization_budget.load(Ordering::SeqCst), 0);
 }
 
 #[test]

@@ -1,0 +1,146 @@
+//! Hierarchical order for statement removals (HDD, Misherghi and Su, ICSE'06): ddmin over the
+//! outermost sites first, then over the sites one level deeper, and so on.
+//!
+//! Flat ddmin over every statement of a large program splits its chunks by count, so the sites
+//! inside a class or function that goes as a whole inflate the list: at fine granularity they
+//! cost one candidate each although their parent's removal decides them all. Level by level,
+//! the inner sites of what goes are never listed on their own.
+//!
+//! A site's level is the number of sites of the same list whose range contains its own; sites
+//! that only overlap count as disjoint.
+
+use std::ops::Range;
+
+use minrepro_engine::{Proposal, Search};
+
+/// The level of each site (by range), in the order of `ranges`.
+pub fn levels(ranges: &[Range<usize>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ranges.len()).collect();
+    // Containers before what they contain: by start, then the longer first.
+    order.sort_by_key(|&i| (ranges[i].start, std::cmp::Reverse(ranges[i].end), i));
+    let mut level = vec![0; ranges.len()];
+    // Ends of the chain of ranges containing the current one, outermost first.
+    let mut open: Vec<usize> = Vec::new();
+    for i in order {
+        let range = &ranges[i];
+        while open
+            .last()
+            .is_some_and(|&end| end < range.end || end <= range.start)
+        {
+            open.pop();
+        }
+        level[i] = open.len();
+        open.push(range.end);
+    }
+    level
+}
+
+/// Positions of `levels` equal to `wanted` (every position when `wanted` is `None`).
+pub fn at_level(levels: &[usize], wanted: Option<usize>) -> Vec<usize> {
+    (0..levels.len())
+        .filter(|&i| wanted.is_none_or(|w| levels[i] == w))
+        .collect()
+}
+
+/// Opens the search of one level over the current text.
+pub type OpenLevel = Box<dyn Fn(usize, &String) -> Box<dyn Search<String>> + Send>;
+
+/// The deepest level among the sites of a text (`None`: no sites).
+pub type Deepest = Box<dyn Fn(&String) -> Option<usize> + Send>;
+
+/// Runs one search per level, outermost first, until the current text has no deeper sites.
+pub struct Levels {
+    level: usize,
+    inner: Option<Box<dyn Search<String>>>,
+    open: OpenLevel,
+    deepest: Deepest,
+}
+
+impl Levels {
+    /// A search that starts at level 0.
+    pub fn new(open: OpenLevel, deepest: Deepest) -> Self {
+        Levels {
+            level: 0,
+            inner: None,
+            open,
+            deepest,
+        }
+    }
+}
+
+impl Search<String> for Levels {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        loop {
+            let inner = match &mut self.inner {
+                Some(inner) => inner,
+                None => self.inner.insert((self.open)(self.level, current)),
+            };
+            if let Some(batch) = inner.next_batch(current) {
+                return Some(batch);
+            }
+            if (self.deepest)(current).is_none_or(|deepest| self.level >= deepest) {
+                return None;
+            }
+            self.level += 1;
+            self.inner = None;
+        }
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        if let Some(inner) = &mut self.inner {
+            inner.feedback(accepted);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_count_the_ranges_that_contain_a_site() {
+        // class (0..100) > method (10..50) > statement (20..30); a second top-level 100..120;
+        // a site with the method's exact range comes after it (equal ranges nest by position).
+        let ranges = [0..100, 10..50, 20..30, 100..120, 10..50, 40..60];
+        assert_eq!(levels(&ranges), vec![0, 1, 3, 0, 2, 1]);
+        assert_eq!(at_level(&levels(&ranges), Some(1)), vec![1, 5]);
+        assert_eq!(at_level(&levels(&ranges), None).len(), ranges.len());
+    }
+
+    /// A search that proposes its level once.
+    struct Once(Option<usize>);
+
+    impl Search<String> for Once {
+        fn next_batch(&mut self, _current: &String) -> Option<Vec<Proposal<String>>> {
+            let level = self.0.take()?;
+            Some(vec![Proposal {
+                case: level.to_string(),
+                change: serde_json::json!(level),
+            }])
+        }
+
+        fn feedback(&mut self, _accepted: Option<usize>) {}
+    }
+
+    #[test]
+    fn levels_run_outermost_first_and_stop_below_the_deepest() {
+        let mut search = Levels::new(
+            Box::new(|level, _| Box::new(Once(Some(level)))),
+            Box::new(|current: &String| current.len().checked_sub(1)),
+        );
+        // A text whose deepest level is 2, then one with no sites at all.
+        let mut levels = Vec::new();
+        while let Some(batch) = search.next_batch(&"abc".to_owned()) {
+            levels.push(batch[0].change.clone());
+            search.feedback(None);
+        }
+        assert_eq!(levels, vec![0, 1, 2]);
+        let mut empty = Levels::new(
+            Box::new(|level, _| Box::new(Once(Some(level)))),
+            Box::new(|current: &String| current.len().checked_sub(1)),
+        );
+        assert!(empty.next_batch(&String::new()).is_some());
+        empty.feedback(None);
+        assert!(empty.next_batch(&String::new()).is_none());
+    }
+}
