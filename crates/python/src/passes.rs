@@ -299,13 +299,13 @@ impl Pass<String> for GroupPass {
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let inner: Box<dyn Search<String>> = if group == Group::FastRemovals {
-            let deepest = sites.clone();
-            Box::new(Levels::new(
-                Box::new(move |level, current| sites.open(current, Some(level))),
-                Box::new(move |current| deepest.deepest(current)),
-            ))
+            Box::new(Levels::new(Box::new(move |level, current| {
+                sites.open(current, Some(level))
+            })))
         } else {
-            sites.open(current, None)
+            sites
+                .open(current, None)
+                .unwrap_or_else(|| Box::new(Exhausted))
         };
         Box::new(GroupSearch {
             inner,
@@ -314,6 +314,17 @@ impl Pass<String> for GroupPass {
             state: Arc::clone(&self.state),
         })
     }
+}
+
+/// A search with nothing to propose.
+struct Exhausted;
+
+impl Search<String> for Exhausted {
+    fn next_batch(&mut self, _current: &String) -> Option<Vec<Proposal<String>>> {
+        None
+    }
+
+    fn feedback(&mut self, _accepted: Option<usize>) {}
 }
 
 /// A last, cosmetic pass: one candidate without whitespace-only lines and comment-only lines

@@ -42,28 +42,24 @@ pub fn at_level(levels: &[usize], wanted: Option<usize>) -> Vec<usize> {
         .collect()
 }
 
-/// Opens the search of one level over the current text.
-pub type OpenLevel = Box<dyn Fn(usize, &String) -> Box<dyn Search<String>> + Send>;
-
-/// The deepest level among the sites of a text (`None`: no sites).
-pub type Deepest = Box<dyn Fn(&String) -> Option<usize> + Send>;
+/// Opens the search of one level over the current text; `None` when the text has no sites at
+/// that level (then it has none deeper either).
+pub type OpenLevel = Box<dyn Fn(usize, &String) -> Option<Box<dyn Search<String>>> + Send>;
 
 /// Runs one search per level, outermost first, until the current text has no deeper sites.
 pub struct Levels {
     level: usize,
     inner: Option<Box<dyn Search<String>>>,
     open: OpenLevel,
-    deepest: Deepest,
 }
 
 impl Levels {
     /// A search that starts at level 0.
-    pub fn new(open: OpenLevel, deepest: Deepest) -> Self {
+    pub fn new(open: OpenLevel) -> Self {
         Levels {
             level: 0,
             inner: None,
             open,
-            deepest,
         }
     }
 }
@@ -73,13 +69,10 @@ impl Search<String> for Levels {
         loop {
             let inner = match &mut self.inner {
                 Some(inner) => inner,
-                None => self.inner.insert((self.open)(self.level, current)),
+                None => self.inner.insert((self.open)(self.level, current)?),
             };
             if let Some(batch) = inner.next_batch(current) {
                 return Some(batch);
-            }
-            if (self.deepest)(current).is_none_or(|deepest| self.level >= deepest) {
-                return None;
             }
             self.level += 1;
             self.inner = None;
@@ -124,23 +117,20 @@ mod tests {
 
     #[test]
     fn levels_run_outermost_first_and_stop_below_the_deepest() {
-        let mut search = Levels::new(
-            Box::new(|level, _| Box::new(Once(Some(level)))),
-            Box::new(|current: &String| current.len().checked_sub(1)),
-        );
-        // A text whose deepest level is 2, then one with no sites at all.
+        // The current text's length is its number of levels.
+        let open = || -> OpenLevel {
+            Box::new(|level, current: &String| {
+                (level < current.len())
+                    .then(|| Box::new(Once(Some(level))) as Box<dyn Search<String>>)
+            })
+        };
+        let mut search = Levels::new(open());
         let mut levels = Vec::new();
         while let Some(batch) = search.next_batch(&"abc".to_owned()) {
             levels.push(batch[0].change.clone());
             search.feedback(None);
         }
         assert_eq!(levels, vec![0, 1, 2]);
-        let mut empty = Levels::new(
-            Box::new(|level, _| Box::new(Once(Some(level)))),
-            Box::new(|current: &String| current.len().checked_sub(1)),
-        );
-        assert!(empty.next_batch(&String::new()).is_some());
-        empty.feedback(None);
-        assert!(empty.next_batch(&String::new()).is_none());
+        assert!(Levels::new(open()).next_batch(&String::new()).is_none());
     }
 }
