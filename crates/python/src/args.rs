@@ -86,10 +86,10 @@ pub struct PythonArgs {
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     #[arg(long = "python", value_name = "PATH", default_value = "python3")]
     pub python: String,
-    /// How the expression-level rewrite groups search their sites: probabilistic delta
-    /// debugging (the default: about 0.8 of ddmin's predicate runs on the benchmark corpus) or
-    /// classic ddmin (re-derives sites after every accepted change). Statement removals always
-    /// use ddmin, outermost level first.
+    /// How the rewrite groups search their sites: probabilistic delta debugging (the default:
+    /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
+    /// (re-derives sites after every accepted change). Statement removals go outermost level
+    /// first, and use ddmin on texts over 4,000 tokens either way.
     #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::ProbDd)]
     pub strategy: crate::passes::Strategy,
     /// Write the run's counters as JSON to this file at the end (also when the run is

@@ -1,11 +1,12 @@
 //! The searches a group pass opens over the rewrite sites of the current text (all of them, or
 //! one [level](super::levels) of statement removals): ProbDD (`--strategy probdd`) or ddmin.
 //!
-//! Statement removals always use ddmin (level by level): ProbDD keeps the text it started from and
-//! re-applies every accepted site to it in each candidate, and every accepted removal re-prepares
-//! the text the name filter judges against; with the many acceptances of statement removals on
-//! a large file that cost more engine time per candidate (1.2 ms against 0.9 ms on the engine
-//! benchmark's 5,000-line file) than the runs it saved.
+//! Statement removals of a text longer than [`PROBDD_STATEMENTS_MAX_TOKENS`] use ddmin: ProbDD
+//! keeps the text it started from and re-applies every accepted site to it in each candidate, and
+//! every accepted removal re-prepares (parses) the text the name filter judges against; with the
+//! many acceptances of statement removals on a large file that cost more engine time per
+//! candidate (1.2 ms against 0.9 ms on the engine benchmark's 5,000-line file) than the runs it
+//! saved. Below the limit a parse is cheap and ProbDD's fewer runs win.
 //!
 //! ProbDD's sets hold about 1 / prior = 10 sites at first, however long the list: on thousands of
 //! sites of which few are needed (a 50,000-line file where one line fails) that is thousands of
@@ -24,6 +25,10 @@ use super::{SharedState, Strategy};
 
 /// ProbDD's prior probability that a rewrite site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
+
+/// Largest text (in tokens) whose statement removals ProbDD searches (see the module
+/// documentation).
+pub const PROBDD_STATEMENTS_MAX_TOKENS: usize = 4000;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
@@ -67,18 +72,20 @@ impl SiteSearches {
     }
 
     /// A search over the sites of `current` at `level` (every site when `None`): ProbDD when
-    /// the strategy asks for it, the group is not statement removals and the list is not too
-    /// long, else ddmin. `None` when there are
+    /// the strategy asks for it and neither the list nor (for statement removals) the text is
+    /// too long, else ddmin. `None` when there are
     /// no such sites.
     pub fn open(&self, current: &str, level: Option<usize>) -> Option<Box<dyn Search<String>>> {
-        let probdd = self.state.strategy == Strategy::ProbDd
-            && !matches!(self.group, Group::Canonicalizations | Group::FastRemovals);
+        let probdd =
+            self.state.strategy == Strategy::ProbDd && self.group != Group::Canonicalizations;
         if probdd {
             let base = self.fixed_sites(current, level);
             if base.sites().is_empty() {
                 return None;
             }
-            if base.sites().len() <= PROBDD_MAX_SITES {
+            let small = self.group != Group::FastRemovals
+                || base.token_count() <= PROBDD_STATEMENTS_MAX_TOKENS;
+            if base.sites().len() <= PROBDD_MAX_SITES && small {
                 return Some(self.probdd(base));
             }
         } else if Self::positions(&self.prepared(current), level).is_empty() {

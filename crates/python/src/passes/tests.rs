@@ -107,6 +107,31 @@ fn statement_removals_decide_the_outer_level_before_trying_inner_statements() {
 }
 
 #[test]
+fn statement_removals_of_large_texts_use_ddmin_whatever_the_strategy() {
+    // 100 independent statements; ProbDD's first set holds 9 of them, ddmin's first half 50.
+    let statements = |tokens_each: usize| -> String {
+        (0..100)
+            .map(|i| format!("v{i} = [{}]\n", vec!["1"; tokens_each].join(", ")))
+            .collect()
+    };
+    let first_kept = |text: &str| {
+        let state = SharedState::with_strategy(text, 11, Strategy::ProbDd);
+        let passes = group_passes(&state);
+        let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
+        let current = text.to_owned();
+        let mut search = removals.unwrap().search(&current);
+        let batch = search.next_batch(&current).unwrap();
+        batch[0].case.lines().count()
+    };
+    let small = statements(2);
+    assert!(token_count(&small) <= searches::PROBDD_STATEMENTS_MAX_TOKENS);
+    assert_eq!(first_kept(&small), 91);
+    let large = statements(30);
+    assert!(token_count(&large) > searches::PROBDD_STATEMENTS_MAX_TOKENS);
+    assert_eq!(first_kept(&large), 50);
+}
+
+#[test]
 fn expression_sites_that_failed_alone_are_left_out_later() {
     let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
     for strategy in [Strategy::Ddmin, Strategy::ProbDd] {
