@@ -14,9 +14,9 @@
 //! candidate is strictly smaller, so the fixpoint is reached.
 //!
 //! That text comes after the first statement removals, not the original: on a large input most
-//! functions are gone by then, and a budget sized for all of them let `add-varargs` and `remove-parameter` take turns
-//! re-adding and removing the same `*args` round after round, each round paying a full sweep of
-//! every other group for nothing.
+//! functions are gone by then, and a budget sized for all of them let `add-varargs` and
+//! `remove-parameter` take turns re-adding and removing the same `*args` round after round, each
+//! round paying a full sweep of every other group for nothing.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -241,7 +241,8 @@ fn candidate_on(
 /// Sites a proposal applies, and the signature of its site when it applies only one.
 type BatchSites = (usize, Option<[u8; 32]>);
 
-/// A group's ddmin search that also charges accepted canonicalizations to the budget.
+/// A group's search (ddmin, ProbDD, or ddmin level by level) that also records the single sites
+/// ddmin ran alone and saw fail, and charges accepted canonicalizations to the budget.
 struct GroupSearch {
     inner: Box<dyn Search<String>>,
     /// Sites applied by each proposal of the last batch, in batch order, with the signature of
