@@ -3,7 +3,8 @@
 //!
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`oracle`] (materializing
-//! and judging candidates), [`passes`] (one ddmin pass per rewrite group). [`run`] ties them to
+//! and judging candidates), [`passes`] (one pass per rewrite group: ProbDD or ddmin over its
+//! rewrite sites, statement removals level by level). [`run`] ties them to
 //! the engine.
 
 pub mod args;
