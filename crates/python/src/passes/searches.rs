@@ -73,8 +73,7 @@ impl SiteSearches {
 
     /// A search over the sites of `current` at `level` (every site when `None`): ProbDD when
     /// the strategy asks for it and neither the list nor (for statement removals) the text is
-    /// too long, else ddmin. `None` when there are
-    /// no such sites.
+    /// too long, else ddmin. `None` when there are no such sites.
     pub fn open(&self, current: &str, level: Option<usize>) -> Option<Box<dyn Search<String>>> {
         let probdd =
             self.state.strategy == Strategy::ProbDd && self.group != Group::Canonicalizations;
