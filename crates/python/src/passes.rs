@@ -288,14 +288,10 @@ impl Pass<String> for GroupPass {
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
-        if group == Group::Canonicalizations {
-            let first = rewrites(current, group).len();
-            let _ = self.state.canonicalization_budget.compare_exchange(
-                BUDGET_UNSET,
-                first,
-                Ordering::SeqCst,
-                Ordering::SeqCst,
-            );
+        let budget = &self.state.canonicalization_budget;
+        if group == Group::Canonicalizations && budget.load(Ordering::SeqCst) == BUDGET_UNSET {
+            // Listed once: later searches must not pay a parse for it.
+            budget.store(rewrites(current, group).len(), Ordering::SeqCst);
         }
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);

@@ -35,11 +35,9 @@ pub fn levels(ranges: &[Range<usize>]) -> Vec<usize> {
     level
 }
 
-/// Positions of `levels` equal to `wanted` (every position when `wanted` is `None`).
-pub fn at_level(levels: &[usize], wanted: Option<usize>) -> Vec<usize> {
-    (0..levels.len())
-        .filter(|&i| wanted.is_none_or(|w| levels[i] == w))
-        .collect()
+/// Positions of `levels` equal to `wanted`.
+pub fn at_level(levels: &[usize], wanted: usize) -> Vec<usize> {
+    (0..levels.len()).filter(|&i| levels[i] == wanted).collect()
 }
 
 /// Opens the search of one level over the current text; `None` when the text has no sites at
@@ -96,8 +94,8 @@ mod tests {
         // a site with the method's exact range comes after it (equal ranges nest by position).
         let ranges = [0..100, 10..50, 20..30, 100..120, 10..50, 40..60];
         assert_eq!(levels(&ranges), vec![0, 1, 3, 0, 2, 1]);
-        assert_eq!(at_level(&levels(&ranges), Some(1)), vec![1, 5]);
-        assert_eq!(at_level(&levels(&ranges), None).len(), ranges.len());
+        assert_eq!(at_level(&levels(&ranges), 1), vec![1, 5]);
+        assert_eq!(at_level(&levels(&ranges), 3), vec![2]);
     }
 
     /// A search that proposes its level once.

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, ProbDd, Search};
-use minrepro_pysyntax::{Group, Prepared};
+use minrepro_pysyntax::{token_count, Group, Prepared};
 
 use super::levels;
 use super::{candidate, candidate_on, lock, signature, skips_failed_sites, BatchSites};
@@ -77,14 +77,18 @@ impl SiteSearches {
     pub fn open(&self, current: &str, level: Option<usize>) -> Option<Box<dyn Search<String>>> {
         let probdd =
             self.state.strategy == Strategy::ProbDd && self.group != Group::Canonicalizations;
-        if probdd {
+        // The token count (a lex) decides before a ProbDD base that ddmin would not use is
+        // prepared (a parse and the site listing).
+        let small = || {
+            self.group != Group::FastRemovals
+                || token_count(current) <= PROBDD_STATEMENTS_MAX_TOKENS
+        };
+        if probdd && small() {
             let base = self.fixed_sites(current, level);
             if base.sites().is_empty() {
                 return None;
             }
-            let small = self.group != Group::FastRemovals
-                || base.token_count() <= PROBDD_STATEMENTS_MAX_TOKENS;
-            if base.sites().len() <= PROBDD_MAX_SITES && small {
+            if base.sites().len() <= PROBDD_MAX_SITES {
                 return Some(self.probdd(base));
             }
         } else if Self::positions(&self.prepared(current), level).is_empty() {
@@ -117,7 +121,7 @@ impl SiteSearches {
     fn positions(prepared: &Prepared, level: Option<usize>) -> Vec<usize> {
         match level {
             None => (0..prepared.sites().len()).collect(),
-            Some(_) => levels::at_level(&levels_of(prepared), level),
+            Some(level) => levels::at_level(&levels_of(prepared), level),
         }
     }
 
