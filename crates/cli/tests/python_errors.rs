@@ -117,3 +117,46 @@ fn bad_freeze_annotations_name_the_line() {
         assert!(!out.exists());
     }
 }
+
+/// `--timeout` is checked while the flags are parsed, with the same words in both front ends:
+/// a value the run could not honour (or that would overflow a deadline) is a usage error, never a
+/// panic, and nothing runs.
+#[test]
+fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let bundle_out = dir.path().join("reduced");
+    for bad in ["nan", "inf", "0", "-1", "1e30"] {
+        let python = stderr_of(
+            python_command(&example("control_flow.py"), "budget", &out)
+                .arg("--timeout")
+                .arg(bad),
+            2,
+        );
+        let bundle = stderr_of(
+            assert_cmd::Command::cargo_bin("minrepro")
+                .unwrap()
+                .args([
+                    "bundle",
+                    "--code-object",
+                    "/dev/null",
+                    "--predicate",
+                    "true",
+                ])
+                .arg("--output")
+                .arg(&bundle_out)
+                .arg("--timeout")
+                .arg(bad),
+            2,
+        );
+        for stderr in [&python, &bundle] {
+            assert!(
+                stderr.contains(&format!("invalid value '{bad}' for '--timeout"))
+                    && stderr.contains("must be a positive number of seconds"),
+                "{bad}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+        assert!(!out.exists() && !bundle_out.exists());
+    }
+}

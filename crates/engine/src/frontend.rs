@@ -73,7 +73,8 @@ pub struct PredicateArgs {
         long = "timeout",
         value_name = "SECONDS",
         default_value_t = 60.0,
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = parse_timeout_seconds
     )]
     pub timeout: f64,
     /// A further file the predicate's verdict depends on (library, reference data); part of the
@@ -83,6 +84,26 @@ pub struct PredicateArgs {
     /// Free-form identity string (environment, configuration) added to the cache key. Repeatable.
     #[arg(long = "cache-tag", value_name = "TAG")]
     pub cache_tags: Vec<String>,
+}
+
+/// The longest `--timeout` accepted (about 31 years): anything larger is surely a typo, and
+/// durations near `u64::MAX` seconds would overflow when added to an instant.
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// Parses `--timeout`: a finite number of seconds above zero and at most [`MAX_TIMEOUT_SECS`].
+/// Checked while parsing, so every front end refuses `nan`, `inf`, `0`, `-1` or `1e30` with the
+/// same words and exit status 2, before anything reads the value.
+pub fn parse_timeout_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "must be a positive number of seconds".to_string())?;
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_TIMEOUT_SECS {
+        return Err(format!(
+            "must be a positive number of seconds, at most {MAX_TIMEOUT_SECS:e}"
+        ));
+    }
+    Ok(seconds)
 }
 
 /// Opens the outcome cache: persistent when `--cache-file` is given, after checking that the file
@@ -339,4 +360,25 @@ pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
         message.push_str(&format!("\n{error}"));
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_must_be_finite_positive_and_bounded() {
+        for good in ["0.5", "60", " 2 ", "1e9"] {
+            assert!(parse_timeout_seconds(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "nan", "NaN", "inf", "-inf", "0", "-0", "-1", "1e30", "", "ten",
+        ] {
+            let error = parse_timeout_seconds(bad).unwrap_err();
+            assert!(
+                error.contains("positive number of seconds"),
+                "{bad}: {error}"
+            );
+        }
+    }
 }
