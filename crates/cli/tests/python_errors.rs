@@ -14,7 +14,16 @@ fn uninteresting_original_shows_its_output() {
             .arg(python()),
         1,
     );
-    assert!(stderr.contains("not interesting"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "--err-msg \"no such message\" does not appear in the output of the program (case-sensitive)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--- its last lines on stderr ---"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("RuntimeError: budget exceeded for gamma"),
         "{stderr}"
@@ -159,4 +168,72 @@ fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
         }
         assert!(!out.exists() && !bundle_out.exists());
     }
+}
+
+#[test]
+fn an_existing_output_is_refused_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("p.py");
+    std::fs::write(&source, "x = 1\nraise ValueError('needle')\n").unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let stderr = stderr_of(&mut python_command(&source, "needle", &notes), 1);
+    assert!(
+        stderr.contains("notes.txt already exists") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    python_command(&source, "needle", &notes)
+        .arg("--force")
+        .assert()
+        .code(0);
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "raise ValueError('needle')\n"
+    );
+}
+
+#[test]
+fn a_needle_found_only_in_a_warning_is_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("p.py");
+    std::fs::write(
+        &source,
+        "import warnings\nwarnings.warn('old api', DeprecationWarning, stacklevel=1)\n\
+         table = {'a': 1}\nprint(table[''])\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.py");
+    let mut command = python_command(&source, "old api", &out);
+    command.env("PYTHONWARNINGS", "always");
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("--err-msg \"old api\" appears in the original's output, but not in its final traceback (a KeyError)"),
+        "{stderr}"
+    );
+    // Said once, at the start.
+    assert_eq!(stderr.matches("not in its final traceback").count(), 1);
+}
+
+#[test]
+fn an_original_slower_than_the_timeout_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("slow.py");
+    std::fs::write(
+        &source,
+        "import time\ntime.sleep(30)\nraise ValueError('x')\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.py");
+    let stderr = stderr_of(
+        python_command(&source, "x", &out).args(["--timeout", "0.5"]),
+        1,
+    );
+    assert!(
+        stderr.contains("the original run took longer than --timeout 0.5 s"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
 }

@@ -349,3 +349,71 @@ fn stats_json_counts_every_predicate_run() {
         .assert()
         .code(2);
 }
+
+/// A program that reads a data file by a relative path, takes an argument and an environment
+/// variable, and fails only when all three reach it.
+const READS_CWD_ARGS_AND_ENV: &str = "\
+import json, os, sys
+unused = [1, 2, 3]
+orders = json.load(open('orders.json'))
+mode = sys.argv[1]
+region = os.environ['REGION']
+raise ValueError('order check failed: %d %s %s' % (orders['count'], mode, region))
+";
+
+/// The message only the full setup produces: the data file's count, the argument, the variable.
+const FULL_SETUP_MESSAGE: &str = "order check failed: 3 --strict eu";
+
+#[test]
+fn candidates_run_in_the_callers_directory_with_args_and_env() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("orders.json"), r#"{"count": 3}"#).unwrap();
+    let source = dir.path().join("prog.py");
+    std::fs::write(&source, READS_CWD_ARGS_AND_ENV).unwrap();
+    let out = dir.path().join("min.py");
+    let run = |extra: &[&str], cwd: &std::path::Path, out: &std::path::Path| {
+        let mut command = python_command(&source, FULL_SETUP_MESSAGE, out);
+        command
+            .current_dir(cwd)
+            .args(["--arg", "--strict", "--env", "REGION=eu"])
+            .args(extra);
+        command.output().unwrap()
+    };
+    // By default candidates run where minrepro was started: the relative read works.
+    let output = run(&[], &data, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let reduced = std::fs::read_to_string(&out).unwrap();
+    assert!(!reduced.contains("unused"), "{reduced}");
+    assert!(reduced.contains("orders.json"), "{reduced}");
+    // The summary names the output and how to run it, --arg included.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("run it with: python3 {} --strict", out.display())),
+        "{stdout}"
+    );
+    // --cwd picks the directory from anywhere.
+    let out2 = dir.path().join("min2.py");
+    let data_text = data.to_string_lossy().into_owned();
+    let output = run(&["--cwd", &data_text], dir.path(), &out2);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&out2).unwrap(), reduced);
+    // --isolated-cwd gives each candidate an empty directory: the original cannot find its data.
+    let out3 = dir.path().join("min3.py");
+    let output = run(&["--isolated-cwd"], &data, &out3);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("does not appear in the output of the program")
+            && stderr.contains("FileNotFoundError"),
+        "{stderr}"
+    );
+    assert!(!out3.exists());
+    // Without the environment variable the original does not fail the same way.
+    let mut command = python_command(&source, FULL_SETUP_MESSAGE, &out3);
+    command.current_dir(&data).args(["--arg", "--strict"]);
+    let stderr = stderr_of(&mut command, 1);
+    assert!(stderr.contains("KeyError: 'REGION'"), "{stderr}");
+}

@@ -166,7 +166,7 @@ fn corrupt(text: &str, msg: &str, kind: u8, at: usize) -> (Vec<u8>, String, &'st
         _ => (
             text.as_bytes().to_vec(),
             "needle <1000>".into(),
-            "the original input is not interesting",
+            "does not appear in the output of",
         ),
     }
 }

@@ -166,6 +166,8 @@ pub struct Predicate {
     env: Vec<(OsString, OsString)>,
     env_text: Vec<(String, String)>,
     identities: IdentitySet,
+    /// Where runs start, when not in the candidate's workspace (see [`Predicate::with_working_dir`]).
+    working_dir: Option<PathBuf>,
     digest: String,
 }
 
@@ -241,6 +243,7 @@ impl Predicate {
                 .collect(),
             env_text: config.env,
             identities,
+            working_dir: None,
             digest: String::new(),
         };
         predicate.digest = blake3::hash(predicate.describe().to_string().as_bytes())
@@ -270,6 +273,14 @@ impl Predicate {
     /// within the lower limit is the one the configured timeout would have given.
     pub fn with_run_limit(mut self, limit: Duration) -> Self {
         self.timeout = self.timeout.min(limit);
+        self
+    }
+
+    /// Starts every run in `dir` instead of the candidate's workspace (which `{workspace}` still
+    /// names). The front end makes the directory part of the configuration (e.g. a cache tag)
+    /// when verdicts may depend on it.
+    pub fn with_working_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.working_dir = dir;
         self
     }
 
@@ -308,8 +319,8 @@ impl Predicate {
         self.identities.verify().map_err(EvalError::Fatal)
     }
 
-    /// Runs the predicate on a materialized candidate: `workspace` is the cwd and `lookup` gives
-    /// each placeholder's value. Identity files are checked before and after.
+    /// Runs the predicate on a materialized candidate: `workspace` is the cwd (unless
+    /// [`Predicate::with_working_dir`] chose another) and `lookup` gives each placeholder's value. Identity files are checked before and after.
     pub fn evaluate(
         &self,
         workspace: &Path,
@@ -339,7 +350,7 @@ impl Predicate {
         let request = RunRequest {
             program: &self.executable,
             args: &args,
-            cwd: workspace,
+            cwd: self.working_dir.as_deref().unwrap_or(workspace),
             env: &self.env,
             timeout: self.timeout,
             needle: self.acceptance.substring.as_deref().map(str::as_bytes),

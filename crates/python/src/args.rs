@@ -16,10 +16,15 @@ pub enum Backend {
 
 /// Extra help text of `minrepro python --help`: how candidates run and are judged.
 pub const LONG_HELP: &str = "\
-Every candidate is written, under the source's file name, into a fresh temporary directory and\n\
-run as the main script (`PYTHON FILE`, so `__name__ == \"__main__\"`) with that directory as the\n\
-working directory, the source's own directory prepended to PYTHONPATH (sibling imports keep\n\
-working), PYTHONDONTWRITEBYTECODE=1 and PYTHONHASHSEED=0. A candidate is interesting when\n\
+Every candidate is written, under the source's file name, into a fresh temporary directory (its\n\
+workspace) and run as the main script (`PYTHON FILE ARG...`, so `__name__ == \"__main__\"`, with\n\
+the --arg values as sys.argv[1:]) with the source's own directory prepended to PYTHONPATH\n\
+(sibling imports keep working), PYTHONDONTWRITEBYTECODE=1, PYTHONHASHSEED=0 and the --env\n\
+settings. Its working directory is the directory minrepro was started in (as in AutoDD: relative\n\
+paths resolve as they did for the original), or --cwd DIR, or with --isolated-cwd its own empty\n\
+workspace. Under -j N up to N candidates run at once in a shared working directory: a program\n\
+that writes files there must not depend on what another candidate writes (use --isolated-cwd\n\
+when it writes fixed file names, or read-only inputs and a predicate that ignores them). A candidate is interesting when\n\
 --err-msg occurs (case-sensitive) in its stdout or stderr; its exit status does not matter\n\
 unless --interesting-exit-code is given. A timeout never counts as interesting.\n\
 \n\
@@ -108,6 +113,26 @@ pub struct PythonArgs {
     /// run, never answered from the cache, to measure it; verdicts stay cached under --timeout.
     #[arg(long = "timeout-factor", value_name = "F", allow_hyphen_values = true)]
     pub timeout_factor: Option<f64>,
+    /// Directory every candidate runs in [default: the directory minrepro was started in, as in
+    /// AutoDD, so relative paths such as open("data.json") resolve as they did for the original].
+    #[arg(long = "cwd", value_name = "DIR", conflicts_with = "isolated_cwd")]
+    pub cwd: Option<PathBuf>,
+    /// Run each candidate in a fresh, empty directory of its own (its workspace) instead, so that
+    /// files it writes cannot affect other candidates or your directories.
+    #[arg(long = "isolated-cwd")]
+    pub isolated_cwd: bool,
+    /// An argument for the program (its sys.argv[1:]); repeat for more. Files named here are
+    /// part of the cache key by content.
+    #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub script_args: Vec<String>,
+    /// An environment variable for every candidate run, NAME=VALUE; repeatable. Overrides
+    /// minrepro's own settings for the same name (PYTHONPATH, PYTHONHASHSEED, ...).
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
+    pub env: Vec<(String, String)>,
+    /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
+    /// a mistyped -o cannot overwrite an unrelated file).
+    #[arg(long = "force")]
+    pub force: bool,
     /// Engine flags.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -117,4 +142,35 @@ pub struct PythonArgs {
     /// predicate is interesting when it exits with 0.
     #[command(flatten)]
     pub predicate: PredicateArgs,
+}
+
+/// Parses `--env NAME=VALUE`: a non-empty name without `=` or NUL, and a value without NUL.
+fn parse_env_assignment(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| "expected NAME=VALUE".to_string())?;
+    if name.is_empty() || name.contains('\0') || value.contains('\0') {
+        return Err("expected NAME=VALUE with a non-empty NAME and no NUL bytes".into());
+    }
+    Ok((name.to_owned(), value.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_env_assignment;
+
+    #[test]
+    fn env_assignments_split_at_the_first_equals_sign() {
+        assert_eq!(
+            parse_env_assignment("A=b=c").unwrap(),
+            ("A".to_owned(), "b=c".to_owned())
+        );
+        assert_eq!(
+            parse_env_assignment("EMPTY=").unwrap(),
+            ("EMPTY".to_owned(), String::new())
+        );
+        for bad in ["NOEQUALS", "=value", "A\0B=c"] {
+            assert!(parse_env_assignment(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod encoding;
+pub mod explain;
 pub mod guard;
 pub mod interpreter;
 pub mod oracle;
@@ -49,6 +50,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
                 .into(),
         ));
     }
+    if has_predicate && !args.script_args.is_empty() {
+        return Err(RunError::Usage(
+            "--arg passes arguments to the program run as `PYTHON {file} ARG...`; with --predicate, \
+             give them with --predicate-arg"
+                .into(),
+        ));
+    }
+    let working_dir = working_dir(args)?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new()
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
@@ -56,6 +65,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
+    if !args.force && args.output.exists() {
+        return Err(RunError::Failed(format!(
+            "{} already exists; minrepro python does not replace a file it did not write in this \
+             run: choose another -o, remove the file, or pass --force to replace it",
+            args.output.display()
+        )));
+    }
     check_stats_file(args)?;
     check_timeout_factor(args)?;
     let python = interpreter.path.clone();
@@ -73,8 +89,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &python,
         None,
         &backend_tag,
+        working_dir.as_deref(),
     )?)
-    .map_err(|e| RunError::Usage(e.to_string()))?;
+    .map_err(|e| RunError::Usage(e.to_string()))?
+    .with_working_dir(working_dir.clone());
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
@@ -105,8 +123,20 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
     };
     if first.status != Status::Interesting {
-        return Err(RunError::Failed(minrepro_engine::describe_uninteresting(
-            &first,
+        let expected = explain::Expectation {
+            err_msg: args.err_msg.as_deref(),
+            exit_code: args.predicate.interesting_exit_code.or(
+                if has_predicate && args.err_msg.is_none() {
+                    Some(0)
+                } else {
+                    None
+                },
+            ),
+            custom_predicate: has_predicate,
+            timeout_secs: args.predicate.timeout,
+        };
+        return Err(RunError::Failed(explain::why_not_reproduced(
+            &first, &expected,
         )));
     }
     let guard = if args.any_exception {
@@ -119,6 +149,11 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             ),
             None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
         });
+        if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
+            if let Some(note) = explain::needle_outside_traceback(&first.last_run, needle, kind) {
+                progress.message(&note);
+            }
+        }
         Some(guard::same_exception_check(found.as_deref()))
     };
     let original_seconds =
@@ -129,8 +164,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &python,
         guard.clone(),
         &backend_tag,
+        working_dir.as_deref(),
     )?)
-    .map_err(|e| RunError::Usage(e.to_string()))?;
+    .map_err(|e| RunError::Usage(e.to_string()))?
+    .with_working_dir(working_dir.clone());
     if let Some(factor) = args.timeout_factor {
         let limit = adaptive_run_limit(factor, original_seconds, args.predicate.timeout);
         predicate = predicate.with_run_limit(limit);
@@ -219,11 +256,40 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         save(&args.output, &source, &reduced.case).map_err(RunError::Failed)?;
     }
     Ok(format!(
-        "minrepro python: wrote {} ({} tokens, was {})",
+        "minrepro python: wrote {} ({} tokens, was {}); run it with: {}",
         args.output.display(),
         oracle.size(&reduced.case),
-        oracle.size(&source.text)
+        oracle.size(&source.text),
+        how_to_run(args)
     ))
+}
+
+/// The command that runs the result as the candidates were run (without `--predicate`: the
+/// interpreter, the output and the `--arg` values), quoted for a POSIX shell.
+fn how_to_run(args: &PythonArgs) -> String {
+    let output = args.output.to_string_lossy();
+    let words: Vec<&str> = match &args.predicate.predicate {
+        Some(_) => vec![&args.python, &output],
+        None => std::iter::once(args.python.as_str())
+            .chain(std::iter::once(output.as_ref()))
+            .chain(args.script_args.iter().map(String::as_str))
+            .collect(),
+    };
+    words
+        .iter()
+        .map(|w| shell_quoted(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as one POSIX shell word: bare when it has only safe characters, else single-quoted.
+fn shell_quoted(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=+,@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// The shortest time a candidate gets under `--timeout-factor`: start-up noise of a fast original
@@ -328,6 +394,7 @@ fn predicate_config(
     python: &Path,
     guard: Option<OutputCheck>,
     backend_tag: &str,
+    working_dir: Option<&Path>,
 ) -> Result<PredicateConfig, RunError> {
     let acceptance = Acceptance {
         substring: args.err_msg.clone(),
@@ -342,21 +409,54 @@ fn predicate_config(
         ),
         None => (python_text.clone(), None),
     };
+    let mut env = candidate_env(&source.dir);
+    env.extend(args.env.iter().cloned());
     let mut config = args.predicate.config(
         executable,
         PLACEHOLDERS.to_vec(),
         acceptance,
         default_exit_code,
-        candidate_env(&source.dir),
+        env,
     );
+    if let Some(dir) = working_dir {
+        // Relative paths the program reads resolve there: another directory, another verdict.
+        config.cache_tags.push(format!("cwd={}", dir.display()));
+    }
     if args.predicate.predicate.is_none() {
-        config.args = vec!["{file}".into()];
+        config.args = std::iter::once("{file}".to_owned())
+            .chain(args.script_args.iter().cloned())
+            .collect();
         // The backend and preloaded modules are part of what a verdict depends on.
         config.cache_tags.push(backend_tag.to_owned());
     } else if config.args.iter().any(|a| a.contains("{python}")) {
         config.cache_dependencies.push(python.to_path_buf());
     }
     Ok(config)
+}
+
+/// The directory candidates run in: `--cwd`, else the directory minrepro was started in; `None`
+/// with `--isolated-cwd` (each candidate's own workspace).
+fn working_dir(args: &PythonArgs) -> Result<Option<PathBuf>, RunError> {
+    if args.isolated_cwd {
+        return Ok(None);
+    }
+    let dir = match &args.cwd {
+        Some(dir) => dir
+            .canonicalize()
+            .map_err(|e| RunError::Usage(format!("--cwd {}: {e}", dir.display())))?,
+        None => std::env::current_dir().map_err(|e| {
+            RunError::Failed(format!(
+                "cannot read the current directory ({e}); give --cwd DIR or --isolated-cwd"
+            ))
+        })?,
+    };
+    if !dir.is_dir() {
+        return Err(RunError::Usage(format!(
+            "--cwd {} is not a directory",
+            dir.display()
+        )));
+    }
+    Ok(Some(dir))
 }
 
 /// The environment of every candidate run: the source's directory first on the module search
@@ -386,5 +486,13 @@ mod tests {
         assert_eq!(secs(10.0, 30.0, 60.0), 60.0);
         // A --timeout below the floor wins: the limit never exceeds what the user allowed.
         assert_eq!(secs(10.0, 0.01, 0.5), 0.5);
+    }
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        assert_eq!(shell_quoted("out/min.py"), "out/min.py");
+        assert_eq!(shell_quoted("my file.py"), "'my file.py'");
+        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
+        assert_eq!(shell_quoted(""), "''");
     }
 }
