@@ -1,4 +1,4 @@
-# minrepro's fork server (embedded in the minrepro binary; started as `python -c`).
+# minrepro's fork server (embedded in the minrepro binary; `python -c BOOTSTRAP` reads it from stdin).
 #
 # The helper imports the --preload modules once, then serves candidates: for each request it
 # forks a child that runs the candidate as __main__ with fds 0/1/2 redirected at the descriptor

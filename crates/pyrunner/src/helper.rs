@@ -21,6 +21,11 @@ use minrepro_predicate::process::{
 use minrepro_predicate::{register_group, Executor};
 
 const HELPER_SOURCE: &str = include_str!("helper.py");
+/// The helper's `-c` program: it reads the helper's source (its length is the second argument)
+/// from stdin and runs it, so `ps` shows one short line instead of the whole source. Nothing
+/// else is written to stdin before the helper says it is ready, so no request can be read ahead.
+const BOOTSTRAP: &str = "import sys; exec(compile(sys.stdin.buffer.read(int(sys.argv[2])), \
+                         'minrepro-runner', 'exec'))";
 /// How long a helper may take to start (imports of preloaded modules included).
 const START_DEADLINE: Duration = Duration::from_secs(120);
 /// How long a helper may take to fork after a request.
@@ -44,8 +49,9 @@ impl Helper {
         let mut command = Command::new(interpreter);
         command
             .arg("-c")
-            .arg(HELPER_SOURCE)
+            .arg(BOOTSTRAP)
             .arg(preload_json)
+            .arg(HELPER_SOURCE.len().to_string())
             .envs(env.iter().map(|(k, v)| (k, v)))
             // Candidates fork from the helper and set their run's tag with `os.environ`, which
             // does not change the environment block the kernel shows in /proc/PID/environ: a
@@ -63,7 +69,9 @@ impl Helper {
                 interpreter.display()
             )
         })?;
-        let to = child.stdin.take().expect("piped stdin");
+        let mut to = child.stdin.take().expect("piped stdin");
+        // A helper that died at once shows up below as one that never got ready.
+        let _ = to.write_all(HELPER_SOURCE.as_bytes());
         let from = File::from(OwnedFd::from(child.stdout.take().expect("piped stdout")));
         set_nonblocking(&from);
         let mut helper = Helper {

@@ -186,3 +186,32 @@ fn a_failing_preload_is_reported_for_fallback() {
         .unwrap();
     assert!(error.contains("no_such_module_xyz"), "{error}");
 }
+
+/// The helper's command line, as `ps` shows it, is one short line: the source arrives on stdin.
+#[test]
+fn helper_command_line_is_short() {
+    let interpreter = python();
+    let _pool = pool(&interpreter);
+    let me = std::process::id().to_string();
+    let mut helpers = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let dir = entry.path();
+        let (Ok(stat), Ok(cmdline)) = (
+            std::fs::read_to_string(dir.join("stat")),
+            std::fs::read(dir.join("cmdline")),
+        ) else {
+            continue;
+        };
+        // Field 4 of /proc/PID/stat (after the parenthesized name) is the parent's pid.
+        let after_name = stat.rsplit_once(") ").map(|(_, rest)| rest).unwrap_or("");
+        let parent = after_name.split(' ').nth(1).unwrap_or("");
+        if parent == me && cmdline.windows(15).any(|w| w == b"minrepro-runner") {
+            helpers.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+        }
+    }
+    // Tests running at the same time in this process may have helpers of their own.
+    assert!(!helpers.is_empty());
+    for line in &helpers {
+        assert!(line.len() < 300 && !line.contains("def main"), "{line}");
+    }
+}
