@@ -1,5 +1,7 @@
 //! The `minrepro` binary: parses the command line and hands over to a front end.
 
+mod style;
+
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -8,7 +10,7 @@ use minrepro_engine::RunError;
 
 /// Turns a failing input into the smallest standalone reproducer that still fails the same way.
 #[derive(Debug, Parser)]
-#[command(name = "minrepro", version, about, long_about = None)]
+#[command(name = "minrepro", version, propagate_version = true, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -48,17 +50,19 @@ fn main() -> ExitCode {
     };
     // Whatever happened, no descendant of a predicate may outlive us.
     minrepro_predicate::process::kill_all_orphans();
+    let error = style::paint("error:", style::Colour::Red, style::stderr_wanted());
     match result {
         Ok(line) => {
+            let line = style::paint(&line, style::Colour::Green, style::stdout_wanted());
             let _ = writeln!(std::io::stdout(), "{line}");
             ExitCode::SUCCESS
         }
         Err(RunError::Usage(message)) => {
-            let _ = writeln!(std::io::stderr(), "{name}: error: {message}");
+            let _ = writeln!(std::io::stderr(), "{name}: {error} {message}");
             ExitCode::from(2)
         }
         Err(RunError::Failed(message)) => {
-            let _ = writeln!(std::io::stderr(), "{name}: error: {message}");
+            let _ = writeln!(std::io::stderr(), "{name}: {error} {message}");
             ExitCode::from(1)
         }
         Err(RunError::Interrupted) => {

@@ -237,3 +237,50 @@ fn an_original_slower_than_the_timeout_is_explained() {
     );
     assert!(!out.exists());
 }
+
+/// Errors are red on a terminal (a real pseudo-terminal from `script`), plain when piped or
+/// with NO_COLOR; both front ends answer --version.
+#[test]
+fn colour_only_on_a_terminal_and_versions() {
+    let binary = assert_cmd::cargo::cargo_bin("minrepro");
+    let command = format!(
+        "{} python /nonexistent/p.py --err-msg x -o /nonexistent/o.py",
+        binary.display()
+    );
+    let on_terminal = |no_color: &str| {
+        let output = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("NO_COLOR", no_color)
+            .output()
+            .expect("script(1) from util-linux runs the command on a pseudo-terminal");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let coloured = on_terminal("");
+    assert!(coloured.contains("\x1b[1;31merror:\x1b[0m"), "{coloured:?}");
+    let plain = on_terminal("1");
+    assert!(
+        plain.contains("error:") && !plain.contains('\x1b'),
+        "{plain:?}"
+    );
+    let piped = stderr_of(
+        &mut python_command(
+            std::path::Path::new("/nonexistent/p.py"),
+            "x",
+            std::path::Path::new("/nonexistent/o.py"),
+        ),
+        1,
+    );
+    assert!(
+        piped.contains("error:") && !piped.contains('\x1b'),
+        "{piped:?}"
+    );
+    for front_end in ["python", "bundle"] {
+        let output = minrepro().args([front_end, "--version"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{front_end}: {output:?}");
+        assert!(
+            stdout.contains(env!("CARGO_PKG_VERSION")),
+            "{front_end}: {stdout}"
+        );
+    }
+}
