@@ -1,12 +1,13 @@
 //! The `minrepro` binary: parses the command line and hands over to a front end.
 
-mod style;
-
-use std::io::Write;
+use std::io::{stdout, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use minrepro_engine::RunError;
+
+mod docs;
+mod style;
 
 /// Turns a failing input into the smallest standalone reproducer that still fails the same way.
 #[derive(Debug, Parser)]
@@ -22,6 +23,10 @@ enum Command {
     Bundle(minrepro_bundle::BundleArgs),
     /// Reduce a Python program while --err-msg still appears in its output (AutoDD).
     Python(Box<minrepro_python::PythonArgs>),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page (roff; `minrepro man | man -l -`), or write them all with --dir.
+    Man(docs::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +37,8 @@ fn main() -> ExitCode {
     let name = match &cli.command {
         Command::Bundle(_) => "minrepro bundle",
         Command::Python(_) => "minrepro python",
+        Command::Completions(args) => return print_docs(docs::completions(args, &mut stdout())),
+        Command::Man(args) => return print_docs(docs::man(args, &mut stdout())),
     };
     if let Err(error) = minrepro_predicate::install_interrupt_handler() {
         let _ = writeln!(std::io::stderr(), "{name}: error: {error}");
@@ -47,6 +54,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Bundle(args) => minrepro_bundle::run(args),
         Command::Python(args) => minrepro_python::run(args),
+        Command::Completions(_) | Command::Man(_) => unreachable!("answered above"),
     };
     // Whatever happened, no descendant of a predicate may outlive us.
     minrepro_predicate::process::kill_all_orphans();
@@ -70,10 +78,21 @@ fn main() -> ExitCode {
             // has already said which file (if any) holds its last accepted candidate.
             let line = match cli.command {
                 Command::Bundle(_) => format!("{name}: interrupted; no output was published"),
-                Command::Python(_) => format!("{name}: interrupted"),
+                _ => format!("{name}: interrupted"),
             };
             let _ = writeln!(std::io::stderr(), "{line}");
             ExitCode::from(130)
+        }
+    }
+}
+
+/// Exit status of `completions` and `man`, which write to stdout and start no reduction.
+fn print_docs(result: anyhow::Result<()>) -> ExitCode {
+    match result.and_then(|()| stdout().flush().map_err(Into::into)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "minrepro: error: {error:#}");
+            ExitCode::from(1)
         }
     }
 }
