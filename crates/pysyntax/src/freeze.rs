@@ -8,8 +8,9 @@
 //! - `with __freeze__:` (or `with m.__freeze__:`) freezes the whole `with` statement;
 //! - `__freeze__(expr)` (or `m.__freeze__(expr)`) freezes the whole call.
 //!
-//! Imports of `__freeze__` and `from __future__` imports are frozen too, so the annotations keep
-//! working and future imports keep their position.
+//! Imports of `__freeze__` (`from minrepro import __freeze__`, `from tilelang.autodd import
+//! __freeze__`: any module's, by name) and `from __future__` imports are frozen too, so the
+//! annotations keep working and future imports keep their position.
 
 use std::ops::Range;
 
@@ -244,5 +245,33 @@ mod tests {
         assert_eq!(annotation("# autodd: end-freeze "), Some(Annotation::End));
         assert_eq!(annotation("# autodd: freezer"), None);
         assert_eq!(annotation("# note"), None);
+    }
+
+    /// The frozen texts of `source` with `from MODULE import __freeze__` at the top.
+    fn frozen_texts(module: &str) -> Vec<String> {
+        let source = format!(
+            "from {module} import __freeze__\n\
+             unused = [1, 2]\n\
+             with __freeze__:\n    kept = len(unused)\n\
+             shape = __freeze__(6 * 7)\n"
+        );
+        crate::frozen_ranges(&source)
+            .into_iter()
+            .map(|r| source[r].replace(module, "MODULE"))
+            .collect()
+    }
+
+    #[test]
+    fn minrepros_freeze_import_is_recognised_like_autodds() {
+        let ours = frozen_texts("minrepro");
+        assert_eq!(
+            ours,
+            [
+                "from MODULE import __freeze__",
+                "with __freeze__:\n    kept = len(unused)",
+                "__freeze__(6 * 7)"
+            ]
+        );
+        assert_eq!(ours, frozen_texts("tilelang.autodd"));
     }
 }

@@ -89,7 +89,13 @@ pub struct PythonArgs {
     #[arg(long = "preload", value_name = "MODULE")]
     pub preload: Vec<String>,
     /// Python interpreter that runs the candidates (resolved once to its real executable).
-    #[arg(long = "python", value_name = "PATH", default_value = "python3")]
+    /// `python -m minrepro` sets MINREPRO_PYTHON to its own interpreter.
+    #[arg(
+        long = "python",
+        value_name = "PATH",
+        env = "MINREPRO_PYTHON",
+        default_value = "python3"
+    )]
     pub python: String,
     /// How the rewrite groups search their sites: probabilistic delta debugging (the default:
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
