@@ -11,29 +11,25 @@ import sys
 import sysconfig
 
 
-def _user_scheme():
-    if sys.version_info >= (3, 10):
-        return sysconfig.get_preferred_scheme("user")
-    if os.name == "nt":
-        return "nt_user"
-    if sys.platform == "darwin" and getattr(sys, "_framework", None):
-        return "osx_framework_user"
-    return "posix_user"
+def _script_dirs():
+    """Where pip puts this interpreter's console scripts: the environment's own directory, then
+    the per-user one (``pip install --user``)."""
+    yield sysconfig.get_path("scripts")
+    preferred = getattr(sysconfig, "get_preferred_scheme", None)  # Python 3.10 and newer
+    user_scheme = preferred("user") if preferred else os.name + "_user"
+    yield sysconfig.get_path("scripts", user_scheme)
 
 
 def find_minrepro_bin():
-    """Path of the ``minrepro`` executable: in this environment's scripts directory (where
-    ``pip install`` puts it), else in the user scheme's (``pip install --user``)."""
+    """Path of the installed ``minrepro`` executable (see ``_script_dirs``)."""
     name = "minrepro" + (sysconfig.get_config_var("EXE") or "")
-    tried = []
-    for scripts in (sysconfig.get_path("scripts"), sysconfig.get_path("scripts", _user_scheme())):
-        path = os.path.join(scripts, name)
+    candidates = [os.path.join(directory, name) for directory in _script_dirs()]
+    for path in candidates:
         if os.path.isfile(path):
             return path
-        tried.append(path)
     raise FileNotFoundError(
         "the minrepro executable is not installed next to this interpreter (looked at "
-        + " and ".join(tried)
+        + " and ".join(candidates)
         + "); reinstall the minrepro wheel"
     )
 
