@@ -37,6 +37,10 @@ fn install_predicate() -> PathBuf {
     target.to_path_buf()
 }
 
+fn example_predicate() -> PathBuf {
+    repo_root().join("examples/bundle/predicate.sh")
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -66,7 +70,8 @@ fn run(area: &Area, name: &str, cache: &Path, sections: bool, llvm: Option<&str>
         .arg("--predicate-arg={bundle}")
         .arg("--cache-file")
         .arg(cache)
-        .env("MINREPRO_COMPAT_COUNT", &count);
+        .env("MINREPRO_COMPAT_COUNT", &count)
+        .env("MINREPRO_COMPAT_PREDICATE", example_predicate());
     if sections {
         command.args([
             "--allow-remove-section=.debug_*",
@@ -180,6 +185,7 @@ fn original_cache_with_a_corrupt_entry_or_format_is_refused_before_any_run() {
             .arg("--cache-file")
             .arg(&cache)
             .env("MINREPRO_COMPAT_COUNT", area.out("count"))
+            .env("MINREPRO_COMPAT_PREDICATE", example_predicate())
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1));
