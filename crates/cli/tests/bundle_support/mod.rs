@@ -216,6 +216,33 @@ pub fn log(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("reduction-log.json")).unwrap()).unwrap()
 }
 
+/// Writes a bundle like the original's tests do: objects `object-N.co` (or `names`) with ids
+/// `id-N`, and `metadata` inline (or a relative path when it is a JSON string).
+pub fn write_bundle(
+    root: &Path,
+    contents: &[&[u8]],
+    metadata: serde_json::Value,
+    names: Option<&[&str]>,
+) -> PathBuf {
+    let mut objects = Vec::new();
+    for (index, content) in contents.iter().enumerate() {
+        let name = names.map_or_else(|| format!("object-{index}.co"), |n| n[index].to_owned());
+        let path = root.join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        objects.push(serde_json::json!({"id": format!("id-{index}"), "path": name}));
+    }
+    let bundle = serde_json::json!({
+        "format": "comgr-hotswap-reducer-bundle",
+        "version": 1,
+        "code_objects": objects,
+        "metadata": metadata,
+    });
+    let path = root.join("bundle.json");
+    std::fs::write(&path, bundle.to_string()).unwrap();
+    path
+}
+
 /// Python's own computation of the original reducer's candidate digest of a published output
 /// (object ids, original names from the log, object sha256s, canonical metadata JSON); also checks
 /// that metadata.json holds that canonical JSON.
