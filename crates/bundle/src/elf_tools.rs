@@ -35,7 +35,7 @@ pub struct ElfTools {
 
 fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, String> {
     resolve_executable(name).map_err(|_| {
-        format!("{flag} {name}: the tool was not found or is not an executable file (section removal needs it)")
+        format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)")
     })
 }
 

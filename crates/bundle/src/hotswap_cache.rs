@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use minrepro_cache::{CacheCodec, OutcomeCache};
-use minrepro_predicate::{CapturedStream, Outcome, RunRecord, Status};
+use minrepro_predicate::capture::TRUNCATED_MARKER;
+use minrepro_predicate::{CapturedStream, Outcome, RunRecord, Status, OUTPUT_HEAD_LIMIT};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -74,6 +75,21 @@ fn decode_entry(value: &Value) -> Option<Outcome> {
     })
 }
 
+/// A captured head as the original prints it: a cut head ends in a newline and `<truncated>`.
+fn original_capture(head: &str) -> String {
+    let cut = head.len() > TRUNCATED_MARKER.len()
+        && head.ends_with(TRUNCATED_MARKER)
+        && head.chars().count() == OUTPUT_HEAD_LIMIT + TRUNCATED_MARKER.chars().count();
+    if cut {
+        format!(
+            "{}\n{TRUNCATED_MARKER}",
+            &head[..head.len() - TRUNCATED_MARKER.len()]
+        )
+    } else {
+        head.to_owned()
+    }
+}
+
 /// An outcome as the original records a predicate result (for log entries and cache entries).
 pub fn result_json(outcome: &Outcome) -> Value {
     let status = match outcome.status {
@@ -83,14 +99,14 @@ pub fn result_json(outcome: &Outcome) -> Value {
         Status::Timeout => "timeout",
         Status::LaunchError => "launch-error",
     };
-    let mut stderr = outcome.last_run.stderr.head.clone();
+    let mut stderr = original_capture(&outcome.last_run.stderr.head);
     if let (true, Some(error)) = (stderr.is_empty(), &outcome.last_run.error) {
         stderr = format!("could not launch predicate: {error}");
     }
     json!({
         "status": status,
         "exit_codes": outcome.exit_codes,
-        "stdout": outcome.last_run.stdout.head,
+        "stdout": original_capture(&outcome.last_run.stdout.head),
         "stderr": stderr,
     })
 }

@@ -256,7 +256,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     for (list, needle) in [
         (&b"a.co"[..], "must end with NUL"),
         (&b"a.co\0\0"[..], "empty"),
-        (&b"a.co\0./a.co\0"[..], "duplicate"),
+        (&b"a.co\0./a.co\0"[..], "duplicate worklist path"),
         (&b""[..], "empty"),
     ] {
         let worklist = write("list", list);
@@ -366,7 +366,8 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
     let output = run(&["--readobj=/nonexistent/llvm-readobj".into()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output).contains("--readobj /nonexistent/llvm-readobj"),
+        stderr_of(&output)
+            .contains("--readobj: could not find executable \"/nonexistent/llvm-readobj\""),
         "{}",
         stderr_of(&output)
     );
