@@ -201,12 +201,9 @@ pub fn resolve_contained(base: &Path, relative: &str) -> Result<PathBuf, String>
     let real_base = base
         .canonicalize()
         .map_err(|e| format!("{}: {e}", base.display()))?;
-    let real = joined.canonicalize().map_err(|e| {
-        format!(
-            "path {relative:?}: could not resolve {}: {e}",
-            joined.display()
-        )
-    })?;
+    let real = joined
+        .canonicalize()
+        .map_err(|e| format!("path {relative:?}: could not resolve {joined:?}: {e}"))?;
     if !real.starts_with(&real_base) {
         return Err(format!(
             "path {relative:?} escapes the bundle directory {}",
@@ -298,10 +295,10 @@ fn load_optional_metadata(
 fn regular_file(path: &Path, what: &str) -> Result<(), String> {
     let real = path
         .canonicalize()
-        .map_err(|e| format!("{what}: could not resolve {}: {e}", path.display()))?;
+        .map_err(|e| format!("{what}: could not resolve {path:?}: {e}"))?;
     let meta = std::fs::metadata(&real).map_err(|e| format!("{what}: {e}"))?;
     if !meta.is_file() {
-        return Err(format!("{what}: {} is not a regular file", real.display()));
+        return Err(format!("{what}: {real:?} is not a regular file"));
     }
     Ok(())
 }
@@ -341,7 +338,7 @@ fn worklist_entries(
         if !seen.insert(real.clone()) {
             return Err(bad(
                 path,
-                format!("{what}: duplicate worklist path {}", real.display()),
+                format!("{what}: duplicate worklist path {real:?}"),
             ));
         }
         out.push((positional_id(index), full));

@@ -47,6 +47,42 @@ fn failed(message: impl Into<String>) -> RunError {
     RunError::Failed(message.into())
 }
 
+/// Parent directories of the output created for this run; removed again (when still empty)
+/// unless the run published into them.
+struct CreatedParents(Vec<std::path::PathBuf>);
+
+impl CreatedParents {
+    /// Creates the missing ancestors of `output` (the original creates them too).
+    fn create(output: &Path) -> Result<Self, RunError> {
+        let absolute = std::path::absolute(output).unwrap_or_else(|_| output.to_path_buf());
+        let mut missing = Vec::new();
+        let mut parent = absolute.parent();
+        while let Some(dir) = parent {
+            if std::fs::symlink_metadata(dir).is_ok() {
+                break;
+            }
+            missing.push(dir.to_path_buf());
+            parent = dir.parent();
+        }
+        if let Some(top) = missing.first() {
+            std::fs::create_dir_all(top).map_err(|e| {
+                failed(format!(
+                    "cannot create the output's parent {}: {e}",
+                    top.display()
+                ))
+            })?;
+        }
+        Ok(CreatedParents(missing))
+    }
+
+    /// Removes the created directories, deepest first, if they are still empty.
+    fn remove(&self) {
+        for dir in &self.0 {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
 /// Refuses an existing output as the original does (nothing is read or run first).
 fn check_output(output: &Path) -> Result<(), RunError> {
     if std::fs::symlink_metadata(output).is_ok() {
@@ -59,16 +95,28 @@ fn check_output(output: &Path) -> Result<(), RunError> {
     check_output_location(output).map_err(failed)
 }
 
-/// Runs a bundle reduction; returns the success line.
+/// Runs a bundle reduction; returns the success line. Missing parents of `--output` are created
+/// for the run and removed again if it publishes nothing.
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
+    if std::fs::symlink_metadata(&args.output).is_ok() {
+        check_output(&args.output)?;
+    }
+    let parents = CreatedParents::create(&args.output)?;
+    let result = run_loaded(args, snapshot);
+    if result.is_err() {
+        parents.remove();
+    }
+    result
+}
+
+fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, RunError> {
     check_output(&args.output)?;
-    if !args.common.quiet {
-        for warning in &snapshot.warnings {
-            eprintln!("minrepro bundle: warning: {warning}");
-        }
+    // Printed even with -q: each is an input the original would have used silently.
+    for warning in &snapshot.warnings {
+        eprintln!("minrepro bundle: warning: {warning}");
     }
     for argument in &args.predicate.predicate_args {
         if let Some(unknown) = original::unknown_placeholders(argument).first() {

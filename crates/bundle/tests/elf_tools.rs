@@ -143,7 +143,7 @@ fn fake_tools_error_paths() {
     )
     .unwrap_err();
     assert!(
-        missing.contains("--readobj") && missing.contains("not found"),
+        missing.contains("--readobj") && missing.contains("could not find executable"),
         "{missing}"
     );
     let missing = ElfTools::new(

@@ -312,7 +312,6 @@ fn usage_errors_exit_2() {
     let cases: Vec<Vec<&std::ffi::OsStr>> = vec![
         [flag_output, flag_predicate].concat(), // no input
         [&full[..], &["--code-object".as_ref(), object.as_os_str()]].concat(), // two input forms
-        [&full[..], &["--metadata".as_ref(), object.as_os_str()]].concat(),
         [flag_bundle, flag_output].concat(),    // no predicate
         [flag_bundle, flag_predicate].concat(), // no output
         [&full[..], &["--tool-timeout=0".as_ref()]].concat(),
@@ -326,15 +325,23 @@ fn usage_errors_exit_2() {
             stderr_of(&output)
         );
     }
-    // {input} with three objects: refused (exit 1, as the original) before anything runs.
-    let output = area
-        .cmd()
-        .args(&full)
-        .arg("--predicate-arg={input}")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr_of(&output).contains("exactly one"));
+    // {input} with three objects, and --metadata with --bundle: refused (exit 1, as the
+    // original) before anything runs.
+    for (extra, needle) in [
+        (vec!["--predicate-arg={input}".as_ref()], "exactly one"),
+        (
+            vec!["--metadata".as_ref(), object.as_os_str()],
+            "--bundle cannot be combined",
+        ),
+    ] {
+        let output = area.cmd().args(&full).args(extra).output().unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr_of(&output).contains(needle),
+            "{}",
+            stderr_of(&output)
+        );
+    }
     assert!(!marker.exists());
     assert!(!out.exists());
 }
