@@ -486,3 +486,39 @@ fn missing_section_tool_is_reported() {
         stderr(&output)
     );
 }
+
+#[test]
+fn duplicate_items_are_reduced_by_position() {
+    let area = Area::new();
+    let x = area.input().join("x.co");
+    let y = area.input().join("y.co");
+    std::fs::write(&x, "x").unwrap();
+    std::fs::write(&y, "y").unwrap();
+    // The same file twice is two objects (object-0000 and object-0002 here); one x suffices.
+    let predicate = script(
+        &area.input(),
+        "x.sh",
+        "#!/bin/sh\ncat objects/* | grep -q x\n",
+    );
+    let out = area.out("out");
+    let mut command = area.cmd();
+    for object in [&x, &y, &x] {
+        command.arg("--code-object").arg(object);
+    }
+    command
+        .arg("--output")
+        .arg(&out)
+        .arg("--predicate")
+        .arg(&predicate);
+    command.assert().success();
+    let bundle: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let ids: Vec<&str> = bundle["code_objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["object-0002"]);
+    assert_eq!(log(&out)["originals"].as_array().unwrap().len(), 3);
+}
