@@ -2,8 +2,9 @@
 //! top-level list is held as a vector of shared items, so a proposal that drops part of one
 //! 40,000-entry list copies pointers, not the document (a batch of 32 full copies of a
 //! 100,000-entry document took over a GiB). `metadata.json` is written in the original reducer's
-//! canonical form (compact, sorted keys, ASCII); its length and digests are computed once, by
-//! streaming that serialization into the hashes.
+//! canonical form (compact, sorted keys, ASCII), serialized once per document: the candidate
+//! digest hashes those bytes (the original's digest puts them after the objects, so no hash state
+//! can be reused), and the file's length and content-store digest come from them.
 
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
@@ -38,13 +39,13 @@ pub struct Metadata {
     summary: OnceLock<Summary>,
 }
 
-/// Digests and length of `metadata.json`, computed in one pass.
+/// The canonical JSON of the document and the content-store digest of `metadata.json`.
 #[derive(Debug)]
 struct Summary {
+    /// Canonical JSON (the file without its final newline).
+    canonical: Vec<u8>,
     /// blake3 of the file's bytes (the content store's key).
     blake3: String,
-    /// Length of the file.
-    len: u64,
 }
 
 impl Metadata {
@@ -114,12 +115,12 @@ impl Metadata {
 
     /// Writes `metadata.json` (canonical JSON, newline-terminated) to `out`.
     pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        self.write_canonical(out)?;
+        out.write_all(&self.summary().canonical)?;
         out.write_all(b"\n")
     }
 
     /// Writes the canonical JSON of the document (keys sorted, lists item by item).
-    pub fn write_canonical(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_canonical(&self, out: &mut dyn Write) -> std::io::Result<()> {
         match &self.repr {
             Repr::Whole(value) => canonical::write_value(value, out),
             Repr::Fields(fields) => {
@@ -161,13 +162,15 @@ impl Metadata {
 
     fn summary(&self) -> &Summary {
         self.summary.get_or_init(|| {
-            let mut sink = HashingSink::default();
-            self.write_canonical(&mut sink)
-                .expect("hashing never fails to write");
-            sink.hasher.update(b"\n");
+            let mut canonical = Vec::new();
+            self.write_canonical(&mut canonical)
+                .expect("writing to memory never fails");
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(&canonical);
+            hasher.update(b"\n");
             Summary {
-                blake3: sink.hasher.finalize().to_hex().to_string(),
-                len: sink.len + 1,
+                blake3: hasher.finalize().to_hex().to_string(),
+                canonical,
             }
         })
     }
@@ -179,13 +182,12 @@ impl Metadata {
 
     /// Feeds the canonical JSON (without the final newline) to `hasher`.
     pub fn feed_canonical(&self, hasher: &mut Sha256) {
-        self.write_canonical(&mut canonical::Sha256Writer(hasher))
-            .expect("hashing never fails to write");
+        sha2::Digest::update(hasher, &self.summary().canonical);
     }
 
     /// Length of `metadata.json` in bytes.
     pub fn json_len(&self) -> u64 {
-        self.summary().len
+        self.summary().canonical.len() as u64 + 1
     }
 }
 
@@ -218,25 +220,6 @@ impl Serialize for Items<'_> {
             seq.serialize_element(&**item)?;
         }
         seq.end()
-    }
-}
-
-/// A writer that only hashes and counts.
-#[derive(Default)]
-struct HashingSink {
-    hasher: blake3::Hasher,
-    len: u64,
-}
-
-impl Write for HashingSink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.hasher.update(bytes);
-        self.len += bytes.len() as u64;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
