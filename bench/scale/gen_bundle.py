@@ -35,13 +35,15 @@ meta = {
 }
 json.dump({"format": "comgr-hotswap-reducer-bundle", "version": 1,
            "code_objects": code_objects, "metadata": meta}, open(os.path.join(out, "bundle.json"), "w"))
-needed_kernels = [f'      "name": "k-{i * (k // spread)}"' for i in range(spread)]
+# metadata.json is canonical JSON (compact, sorted keys, one line, as the original reducer
+# writes it): the checks split it at commas and brackets to count entries.
+needed_kernels = [f'"name":"k-{i * (k // spread)}"' for i in range(spread)]
 needed_objects = [f"o{i * (objects // spread)}.co" for i in range(spread)]
 with open(os.path.join(out, "needed-kernels.txt"), "w") as f:
     f.write("".join(line + "\n" for line in needed_kernels))
 spread_check = ""
 if spread:
-    spread_check = f"""[ "$(grep -cxFf '{os.path.join(os.path.abspath(out), 'needed-kernels.txt')}' "$m")" = {len(set(needed_kernels))} ] || exit 1
+    spread_check = f"""[ "$(tr ',{{}}[]' '\\n\\n\\n\\n\\n' < "$m" | grep -cxFf '{os.path.join(os.path.abspath(out), 'needed-kernels.txt')}')" = {len(set(needed_kernels))} ] || exit 1
 cd "$1/objects" && ls {' '.join(sorted(set(needed_objects)))} >/dev/null 2>&1 || exit 1
 """
 pred = os.path.join(out, "predicate.sh")
@@ -51,7 +53,7 @@ with open(pred, "w") as f:
 m="$1/metadata.json"
 grep -q '"k-{k // 2}"' "$m" || exit 1
 grep -q '"t-3"' "$m" || exit 1
-grep -Eqx ' {{8}}2,?' "$m" || exit 1
+grep -Eq '"arguments":\[([0-9]+,)*2[],]' "$m" || exit 1
 grep -qs 'MARK-7;' "$1/objects/o7.co" || exit 1
 {spread_check}exit 0
 """)

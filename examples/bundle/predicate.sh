@@ -6,9 +6,10 @@
 # Usage: predicate.sh BUNDLE_JSON   (exit 0 = still interesting)
 set -u
 dir=$(dirname "$1")
-meta="$dir/metadata.json"
-grep -q '"name": "gamma"' "$meta" || exit 1
-grep -q '^ *64,\{0,1\}$' "$meta" || exit 1
+# Whitespace is dropped first: the check works on compact and on pretty-printed JSON.
+meta=$(tr -d ' \n' < "$dir/metadata.json")
+printf '%s' "$meta" | grep -q '"name":"gamma"' || exit 1
+printf '%s' "$meta" | grep -Eq '[[,]64[],]' || exit 1
 for object in "$dir"/objects/*; do
   if [ -f "$object" ] && grep -q 'gamma' "$object"; then
     exit 0

@@ -83,8 +83,11 @@ impl BundleOptions {
         }
         if let Some(bundle) = &self.bundle {
             if self.metadata.is_some() {
-                return Err(usage(
-                    "--metadata is only valid with --code-object or --worklist (a bundle names its own metadata)",
+                // Exit 1 with the original's words (its argument parser allows the pair).
+                return Err(RunError::Failed(
+                    "--bundle cannot be combined with --code-object, --worklist, or --metadata \
+                     (a bundle names its own metadata)"
+                        .into(),
                 ));
             }
             return Ok(InputSource::Bundle(bundle.clone()));

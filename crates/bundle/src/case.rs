@@ -1,10 +1,11 @@
 //! The test case: retained code objects (bytes, workspace names, section listings) plus the
-//! metadata document, and its content digest.
+//! metadata document, and its digest (computed exactly as the original reducer computes it).
 
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+use crate::canonical;
 pub use crate::metadata::Metadata;
 use crate::sections::ElfListing;
 
@@ -15,6 +16,8 @@ pub struct CodeObject {
     pub id: String,
     /// Sanitized, unique file name under `objects/` (fixed for the whole reduction).
     pub name: String,
+    /// The input file's own name (symlinks resolved), as the original reducer records it.
+    pub original_name: Arc<str>,
     /// The object's content.
     pub bytes: Arc<Vec<u8>>,
     /// Hex SHA-256 of `bytes`.
@@ -29,9 +32,22 @@ impl CodeObject {
         let sha256 = sha256_hex(&bytes);
         CodeObject {
             id,
+            original_name: Arc::from(name.as_str()),
             name,
             bytes: Arc::new(bytes),
             sha256,
+            sections: None,
+        }
+    }
+
+    /// The same object (id and names) with new content and no section listing.
+    pub fn with_bytes(&self, bytes: Vec<u8>) -> Self {
+        CodeObject {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            original_name: self.original_name.clone(),
+            sha256: sha256_hex(&bytes),
+            bytes: Arc::new(bytes),
             sections: None,
         }
     }
@@ -79,37 +95,27 @@ impl BundleCase {
         pretty(&document)
     }
 
-    /// blake3 over the complete materialized content: `bundle.json`, and `metadata.json` and
-    /// every object through their own digests (computed once per document and object, so that
-    /// digesting a candidate of a 2,000-object, 100,000-entry bundle does not re-hash 18 MB).
+    /// The original reducer's candidate digest: SHA-256 over a version tag, each object's id and
+    /// original name (canonical JSON) and content digest, and the metadata's canonical JSON. The
+    /// workspace is a function of exactly these, so equal digests mean equal candidates; the
+    /// object and metadata parts are computed once each (a 2,000-object, 100,000-entry bundle is
+    /// not re-hashed per candidate).
     pub fn content_digest(&self) -> String {
-        let mut hasher = blake3::Hasher::new();
-        let mut part = |label: &str, bytes: &[u8]| {
-            hasher.update(label.as_bytes());
-            hasher.update(&[0]);
-            hasher.update(&(bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
-        };
-        part("bundle.json", &self.bundle_json());
-        let mut summary = |label: &str, len: u64, digest: &str| {
-            hasher.update(label.as_bytes());
-            hasher.update(&[0]);
-            hasher.update(&len.to_le_bytes());
-            hasher.update(digest.as_bytes());
-        };
-        summary(
-            "metadata.json",
-            self.metadata.json_len(),
-            self.metadata.digest(),
-        );
+        let mut hasher = Sha256::new();
+        hasher.update(b"comgr-hotswap-reducer-candidate-v1\0");
+        let text = |value: &str| canonical::to_bytes(&serde_json::Value::String(value.to_owned()));
         for object in &self.objects {
-            summary(
-                &format!("objects/{}", object.name),
-                object.bytes.len() as u64,
-                &object.sha256,
-            );
+            hasher.update(text(&object.id));
+            hasher.update(b"\0");
+            hasher.update(text(&object.original_name));
+            hasher.update(b"\0");
+            hasher.update(canonical::unhex(&object.sha256).unwrap_or_default());
         }
-        hasher.finalize().to_hex().to_string()
+        hasher.update(b"\0metadata\0");
+        // sha256 is not composable: the metadata part is fed as its own canonical bytes would
+        // be, by re-streaming them only if this document was not hashed before.
+        self.metadata.feed_canonical(&mut hasher);
+        canonical::hex(&hasher.finalize())
     }
 
     /// Total object bytes plus the metadata document's length.

@@ -35,7 +35,7 @@ pub struct ElfTools {
 
 fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, String> {
     resolve_executable(name).map_err(|_| {
-        format!("{flag} {name}: the tool was not found or is not an executable file (section removal needs it)")
+        format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)")
     })
 }
 
@@ -107,7 +107,8 @@ impl ElfTools {
             .map_err(|e| ToolError::Failed(format!("{}: {e}", self.readobj.display())))?;
         if !listing.is_amdgpu_elf() {
             return Err(ToolError::Failed(format!(
-                "not AMDGPU ELF (format {:?}, arch {:?})",
+                "section reduction requires an AMDGPU ELF object; llvm-readobj reported format \
+                 {:?}, arch {:?}",
                 listing.format, listing.arch
             )));
         }
@@ -163,8 +164,10 @@ pub fn verify_removal(
     };
     let still: Vec<&String> = removed.iter().filter(|n| count(after, n) > 0).collect();
     if !still.is_empty() {
+        let names: Vec<&str> = still.iter().map(|n| n.as_str()).collect();
         return Err(format!(
-            "objcopy left requested sections in place: {still:?}"
+            "llvm-objcopy output verification failed: requested sections remain: {}",
+            names.join(", ")
         ));
     }
     let mut lost: Vec<&str> = Vec::new();
@@ -178,8 +181,10 @@ pub fn verify_removal(
         }
     }
     if !lost.is_empty() {
+        lost.sort_unstable();
         return Err(format!(
-            "objcopy removed sections that were not requested: {lost:?}"
+            "llvm-objcopy output verification failed: unrequested sections disappeared: {}",
+            lost.join(", ")
         ));
     }
     Ok(())

@@ -1,6 +1,13 @@
 //! Input loading: bundle JSON, direct `--code-object` lists, NUL-delimited worklists and metadata
 //! documents. Everything is validated and snapshotted into memory before any predicate runs; the
 //! original files are only read, and their digests are re-checked before the first run.
+//!
+//! What is accepted and refused follows the original reducer (`hotswap_reduce.py`): any JSON
+//! value may be an item of a metadata list, unknown fields are ignored, `--code-object` may name
+//! a file twice, and the object ids of `--code-object`/`--worklist` inputs are `object-0000`,
+//! `object-0001`, …; refusals keep its key phrases. Where it silently accepts something dubious
+//! (a duplicate JSON key, a `sha256`/`size` field that does not match the file) we accept it too
+//! and warn.
 
 use std::collections::BTreeSet;
 use std::os::unix::ffi::OsStrExt;
@@ -72,6 +79,8 @@ pub struct Snapshot {
     pub case: BundleCase,
     /// The original objects.
     pub originals: Vec<Original>,
+    /// Things accepted as the original accepts them but worth a warning.
+    pub warnings: Vec<String>,
     files: Vec<SourceFile>,
 }
 
@@ -97,10 +106,11 @@ impl Snapshot {
     }
 }
 
-/// Collects input files and their digests while loading.
+/// Collects input files and their digests (and warnings) while loading.
 #[derive(Default)]
 struct Loader {
     files: Vec<SourceFile>,
+    warnings: Vec<String>,
 }
 
 impl Loader {
@@ -124,18 +134,28 @@ impl Loader {
     /// Reads and validates a metadata document.
     fn metadata(&mut self, path: &Path) -> Result<Value, InputError> {
         let bytes = self.read(path, "metadata")?;
-        let value = parse_json(path, &bytes)?;
+        let value = self.parse_json(path, &bytes)?;
         validate_metadata(&value).map_err(|p| bad(path, p))?;
         Ok(value)
     }
+
+    /// Parses JSON (NaN, Infinity and numbers that would lose precision are rejected); duplicate
+    /// keys keep their last value, as in the original, with a warning.
+    fn parse_json(&mut self, path: &Path, bytes: &[u8]) -> Result<Value, InputError> {
+        let parsed = crate::strict_json::parse(bytes)
+            .map_err(|e| bad(path, format!("malformed JSON: {e}")))?;
+        for duplicate in parsed.duplicates {
+            self.warnings.push(format!(
+                "{}: duplicate {duplicate}; its last value is used",
+                path.display()
+            ));
+        }
+        Ok(parsed.value)
+    }
 }
 
-/// Parses strict JSON (NaN, Infinity, out-of-range numbers and duplicate keys are rejected).
-fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value, InputError> {
-    crate::strict_json::parse(bytes).map_err(|e| bad(path, format!("invalid JSON: {e}")))
-}
-
-/// Checks a metadata document: an object whose reducible lists have the right types.
+/// Checks a metadata document as the original does: a JSON object whose reducible lists are
+/// lists (of any values), and whose cases that are objects with `arguments` have a list there.
 pub fn validate_metadata(value: &Value) -> Result<(), String> {
     let Some(object) = value.as_object() else {
         return Err("metadata must be a JSON object".into());
@@ -143,17 +163,18 @@ pub fn validate_metadata(value: &Value) -> Result<(), String> {
     for key in METADATA_LISTS {
         match object.get(key) {
             None | Some(Value::Array(_)) => {}
-            Some(_) => return Err(format!("metadata field {key:?} must be a list")),
+            Some(_) => return Err(format!("metadata.{key} must be a JSON list")),
         }
     }
     if let Some(Value::Array(cases)) = object.get("cases") {
         for (index, case) in cases.iter().enumerate() {
-            let Some(case) = case.as_object() else {
-                return Err(format!("metadata cases[{index}] must be an object"));
-            };
             match case.get("arguments") {
                 None | Some(Value::Array(_)) => {}
-                Some(_) => return Err(format!("metadata cases[{index}].arguments must be a list")),
+                Some(_) => {
+                    return Err(format!(
+                        "metadata.cases[{index}].arguments must be a JSON list"
+                    ))
+                }
             }
         }
     }
@@ -172,8 +193,8 @@ pub fn resolve_contained(base: &Path, relative: &str) -> Result<PathBuf, String>
     let rel = Path::new(relative);
     if rel.is_absolute() {
         return Err(format!(
-            "path {relative:?} is absolute; bundle paths are relative to the bundle file \
-             (use --code-object or --worklist for objects elsewhere)"
+            "path {relative:?}: bundle path must be relative (to the bundle file; use \
+             --code-object or --worklist for objects elsewhere)"
         ));
     }
     let joined = base.join(rel);
@@ -182,7 +203,7 @@ pub fn resolve_contained(base: &Path, relative: &str) -> Result<PathBuf, String>
         .map_err(|e| format!("{}: {e}", base.display()))?;
     let real = joined
         .canonicalize()
-        .map_err(|e| format!("path {relative:?}: {e}"))?;
+        .map_err(|e| format!("path {relative:?}: could not resolve {joined:?}: {e}"))?;
     if !real.starts_with(&real_base) {
         return Err(format!(
             "path {relative:?} escapes the bundle directory {}",
@@ -210,7 +231,7 @@ pub fn load(source: &InputSource) -> Result<Snapshot, InputError> {
     let (entries, metadata) = match source {
         InputSource::Bundle(path) => load_bundle(&mut loader, path)?,
         InputSource::CodeObjects(paths, metadata) => {
-            let entries = direct_entries(paths.iter().map(|p| (p.clone(), p.clone())))?;
+            let entries = direct_entries(paths)?;
             (entries, load_optional_metadata(&mut loader, metadata)?)
         }
         InputSource::Worklist(path, metadata) => {
@@ -222,13 +243,15 @@ pub fn load(source: &InputSource) -> Result<Snapshot, InputError> {
     let mut objects = Vec::new();
     for ((id, path), name) in entries.into_iter().zip(names) {
         let bytes = loader.read(&path, "code object")?;
-        objects.push(CodeObject::new(id, name, bytes));
+        let mut object = CodeObject::new(id, name, bytes);
+        object.original_name = Arc::from(original_name(&path).as_str());
+        objects.push(object);
     }
     let originals = objects
         .iter()
         .map(|o| Original {
             id: o.id.clone(),
-            name: o.name.clone(),
+            name: o.original_name.to_string(),
             sha256: o.sha256.clone(),
             size: o.bytes.len(),
         })
@@ -240,8 +263,22 @@ pub fn load(source: &InputSource) -> Result<Snapshot, InputError> {
             tool_error: None,
         },
         originals,
+        warnings: loader.warnings,
         files: loader.files,
     })
+}
+
+/// The name the original records for an input: the file name of the fully resolved path.
+fn original_name(path: &Path) -> String {
+    let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    real.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The id the original gives the `index`-th object of a `--code-object` or `--worklist` input.
+pub fn positional_id(index: usize) -> String {
+    format!("object-{index:04}")
 }
 
 fn load_optional_metadata(
@@ -254,22 +291,24 @@ fn load_optional_metadata(
     }
 }
 
-/// (id, path) pairs; duplicates (same file) are rejected.
-fn direct_entries(
-    items: impl Iterator<Item = (PathBuf, PathBuf)>,
-) -> Result<Vec<(String, PathBuf)>, InputError> {
-    let mut seen = BTreeSet::new();
+/// Checks that `path` names a regular file (following symlinks).
+fn regular_file(path: &Path, what: &str) -> Result<(), String> {
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("{what}: could not resolve {path:?}: {e}"))?;
+    let meta = std::fs::metadata(&real).map_err(|e| format!("{what}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{what}: {real:?} is not a regular file"));
+    }
+    Ok(())
+}
+
+/// (id, path) pairs of `--code-object` inputs; like the original, a file may be given twice.
+fn direct_entries(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, InputError> {
     let mut out = Vec::new();
-    for (given, path) in items {
-        let meta = std::fs::metadata(&path).map_err(|e| bad(&path, format!("code object: {e}")))?;
-        if !meta.is_file() {
-            return Err(bad(&path, "code object is not a regular file"));
-        }
-        let real = path.canonicalize().map_err(|e| bad(&path, e.to_string()))?;
-        if !seen.insert(real) {
-            return Err(bad(&path, "code object is given more than once"));
-        }
-        out.push((given.to_string_lossy().into_owned(), path));
+    for (index, path) in paths.iter().enumerate() {
+        regular_file(path, &format!("--code-object #{}", index + 1)).map_err(|p| bad(path, p))?;
+        out.push((positional_id(index), path.clone()));
     }
     Ok(out)
 }
@@ -291,24 +330,18 @@ fn worklist_entries(
             base.join(entry_path)
         };
         let label = String::from_utf8_lossy(entry).into_owned();
-        let meta = std::fs::metadata(&full)
-            .map_err(|e| bad(path, format!("entry {} ({label:?}): {e}", index + 1)))?;
-        if !meta.is_file() {
-            return Err(bad(
-                path,
-                format!("entry {} ({label:?}) is not a regular file", index + 1),
-            ));
-        }
+        let what = format!("entry #{} ({label:?})", index + 1);
+        regular_file(&full, &what).map_err(|p| bad(path, p))?;
         let real = full
             .canonicalize()
-            .map_err(|e| bad(path, format!("entry {} ({label:?}): {e}", index + 1)))?;
-        if !seen.insert(real) {
+            .map_err(|e| bad(path, format!("{what}: {e}")))?;
+        if !seen.insert(real.clone()) {
             return Err(bad(
                 path,
-                format!("entry {} ({label:?}) is a duplicate", index + 1),
+                format!("{what}: duplicate worklist path {real:?}"),
             ));
         }
-        out.push((label, full));
+        out.push((positional_id(index), full));
     }
     Ok(out)
 }
@@ -319,17 +352,29 @@ pub fn split_worklist(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
         return Err("worklist is empty".into());
     }
     if bytes.last() != Some(&0) {
-        return Err("worklist's last entry is not NUL-terminated".into());
+        return Err("NUL-delimited worklist must end with NUL".into());
     }
     let body = &bytes[..bytes.len() - 1];
     let mut entries = Vec::new();
     for (index, entry) in body.split(|b| *b == 0).enumerate() {
         if entry.is_empty() {
-            return Err(format!("worklist entry {} is empty", index + 1));
+            return Err(format!(
+                "worklist contains an empty path (entry {})",
+                index + 1
+            ));
         }
         entries.push(entry.to_vec());
     }
     Ok(entries)
+}
+
+/// Whether a JSON value equals 1 the way Python's `==` sees it (`1`, `1.0` and `true` do).
+fn equals_one(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Number(n)) => n.as_f64() == Some(1.0),
+        Some(Value::Bool(b)) => *b,
+        _ => false,
+    }
 }
 
 fn load_bundle(
@@ -337,39 +382,31 @@ fn load_bundle(
     path: &Path,
 ) -> Result<(Vec<(String, PathBuf)>, Value), InputError> {
     let bytes = loader.read(path, "bundle")?;
-    let document = parse_json(path, &bytes)?;
+    let document = loader.parse_json(path, &bytes)?;
     let base = parent_dir(path);
     let fail = |p: String| bad(path, p);
     let Some(top) = document.as_object() else {
         return Err(fail("bundle must be a JSON object".into()));
     };
-    for key in top.keys() {
-        if !["format", "version", "code_objects", "metadata"].contains(&key.as_str()) {
-            return Err(fail(format!("unknown bundle field {key:?}")));
-        }
-    }
     if top.get("format").and_then(Value::as_str) != Some(BUNDLE_FORMAT) {
-        return Err(fail(format!("\"format\" must be {BUNDLE_FORMAT:?}")));
+        return Err(fail(format!("format must be {BUNDLE_FORMAT:?}")));
     }
-    if top.get("version").and_then(Value::as_u64) != Some(1) {
-        return Err(fail("\"version\" must be 1".into()));
+    if !equals_one(top.get("version")) {
+        let shown = top.get("version").map_or("None".into(), Value::to_string);
+        return Err(fail(format!(
+            "unsupported bundle version {shown}; expected 1"
+        )));
     }
-    let Some(list) = top.get("code_objects").and_then(Value::as_array) else {
-        return Err(fail("\"code_objects\" must be a list".into()));
+    let list = match top.get("code_objects").and_then(Value::as_array) {
+        Some(list) if !list.is_empty() => list,
+        _ => return Err(fail("code_objects must be a non-empty JSON list".into())),
     };
     let mut ids = BTreeSet::new();
     let mut entries = Vec::new();
     for (index, item) in list.iter().enumerate() {
         let Some(item) = item.as_object() else {
-            return Err(fail(format!("code_objects[{index}] must be an object")));
+            return Err(fail(format!("code_objects[{index}] must be a JSON object")));
         };
-        for key in item.keys() {
-            if !["id", "path", "sha256", "size"].contains(&key.as_str()) {
-                return Err(fail(format!(
-                    "unknown field {key:?} in code_objects[{index}]"
-                )));
-            }
-        }
         let id = match item.get("id").and_then(Value::as_str) {
             Some(id) if !id.is_empty() => id.to_owned(),
             _ => {
@@ -379,13 +416,18 @@ fn load_bundle(
             }
         };
         if !ids.insert(id.clone()) {
-            return Err(fail(format!("code object id {id:?} is not unique")));
+            return Err(fail(format!("duplicate code object id {id:?}")));
         }
-        let Some(relative) = item.get("path").and_then(Value::as_str) else {
-            return Err(fail(format!("code_objects[{index}].path must be a string")));
+        let relative = match item.get("path").and_then(Value::as_str) {
+            Some(relative) if !relative.is_empty() => relative,
+            _ => {
+                return Err(fail(format!(
+                    "code_objects[{index}]: path must be a non-empty string"
+                )))
+            }
         };
         let object = resolve_contained(&base, relative)
-            .map_err(|p| fail(format!("code object {id:?}: {p}")))?;
+            .map_err(|p| fail(format!("code_objects[{index}] ({id:?}): {p}")))?;
         entries.push((
             id,
             object,
@@ -400,28 +442,28 @@ fn load_bundle(
                 resolve_contained(&base, relative).map_err(|p| fail(format!("metadata: {p}")))?;
             loader.metadata(&file)?
         }
-        Some(value @ Value::Object(_)) => {
-            validate_metadata(value).map_err(fail)?;
+        Some(value) => {
+            validate_metadata(value).map_err(|p| fail(format!("metadata: {p}")))?;
             value.clone()
-        }
-        Some(_) => {
-            return Err(fail(
-                "\"metadata\" must be an object or a relative path string".into(),
-            ))
         }
     };
     let mut out = Vec::new();
     for (id, object, sha256, size) in entries {
+        // The original ignores these fields; a mismatch is worth a warning, not a refusal.
         if sha256.is_some() || size.is_some() {
             let bytes = loader.read(&object, "code object")?;
-            if let Some(expected) = sha256 {
-                if expected.as_str() != Some(crate::case::sha256_hex(&bytes).as_str()) {
-                    return Err(fail(format!("code object {id:?}: sha256 does not match")));
-                }
-            }
-            if let Some(expected) = size {
-                if expected.as_u64() != Some(bytes.len() as u64) {
-                    return Err(fail(format!("code object {id:?}: size does not match")));
+            let sha_differs = sha256.is_some_and(|expected| {
+                expected.as_str() != Some(crate::case::sha256_hex(&bytes).as_str())
+            });
+            let size_differs =
+                size.is_some_and(|expected| expected.as_u64() != Some(bytes.len() as u64));
+            for (differs, field) in [(sha_differs, "sha256"), (size_differs, "size")] {
+                if differs {
+                    loader.warnings.push(format!(
+                        "{}: code object {id:?}: the bundle's {field} does not match the file; \
+                         the file's content is used",
+                        path.display()
+                    ));
                 }
             }
         }

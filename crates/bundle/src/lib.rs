@@ -5,16 +5,21 @@
 //! test case and its digest), [`metadata`] (the shared-list metadata document), [`workspace`] (candidate directories and placeholders), [`store`]
 //! (the content store candidate files are hard linked from), [`passes`] (ddmin passes),
 //! [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`] (the engine's view
-//! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON
-//! without duplicate keys).
+//! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON,
+//! duplicate keys reported). Compatibility with the original reducer (`hotswap_reduce.py`):
+//! [`canonical`] (its canonical JSON and digests), [`original`] (its predicate identity and
+//! configuration digest), [`hotswap_cache`] (its cache file format); see `COMPATIBILITY.md`.
 
 pub mod args;
+pub mod canonical;
 pub mod case;
 pub mod elf_tools;
+pub mod hotswap_cache;
 pub mod input;
 pub mod log;
 pub mod metadata;
 pub mod oracle;
+pub mod original;
 pub mod passes;
 pub mod sections;
 pub mod store;
@@ -25,8 +30,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use minrepro_engine::{
-    check_output_location, open_cache, publish_directory, reduce_with_engine, EngineOptions, Pass,
-    Progress, RunError, TempRoot,
+    check_output_location, publish_directory, reduce_with_engine, EngineOptions, Pass, Progress,
+    RunError, TempRoot,
 };
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
@@ -34,6 +39,7 @@ pub use args::BundleArgs;
 use case::BundleCase;
 use elf_tools::{ElfTools, ToolError};
 use input::METADATA_LISTS;
+use original::{OriginalPredicate, PredicateSettings};
 use passes::{CaseArgumentsPass, MetadataListPass, ObjectPass, SectionPass};
 use sections::SectionPolicy;
 
@@ -41,12 +47,85 @@ fn failed(message: impl Into<String>) -> RunError {
     RunError::Failed(message.into())
 }
 
-/// Runs a bundle reduction; returns the success line.
+/// Parent directories of the output created for this run; removed again (when still empty)
+/// unless the run published into them.
+struct CreatedParents(Vec<std::path::PathBuf>);
+
+impl CreatedParents {
+    /// Creates the missing ancestors of `output` (the original creates them too).
+    fn create(output: &Path) -> Result<Self, RunError> {
+        let absolute = std::path::absolute(output).unwrap_or_else(|_| output.to_path_buf());
+        let mut missing = Vec::new();
+        let mut parent = absolute.parent();
+        while let Some(dir) = parent {
+            if std::fs::symlink_metadata(dir).is_ok() {
+                break;
+            }
+            missing.push(dir.to_path_buf());
+            parent = dir.parent();
+        }
+        if let Some(top) = missing.first() {
+            std::fs::create_dir_all(top).map_err(|e| {
+                failed(format!(
+                    "cannot create the output's parent {}: {e}",
+                    top.display()
+                ))
+            })?;
+        }
+        Ok(CreatedParents(missing))
+    }
+
+    /// Removes the created directories, deepest first, if they are still empty.
+    fn remove(&self) {
+        for dir in &self.0 {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Refuses an existing output as the original does (nothing is read or run first).
+fn check_output(output: &Path) -> Result<(), RunError> {
+    if std::fs::symlink_metadata(output).is_ok() {
+        let shown = std::path::absolute(output).unwrap_or_else(|_| output.to_path_buf());
+        return Err(failed(format!(
+            "refusing to overwrite existing output {} (it already exists)",
+            shown.display()
+        )));
+    }
+    check_output_location(output).map_err(failed)
+}
+
+/// Runs a bundle reduction; returns the success line. Missing parents of `--output` are created
+/// for the run and removed again if it publishes nothing.
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
-    check_output_location(&args.output).map_err(failed)?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
+    if std::fs::symlink_metadata(&args.output).is_ok() {
+        check_output(&args.output)?;
+    }
+    let parents = CreatedParents::create(&args.output)?;
+    let result = run_loaded(args, snapshot);
+    if result.is_err() {
+        parents.remove();
+    }
+    result
+}
+
+fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, RunError> {
+    check_output(&args.output)?;
+    // Printed even with -q: each is an input the original would have used silently.
+    for warning in &snapshot.warnings {
+        eprintln!("minrepro bundle: warning: {warning}");
+    }
+    for argument in &args.predicate.predicate_args {
+        if let Some(unknown) = original::unknown_placeholders(argument).first() {
+            return Err(failed(format!(
+                "unknown interestingness placeholder {unknown:?} (known: {})",
+                original::KNOWN_PLACEHOLDERS.join(", ")
+            )));
+        }
+    }
     let executable = args.predicate.predicate.clone().unwrap_or_default();
     let config = args.predicate.config(
         executable,
@@ -55,24 +134,56 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
         Some(0),
         Vec::new(),
     );
+    let interesting_exit_code = config.acceptance.exit_code.unwrap_or(0);
     let predicate = Predicate::new(config).map_err(|e| failed(e.to_string()))?;
+    let original_predicate = OriginalPredicate::new(&PredicateSettings {
+        executable: predicate.executable(),
+        args: &args.predicate.predicate_args,
+        dependencies: &args.predicate.cache_dependencies,
+        cache_tags: &args.predicate.cache_tags,
+        interesting_exit_code,
+        runs: args.predicate.predicate_runs,
+        timeout: args.predicate.timeout,
+    })
+    .map_err(failed)?;
     let uses_input = predicate.template().uses("input");
     if uses_input && snapshot.case.objects.len() != 1 {
-        return Err(RunError::Usage(format!(
-            "{{input}} names the sole code object, but the input has {} code objects; use {{bundle}} or {{workspace}}",
+        return Err(failed(format!(
+            "{{input}} requires exactly one code object, but the input has {}; use {{bundle}} \
+             while reducing a multi-object corpus",
             snapshot.case.objects.len()
         )));
     }
     let min_objects = usize::from(!args.allow_empty_bundle || uses_input);
-    if snapshot.case.objects.len() < min_objects {
-        return Err(failed(
-            "the input has no code objects (use --allow-empty-bundle to accept that)",
-        ));
-    }
     let policy = SectionPolicy {
         allow: args.allow_remove_section.clone(),
         protect: args.protect_section.clone(),
     };
+    let mut inputs = snapshot.input_paths();
+    inputs.extend(args.predicate.cache_dependencies.iter().cloned());
+    let mut identities: Vec<std::path::PathBuf> = predicate
+        .identity_files()
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    identities.extend(
+        original_predicate
+            .identity_files
+            .iter()
+            .filter_map(|f| f["path"].as_str().map(std::path::PathBuf::from)),
+    );
+    let codec = hotswap_cache::HotswapCodec {
+        runs: args.predicate.predicate_runs,
+        interesting_exit_code,
+    };
+    let cache = hotswap_cache::open(
+        args.common.cache_file.as_deref(),
+        codec,
+        &inputs,
+        &identities,
+        &args.output,
+    )
+    .map_err(failed)?;
     let temp =
         TempRoot::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
     let mut original = snapshot.case.clone();
@@ -89,9 +200,6 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     } else {
         None
     };
-    let mut protected = snapshot.input_paths();
-    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
-    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     snapshot.verify().map_err(|e| failed(e.to_string()))?;
 
     // Each slot keeps up to the original's size: every original object and the original
@@ -117,7 +225,7 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
-        config_digest: predicate.config_digest().to_owned(),
+        config_digest: original_predicate.config_digest(),
         size_unit: "bytes",
     };
     let initial_digest = original.content_digest();
@@ -135,18 +243,16 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     }
     let context = log::LogContext {
         originals: &snapshot.originals,
-        predicate: &predicate,
-        policy: &policy,
+        predicate: &original_predicate,
+        policy: policy.enabled().then_some(&policy),
         initial_digest: &initial_digest,
-        original_outcome: &reduced.original_outcome,
         entries: &reduced.log,
         reduced: &reduced.case,
-        allow_empty_bundle: args.allow_empty_bundle,
     };
-    let log_bytes = log::render(&context).map_err(failed)?;
+    let log_bytes = log::render(&context);
     publish(&args.output, &reduced.case, &log_bytes)?;
     Ok(format!(
-        "{}: {} code object(s), final digest {}",
+        "wrote {} with {} code object(s); digest {}",
         args.output.display(),
         reduced.case.objects.len(),
         reduced.case.content_digest()

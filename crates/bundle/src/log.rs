@@ -1,112 +1,113 @@
-//! The deterministic `reduction-log.json`: no timestamps, durations or cache-hit state; keys in
-//! a fixed order; captured output bounded and workspace paths already replaced by `{workspace}`.
+//! `reduction-log.json` in the original reducer's schema (`comgr-hotswap-reduction-log` version
+//! 1), written as canonical JSON: deterministic, no timestamps, durations or cache-hit state;
+//! captured output bounded and workspace paths already replaced by `{workspace}`.
 
 use minrepro_engine::LogEntry;
-use minrepro_predicate::{Outcome, Predicate};
+use minrepro_predicate::Status;
 use serde_json::{json, Value};
 
-use crate::case::{pretty, BundleCase};
+use crate::canonical;
+use crate::case::BundleCase;
+use crate::hotswap_cache::result_json;
 use crate::input::Original;
+use crate::original::OriginalPredicate;
+use crate::passes::TOOL_ERROR;
 use crate::sections::SectionPolicy;
 
 /// Format name of the log.
-pub const LOG_FORMAT: &str = "minrepro-bundle-reduction-log";
+pub const LOG_FORMAT: &str = "comgr-hotswap-reduction-log";
 /// Version of the log format.
-///
-/// Version 2: list and object removals record index ranges and a count, and the removed items
-/// only when there are at most [`crate::passes::LISTED`].
-pub const LOG_VERSION: u32 = 2;
+pub const LOG_VERSION: u32 = 1;
 
 /// Everything the log records.
 pub struct LogContext<'a> {
     /// The original objects.
     pub originals: &'a [Original],
-    /// The predicate (configuration and identity files).
-    pub predicate: &'a Predicate,
-    /// The section policy.
-    pub policy: &'a SectionPolicy,
+    /// The predicate as the original describes it.
+    pub predicate: &'a OriginalPredicate,
+    /// The section policy (`None`: section removal off).
+    pub policy: Option<&'a SectionPolicy>,
     /// Digest of the original content.
     pub initial_digest: &'a str,
-    /// The original's verdict.
-    pub original_outcome: &'a Outcome,
     /// Every decided candidate.
     pub entries: &'a [LogEntry],
     /// The result.
     pub reduced: &'a BundleCase,
-    /// Whether an empty bundle was allowed.
-    pub allow_empty_bundle: bool,
 }
 
-/// A verdict in log form (bounded output heads only).
-pub fn outcome_json(outcome: &Outcome) -> Value {
+/// The original's name of one of our passes.
+pub fn original_pass_name(pass: &str) -> &str {
+    match pass {
+        "objects" => "code-objects",
+        "sections" => "elf-sections",
+        name if name.starts_with("metadata") => "metadata",
+        name => name,
+    }
+}
+
+/// One `transformations` item.
+fn transformation(entry: &LogEntry) -> Value {
+    let mut change = entry.change.clone();
+    let tool_error = change.as_object_mut().and_then(|c| c.remove(TOOL_ERROR));
+    let (digest, predicate) = match tool_error {
+        // A tool error is recorded against the unchanged candidate, and no predicate ran.
+        Some(note) if entry.outcome.status == Status::LaunchError => (
+            note["digest"].clone(),
+            json!({"status": "tool-error", "error": note["error"]}),
+        ),
+        _ => (json!(entry.candidate_digest), result_json(&entry.outcome)),
+    };
     json!({
-        "status": outcome.status,
-        "exit_codes": outcome.exit_codes,
-        "stdout": outcome.last_run.stdout.head,
-        "stderr": outcome.last_run.stderr.head,
-        "error": outcome.last_run.error,
+        "pass": original_pass_name(&entry.pass),
+        "transformation": change,
+        "candidate_digest": digest,
+        "accepted": entry.accepted,
+        "predicate": predicate,
     })
 }
 
-/// The reproduction argv with placeholders expanded to paths relative to the output directory.
-pub fn reproduction_argv(
-    predicate: &Predicate,
-    reduced: &BundleCase,
-) -> Result<Vec<String>, String> {
-    let mut argv = vec![predicate.executable().to_string_lossy().into_owned()];
-    let expanded = predicate.template().expand(&|name| match name {
-        "bundle" => Some("bundle.json".into()),
-        "metadata" => Some("metadata.json".into()),
-        "workspace" => Some(".".into()),
-        "input" if reduced.objects.len() == 1 => {
-            Some(format!("objects/{}", reduced.objects[0].name))
-        }
-        _ => None,
-    })?;
-    argv.extend(expanded);
-    Ok(argv)
-}
-
-/// Renders the log.
-pub fn render(context: &LogContext<'_>) -> Result<Vec<u8>, String> {
+/// Renders the log (canonical JSON and a newline).
+pub fn render(context: &LogContext<'_>) -> Vec<u8> {
     let originals: Vec<Value> = context
         .originals
         .iter()
-        .map(|o| json!({"id": o.id, "name": o.name, "sha256": o.sha256, "size": o.size}))
+        .map(|o| json!({"id": o.id, "name": o.name, "sha256": o.sha256}))
         .collect();
-    let transformations: Vec<Value> = context
-        .entries
-        .iter()
-        .map(|entry| {
-            json!({
-                "pass": entry.pass,
-                "change": entry.change,
-                "candidate_digest": entry.candidate_digest,
-                "accepted": entry.accepted,
-                "predicate": outcome_json(&entry.outcome),
-            })
-        })
-        .collect();
-    let accepted = context.entries.iter().filter(|e| e.accepted).count();
-    let describe = context.predicate.describe();
+    let section_policy = match context.policy {
+        Some(policy) => json!({
+            "enabled": true,
+            "allow": policy.allow,
+            "protect": policy.all_protect_globs(),
+            "allocated_sections_are_protected": true,
+        }),
+        None => json!({
+            "enabled": false,
+            "allow": [],
+            "protect": [],
+            "allocated_sections_are_protected": true,
+        }),
+    };
+    let sole = match context.reduced.objects.as_slice() {
+        [only] => Some(only.name.as_str()),
+        _ => None,
+    };
+    let predicate = context.predicate;
     let document = json!({
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
         "initial_digest": context.initial_digest,
         "final_digest": context.reduced.content_digest(),
         "originals": originals,
-        "final_objects": context.reduced.objects.iter().map(|o| json!({"id": o.id, "name": o.name, "sha256": o.sha256, "size": o.bytes.len()})).collect::<Vec<_>>(),
-        "predicate": describe,
-        "allow_empty_bundle": context.allow_empty_bundle,
-        "section_policy": context.policy.describe(),
-        "original_outcome": outcome_json(context.original_outcome),
-        "transformations_accepted": accepted,
-        "transformations": transformations,
+        "predicate": predicate.describe(),
+        "section_policy": section_policy,
+        "transformations": context.entries.iter().map(transformation).collect::<Vec<_>>(),
         "reproduction": {
-            "cwd": "the output directory",
-            "argv": reproduction_argv(context.predicate, context.reduced)?,
-            "interesting_exit_code": describe["interesting_exit_code"],
+            "working_directory": ".",
+            "argv": predicate.reproduction_argv(sole),
+            "interesting_exit_code": predicate.interesting_exit_code,
         },
     });
-    Ok(pretty(&document))
+    let mut bytes = canonical::to_bytes(&document);
+    bytes.push(b'\n');
+    bytes
 }

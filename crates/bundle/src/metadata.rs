@@ -1,14 +1,19 @@
 //! The metadata document of a candidate. Candidates share what they do not change: every
 //! top-level list is held as a vector of shared items, so a proposal that drops part of one
 //! 40,000-entry list copies pointers, not the document (a batch of 32 full copies of a
-//! 100,000-entry document took over a GiB). Its serialized length and digest are computed once,
-//! by streaming the serialization into the hash.
+//! 100,000-entry document took over a GiB). `metadata.json` is written in the original reducer's
+//! canonical form (compact, sorted keys, ASCII), serialized once per document: the candidate
+//! digest hashes those bytes (the original's digest puts them after the objects, so no hash state
+//! can be reused), and the file's length and content-store digest come from them.
 
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
+use sha2::Sha256;
+
+use crate::canonical;
 
 /// One top-level field.
 #[derive(Debug, Clone)]
@@ -31,7 +36,16 @@ enum Repr {
 #[derive(Debug)]
 pub struct Metadata {
     repr: Repr,
-    summary: OnceLock<(String, u64)>,
+    summary: OnceLock<Summary>,
+}
+
+/// The canonical JSON of the document and the content-store digest of `metadata.json`.
+#[derive(Debug)]
+struct Summary {
+    /// Canonical JSON (the file without its final newline).
+    canonical: Vec<u8>,
+    /// blake3 of the file's bytes (the content store's key).
+    blake3: String,
 }
 
 impl Metadata {
@@ -99,10 +113,43 @@ impl Metadata {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// Writes `metadata.json` (pretty, newline-terminated) to `out`.
+    /// Writes `metadata.json` (canonical JSON, newline-terminated) to `out`.
     pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, self)?;
+        out.write_all(&self.summary().canonical)?;
         out.write_all(b"\n")
+    }
+
+    /// Writes the canonical JSON of the document (keys sorted, lists item by item).
+    fn write_canonical(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        match &self.repr {
+            Repr::Whole(value) => canonical::write_value(value, out),
+            Repr::Fields(fields) => {
+                let mut sorted: Vec<&(String, Field)> = fields.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                out.write_all(b"{")?;
+                for (index, (key, field)) in sorted.into_iter().enumerate() {
+                    if index > 0 {
+                        out.write_all(b",")?;
+                    }
+                    canonical::write_string(key, out)?;
+                    out.write_all(b":")?;
+                    match field {
+                        Field::Other(value) => canonical::write_value(value, out)?,
+                        Field::List(items) => {
+                            out.write_all(b"[")?;
+                            for (position, item) in items.iter().enumerate() {
+                                if position > 0 {
+                                    out.write_all(b",")?;
+                                }
+                                canonical::write_value(item, out)?;
+                            }
+                            out.write_all(b"]")?;
+                        }
+                    }
+                }
+                out.write_all(b"}")
+            }
+        }
     }
 
     /// `metadata.json` as bytes.
@@ -113,23 +160,34 @@ impl Metadata {
         bytes
     }
 
-    fn summary(&self) -> &(String, u64) {
+    fn summary(&self) -> &Summary {
         self.summary.get_or_init(|| {
-            let mut sink = HashingSink::default();
-            self.write_json(&mut sink)
-                .expect("hashing never fails to write");
-            (sink.hasher.finalize().to_hex().to_string(), sink.len)
+            let mut canonical = Vec::new();
+            self.write_canonical(&mut canonical)
+                .expect("writing to memory never fails");
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(&canonical);
+            hasher.update(b"\n");
+            Summary {
+                blake3: hasher.finalize().to_hex().to_string(),
+                canonical,
+            }
         })
     }
 
     /// Hex blake3 of `metadata.json`.
     pub fn digest(&self) -> &str {
-        &self.summary().0
+        &self.summary().blake3
+    }
+
+    /// Feeds the canonical JSON (without the final newline) to `hasher`.
+    pub fn feed_canonical(&self, hasher: &mut Sha256) {
+        sha2::Digest::update(hasher, &self.summary().canonical);
     }
 
     /// Length of `metadata.json` in bytes.
     pub fn json_len(&self) -> u64 {
-        self.summary().1
+        self.summary().canonical.len() as u64 + 1
     }
 }
 
@@ -165,32 +223,19 @@ impl Serialize for Items<'_> {
     }
 }
 
-/// A writer that only hashes and counts.
-#[derive(Default)]
-struct HashingSink {
-    hasher: blake3::Hasher,
-    len: u64,
-}
-
-impl Write for HashingSink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.hasher.update(bytes);
-        self.len += bytes.len() as u64;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::pretty;
+    use sha2::Digest;
+
+    fn file_bytes(value: &Value) -> Vec<u8> {
+        let mut bytes = canonical::to_bytes(value);
+        bytes.push(b'\n');
+        bytes
+    }
 
     #[test]
-    fn serializes_like_the_plain_value_and_shares_lists() {
+    fn writes_canonical_json_and_shares_lists() {
         let value = serde_json::json!({
             "kernels": [{"name": "a"}, {"name": "b"}],
             "empty": [],
@@ -199,12 +244,23 @@ mod tests {
             "s": "\u{1}é",
         });
         let metadata = Metadata::new(value.clone());
-        assert_eq!(metadata.json(), pretty(&value));
+        assert_eq!(
+            String::from_utf8(metadata.json()).unwrap(),
+            "{\"empty\":[],\"kernels\":[{\"name\":\"a\"},{\"name\":\"b\"}],\"n\":1.5,\
+             \"owner\":{\"list\":[1,2],\"team\":\"x\"},\"s\":\"\\u0001\\u00e9\"}\n"
+        );
+        assert_eq!(metadata.json(), file_bytes(&value));
         assert_eq!(metadata.to_value(), value);
-        assert_eq!(metadata.json_len(), pretty(&value).len() as u64);
+        assert_eq!(metadata.json_len(), file_bytes(&value).len() as u64);
         assert_eq!(
             metadata.digest(),
-            blake3::hash(&pretty(&value)).to_hex().as_str()
+            blake3::hash(&file_bytes(&value)).to_hex().as_str()
+        );
+        let mut hasher = Sha256::new();
+        metadata.feed_canonical(&mut hasher);
+        assert_eq!(
+            canonical::hex(&hasher.finalize()),
+            canonical::sha256_hex(&value)
         );
         let kernels = metadata.list("kernels").unwrap();
         let fewer = metadata
@@ -218,7 +274,7 @@ mod tests {
         assert_eq!(fewer.to_value()["owner"], value["owner"]);
         assert!(metadata.list("owner").is_none() && metadata.with_list("x", vec![]).is_none());
         let whole = Metadata::new(serde_json::json!([1]));
-        assert_eq!(whole.json(), b"[\n  1\n]\n");
+        assert_eq!(whole.json(), b"[1]\n");
         assert!(whole.list("kernels").is_none());
     }
 }

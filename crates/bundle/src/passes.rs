@@ -1,5 +1,8 @@
 //! The reduction passes, outside in: code objects, top-level metadata lists, each retained case's
 //! `arguments`, and (when enabled) removable ELF sections of each object. All are `engine::Ddmin`.
+//! Each proposal's change record is the original reducer's `transformation` for that edit
+//! (`remove_ids`; `path` + `remove_value_digests`; `object_id` + `remove_sections` +
+//! `delta_remove_sections`), so the log has its schema.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -7,6 +10,7 @@ use std::sync::Arc;
 use minrepro_engine::{Ddmin, Pass, Proposal, Search};
 use serde_json::{json, Value};
 
+use crate::canonical;
 use crate::case::{BundleCase, CodeObject, Metadata};
 use crate::elf_tools::{ElfTools, ToolError};
 use crate::sections::SectionPolicy;
@@ -42,57 +46,24 @@ impl Pass<BundleCase> for ObjectPass {
             |case: &BundleCase| case.objects.len(),
             |case: &BundleCase, removed: &[usize]| {
                 let (kept, gone) = split_removed(&case.objects, removed);
-                let mut change = removal(removed);
-                if gone.len() <= LISTED {
-                    let ids: Vec<&str> = gone.iter().map(|o| o.id.as_str()).collect();
-                    change.insert("removed_objects".into(), json!(ids));
-                }
+                let ids: Vec<&str> = gone.iter().map(|o| o.id.as_str()).collect();
+                let change = json!({"remove_ids": ids});
                 let mut next = case.clone();
                 next.objects = kept;
-                Some(Proposal {
-                    case: next,
-                    change: Value::Object(change),
-                })
+                Some(Proposal { case: next, change })
             },
         ))
     }
 }
 
-/// Removals of at most this many items list them in the change record; longer ones (a
-/// complement at high granularity removes nearly everything, thousands of times per pass) give
-/// index ranges and a count only, so the log stays linear in the number of candidates.
-pub const LISTED: usize = 16;
-
-/// Sorted positions as half-open `[start, end)` ranges.
-pub fn ranges(removed: &[usize]) -> Vec<[usize; 2]> {
-    let mut out: Vec<[usize; 2]> = Vec::new();
-    for &index in removed {
-        match out.last_mut() {
-            Some(last) if last[1] == index => last[1] += 1,
-            _ => out.push([index, index + 1]),
-        }
-    }
-    out
-}
-
-/// The common part of a change record: which positions (of the list before the change) went.
-fn removal(removed: &[usize]) -> serde_json::Map<String, Value> {
-    let mut change = serde_json::Map::new();
-    change.insert("removed_ranges".into(), json!(ranges(removed)));
-    change.insert("removed_count".into(), json!(removed.len()));
-    change
-}
-
-/// The change record of a metadata list removal.
-fn list_change(list: String, removed: &[usize], gone: &[Arc<Value>]) -> Value {
-    let mut change = serde_json::Map::new();
-    change.insert("list".into(), json!(list));
-    change.extend(removal(removed));
-    if removed.len() <= LISTED {
-        let items: Vec<Value> = gone.iter().map(|item| Value::clone(item)).collect();
-        change.insert("removed".into(), Value::Array(items));
-    }
-    Value::Object(change)
+/// The change record of a metadata list removal: the list's path (`kernels`,
+/// `cases.0.arguments`) and the SHA-256 of each removed item's canonical JSON.
+fn list_change(path: String, gone: &[Arc<Value>]) -> Value {
+    let digests: Vec<String> = gone
+        .iter()
+        .map(|item| canonical::sha256_hex(item))
+        .collect();
+    json!({"path": path, "remove_value_digests": digests})
 }
 
 fn list_len(metadata: &Value, key: &str) -> usize {
@@ -120,7 +91,7 @@ impl Pass<BundleCase> for MetadataListPass {
             move |case: &BundleCase| case.metadata.list(key).map_or(0, <[_]>::len),
             move |case: &BundleCase, removed: &[usize]| {
                 let (kept, gone) = split_removed(case.metadata.list(key)?, removed);
-                let change = list_change(key.to_owned(), removed, &gone);
+                let change = list_change(key.to_owned(), &gone);
                 let mut next = case.clone();
                 next.metadata = Arc::new(case.metadata.with_list(key, kept)?);
                 Some(Proposal { case: next, change })
@@ -129,11 +100,14 @@ impl Pass<BundleCase> for MetadataListPass {
     }
 }
 
+/// Builds the inner search for item `index`, given the current case when its turn comes.
+type MakeSearch = Box<dyn Fn(usize, &BundleCase) -> Ddmin<BundleCase> + Send + Sync>;
+
 /// Runs one inner ddmin per item (case or object), in order; the item count is fixed per pass.
 struct PerItem {
     count: usize,
     next: usize,
-    make: Box<dyn Fn(usize) -> Ddmin<BundleCase> + Send + Sync>,
+    make: MakeSearch,
     inner: Option<Ddmin<BundleCase>>,
 }
 
@@ -144,7 +118,7 @@ impl Search<BundleCase> for PerItem {
                 if self.next >= self.count {
                     return None;
                 }
-                self.inner = Some((self.make)(self.next));
+                self.inner = Some((self.make)(self.next, current));
                 self.next += 1;
             }
             match self.inner.as_mut().and_then(|s| s.next_batch(current)) {
@@ -181,7 +155,7 @@ impl Pass<BundleCase> for CaseArgumentsPass {
             count: current.metadata.list("cases").map_or(0, <[_]>::len),
             next: 0,
             inner: None,
-            make: Box::new(|index| {
+            make: Box::new(|index, _| {
                 Ddmin::new(
                     0,
                     move |case: &BundleCase| case_arguments(&case.metadata, index),
@@ -192,8 +166,7 @@ impl Pass<BundleCase> for CaseArgumentsPass {
                         let (kept, gone) = split_removed(list, removed);
                         *list = kept;
                         let gone: Vec<Arc<Value>> = gone.into_iter().map(Arc::new).collect();
-                        let change =
-                            list_change(format!("cases[{index}].arguments"), removed, &gone);
+                        let change = list_change(format!("cases.{index}.arguments"), &gone);
                         let mut all = cases.to_vec();
                         all[index] = Arc::new(item);
                         let mut next = case.clone();
@@ -234,9 +207,16 @@ impl Pass<BundleCase> for SectionPass {
             count: current.objects.len(),
             next: 0,
             inner: None,
-            make: Box::new(move |index| {
+            make: Box::new(move |index, base: &BundleCase| {
                 let (tools, policy, length_policy) =
                     (tools.clone(), policy.clone(), policy.clone());
+                // What was removable when this object's turn came: the log records every
+                // removal relative to it, as the original does.
+                let base_removable: Arc<Vec<String>> = Arc::new(
+                    base.objects
+                        .get(index)
+                        .map_or_else(Vec::new, |o| removable(&policy, o)),
+                );
                 Ddmin::new(
                     0,
                     move |case: &BundleCase| {
@@ -245,7 +225,13 @@ impl Pass<BundleCase> for SectionPass {
                             .map_or(0, |o| removable(&length_policy, o).len())
                     },
                     move |case: &BundleCase, removed: &[usize]| {
-                        build_section_removal(&tools, &policy, case, index, removed, quiet)
+                        let step = SectionStep {
+                            tools: &tools,
+                            policy: &policy,
+                            base_removable: &base_removable,
+                            quiet,
+                        };
+                        step.build(case, index, removed)
                     },
                 )
             }),
@@ -253,63 +239,91 @@ impl Pass<BundleCase> for SectionPass {
     }
 }
 
-fn build_section_removal(
-    tools: &ElfTools,
-    policy: &SectionPolicy,
-    case: &BundleCase,
-    index: usize,
-    removed: &[usize],
+/// What building one section-removal proposal needs.
+struct SectionStep<'a> {
+    tools: &'a ElfTools,
+    policy: &'a SectionPolicy,
+    base_removable: &'a [String],
     quiet: bool,
-) -> Option<Proposal<BundleCase>> {
-    let object = case.objects.get(index)?;
-    let listing = object.sections.as_ref()?;
-    let names: Vec<String> = removed
-        .iter()
-        .filter_map(|&i| removable(policy, object).get(i).cloned())
-        .collect();
-    let mut next = case.clone();
-    match tools.remove_sections(&object.bytes, listing, &names) {
-        Ok((bytes, after)) => {
-            let mut replaced = CodeObject::new(object.id.clone(), object.name.clone(), bytes);
-            replaced.sections = Some(Arc::new(after));
-            next.objects[index] = replaced;
-            let change = json!({"object": object.id, "removed_sections": names});
-            Some(Proposal { case: next, change })
-        }
-        Err(ToolError::Interrupted) => None,
-        Err(ToolError::Failed(message)) => {
-            if !quiet {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "minrepro bundle: warning: rejected removing {names:?} from {:?}: {message}",
-                    object.id
-                );
+}
+
+impl SectionStep<'_> {
+    fn build(
+        &self,
+        case: &BundleCase,
+        index: usize,
+        removed: &[usize],
+    ) -> Option<Proposal<BundleCase>> {
+        let object = case.objects.get(index)?;
+        let listing = object.sections.as_ref()?;
+        let current = removable(self.policy, object);
+        let names: Vec<String> = removed
+            .iter()
+            .filter_map(|&i| current.get(i).cloned())
+            .collect();
+        let mut all: Vec<String> = self
+            .base_removable
+            .iter()
+            .filter(|name| !current.contains(name) || names.contains(name))
+            .cloned()
+            .collect();
+        all.sort();
+        let mut delta = names.clone();
+        delta.sort();
+        let mut change = json!({
+            "object_id": object.id,
+            "remove_sections": all,
+            "delta_remove_sections": delta,
+        });
+        let mut next = case.clone();
+        match self.tools.remove_sections(&object.bytes, listing, &names) {
+            Ok((bytes, after)) => {
+                let mut replaced = object.with_bytes(bytes);
+                replaced.sections = Some(Arc::new(after));
+                next.objects[index] = replaced;
+                Some(Proposal { case: next, change })
             }
-            let change = json!({
-                "object": object.id,
-                "removed_sections": names,
-                "tool_error": message,
-            });
-            next.tool_error = Some(Arc::from(message.as_str()));
-            Some(Proposal { case: next, change })
+            Err(ToolError::Interrupted) => None,
+            Err(ToolError::Failed(message)) => {
+                if !self.quiet {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "minrepro bundle: warning: rejected removing {names:?} from {:?}: {message}",
+                        object.id
+                    );
+                }
+                // The log records a tool error against the unchanged candidate's digest.
+                change[TOOL_ERROR] = json!({"error": message, "digest": case.content_digest()});
+                next.tool_error = Some(Arc::from(message.as_str()));
+                Some(Proposal { case: next, change })
+            }
         }
     }
 }
+
+/// Key of the change record's tool-error note (not part of the logged transformation).
+pub const TOOL_ERROR: &str = "tool_error";
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn removals_become_ranges() {
-        assert_eq!(ranges(&[]), Vec::<[usize; 2]>::new());
-        assert_eq!(ranges(&[0, 1, 2, 5, 7, 8]), [[0, 3], [5, 6], [7, 9]]);
-        let long: Vec<usize> = (0..LISTED + 1).collect();
-        let change = list_change("kernels".into(), &long, &[]);
-        assert_eq!(change["removed_ranges"], json!([[0, LISTED + 1]]));
-        assert_eq!(change["removed_count"], json!(LISTED + 1));
-        assert!(change.get("removed").is_none());
-        let short = list_change("kernels".into(), &[3], &[Arc::new(json!("k"))]);
-        assert_eq!(short["removed"], json!(["k"]));
+    fn list_changes_name_the_path_and_digest_removed_items() {
+        let change = list_change(
+            "kernels".into(),
+            &[Arc::new(json!("k")), Arc::new(json!({"b": 1, "a": [2.0]}))],
+        );
+        assert_eq!(change["path"], "kernels");
+        // sha256 of '"k"' and of '{"a":[2.0],"b":1}', as Python's hashlib prints them.
+        assert_eq!(
+            change["remove_value_digests"],
+            json!([
+                canonical::hex(&<sha2::Sha256 as sha2::Digest>::digest(b"\"k\"")),
+                canonical::hex(&<sha2::Sha256 as sha2::Digest>::digest(
+                    b"{\"a\":[2.0],\"b\":1}"
+                )),
+            ])
+        );
     }
 }

@@ -7,39 +7,44 @@ use serde_json::Value;
 /// `SHF_ALLOC`.
 pub const SHF_ALLOC: u64 = 0x2;
 
-/// The default protected names (exact) and prefixes.
-const PROTECTED_EXACT: [&str; 15] = [
+/// The default protected section globs, in the original reducer's order.
+pub const DEFAULT_PROTECTED: [&str; 19] = [
     "",
     ".text",
     ".note",
+    ".note.*",
     ".symtab",
     ".dynsym",
     ".strtab",
     ".dynstr",
     ".shstrtab",
     ".rel",
+    ".rel.*",
     ".rela",
+    ".rela.*",
     ".group",
     ".rodata",
     ".data",
     ".bss",
     ".dynamic",
+    ".AMDGPU.*",
 ];
-const PROTECTED_PREFIXES: [&str; 4] = [".note.", ".rel.", ".rela.", ".AMDGPU."];
 
 /// One section from a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionInfo {
     /// Section name.
     pub name: String,
-    /// Raw `sh_flags`.
+    /// Raw `sh_flags` (0 when the listing gave flag names only).
     pub flags: u64,
+    /// Whether a flag named `SHF_ALLOC` was listed.
+    pub alloc_named: bool,
 }
 
 impl SectionInfo {
-    /// Whether the section occupies memory at run time.
+    /// Whether the section occupies memory at run time (by its raw flags or its flag names).
     pub fn is_allocated(&self) -> bool {
-        self.flags & SHF_ALLOC != 0
+        self.flags & SHF_ALLOC != 0 || self.alloc_named
     }
 }
 
@@ -64,71 +69,81 @@ impl ElfListing {
 
 /// Parses readobj JSON. LLVM 14: `[{"<file>": {"FileSummary", "Sections"}}]` with names under
 /// `Name.Value` and flags under `Flags.RawFlags`; LLVM 19: `[{"FileSummary", "Sections"}]` with
-/// names under `Name.Name` and flags under `Flags.Value`.
+/// names under `Name.Name` and flags under `Flags.Value`. Both also list the flags by name
+/// (`Flags.Flags: [{"Name": "SHF_ALLOC", …}]`), and a listing with the names only (as the
+/// original reducer reads it) is enough.
 pub fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
     let value: Value =
-        serde_json::from_slice(text).map_err(|e| format!("malformed readobj JSON: {e}"))?;
+        serde_json::from_slice(text).map_err(|e| format!("malformed section JSON: {e}"))?;
     let files = value
         .as_array()
-        .ok_or("malformed readobj JSON: the top level is not a list")?;
+        .ok_or("malformed section JSON: the top level is not a list")?;
     if files.len() != 1 {
         return Err(format!(
-            "malformed readobj JSON: expected one file, found {}",
+            "malformed section JSON: expected one file, found {}",
             files.len()
         ));
     }
     let mut file = files[0]
         .as_object()
-        .ok_or("malformed readobj JSON: a file entry is not an object")?;
+        .ok_or("malformed section JSON: a file entry is not an object")?;
     if !file.contains_key("FileSummary") && file.len() == 1 {
         // LLVM 14 wraps the file's data in an object keyed by the path.
         file = file
             .values()
             .next()
             .and_then(Value::as_object)
-            .ok_or("malformed readobj JSON: the file entry is not an object")?;
+            .ok_or("malformed section JSON: the file entry is not an object")?;
     }
     let summary = file
         .get("FileSummary")
         .and_then(Value::as_object)
-        .ok_or("malformed readobj JSON: no FileSummary")?;
+        .ok_or("malformed section JSON: no FileSummary")?;
     let text_of = |key: &str| {
         summary
             .get(key)
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .ok_or_else(|| format!("malformed readobj JSON: FileSummary has no {key}"))
+            .ok_or_else(|| format!("malformed section JSON: FileSummary has no {key}"))
     };
     let (format, arch) = (text_of("Format")?, text_of("Arch")?);
     let list = file
         .get("Sections")
         .and_then(Value::as_array)
-        .ok_or("malformed readobj JSON: no Sections list")?;
+        .ok_or("malformed section JSON: no Sections list")?;
     let mut sections = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
         let section = item
             .get("Section")
             .unwrap_or(item)
             .as_object()
-            .ok_or_else(|| format!("malformed readobj JSON: section {index} is not an object"))?;
+            .ok_or_else(|| format!("malformed section JSON: section {index} is not an object"))?;
         let name_field = section.get("Name");
         let name = name_field
             .and_then(|n| n.get("Name").and_then(Value::as_str))
             .or_else(|| name_field.and_then(|n| n.get("Value").and_then(Value::as_str)))
             .or_else(|| name_field.and_then(Value::as_str))
-            .ok_or_else(|| format!("malformed readobj JSON: section {index} has no name"))?;
+            .ok_or_else(|| format!("malformed section JSON: section {index} has no name"))?;
         let flags_field = section
             .get("Flags")
-            .ok_or_else(|| format!("malformed readobj JSON: section {index} has no Flags"))?;
-        let flags = flags_field
+            .ok_or_else(|| format!("malformed section JSON: section {index} has no Flags"))?;
+        let raw = flags_field
             .get("Value")
             .and_then(Value::as_u64)
             .or_else(|| flags_field.get("RawFlags").and_then(Value::as_u64))
-            .or_else(|| flags_field.as_u64())
-            .ok_or_else(|| format!("malformed readobj JSON: section {index} has no raw flags"))?;
+            .or_else(|| flags_field.as_u64());
+        let named = flag_names(flags_field).ok_or_else(|| {
+            format!("malformed section JSON: section {index} has malformed flag names")
+        })?;
+        if raw.is_none() && named.is_none() {
+            return Err(format!(
+                "malformed section JSON: section {index} has neither raw flags nor flag names"
+            ));
+        }
         sections.push(SectionInfo {
             name: name.to_owned(),
-            flags,
+            flags: raw.unwrap_or(0),
+            alloc_named: named.is_some_and(|names| names.contains(&"SHF_ALLOC")),
         });
     }
     Ok(ElfListing {
@@ -138,9 +153,22 @@ pub fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
     })
 }
 
+/// The flag names under `Flags.Flags` (`Some(None)`: not given; `None`: given but malformed).
+fn flag_names(flags_field: &Value) -> Option<Option<Vec<&str>>> {
+    let Some(list) = flags_field.get("Flags") else {
+        return Some(None);
+    };
+    let names = list
+        .as_array()?
+        .iter()
+        .map(|flag| flag.get("Name").and_then(Value::as_str))
+        .collect::<Option<Vec<&str>>>()?;
+    Some(Some(names))
+}
+
 /// Whether `name` belongs to the default protected set.
 pub fn is_default_protected(name: &str) -> bool {
-    PROTECTED_EXACT.contains(&name) || PROTECTED_PREFIXES.iter().any(|p| name.starts_with(p))
+    DEFAULT_PROTECTED.iter().any(|glob| glob_match(glob, name))
 }
 
 /// Shell-style glob match: `*` any run, `?` one character, `[...]`/`[!...]` classes with ranges,
@@ -253,19 +281,13 @@ impl SectionPolicy {
         out
     }
 
-    /// Deterministic description for the log.
-    pub fn describe(&self) -> Value {
-        serde_json::json!({
-            "enabled": self.enabled(),
-            "allow_remove": self.allow,
-            "protect": self.protect,
-            "default_protected": {
-                "names": PROTECTED_EXACT,
-                "prefixes": PROTECTED_PREFIXES,
-                "allocated_sections": "always protected (SHF_ALLOC)",
-                "same_name_instances": "one allocated or protected instance protects every instance",
-            },
-        })
+    /// Every protected glob: the defaults, then `--protect-section`'s (as the log lists them).
+    pub fn all_protect_globs(&self) -> Vec<String> {
+        DEFAULT_PROTECTED
+            .iter()
+            .map(|g| g.to_string())
+            .chain(self.protect.iter().cloned())
+            .collect()
     }
 }
 

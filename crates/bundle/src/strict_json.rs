@@ -1,17 +1,33 @@
-//! Strict JSON parsing for inputs: like `serde_json` (which already rejects NaN, Infinity and
-//! out-of-range numbers) but duplicate object keys are an error instead of "last one wins".
+//! JSON parsing for inputs: like `serde_json` (which already rejects NaN, Infinity and
+//! out-of-range numbers), plus a report of duplicate object keys. The original reducer (Python's
+//! `json`) accepts them and keeps the last value; so do we, but each one is reported so that the
+//! caller can warn about it.
 
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
+use std::cell::RefCell;
+
+use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-/// A JSON value whose objects had no duplicate keys.
+/// A parsed value.
 struct Strict(Value);
 
-struct StrictVisitor;
+/// Collects duplicate keys (as "key \"k\"") while parsing.
+#[derive(Clone, Copy)]
+struct StrictVisitor<'a> {
+    duplicates: &'a RefCell<Vec<String>>,
+}
 
-impl<'de> Visitor<'de> for StrictVisitor {
+impl<'de> DeserializeSeed<'de> for StrictVisitor<'_> {
+    type Value = Strict;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictVisitor<'_> {
     type Value = Strict;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -44,11 +60,11 @@ impl<'de> Visitor<'de> for StrictVisitor {
         Ok(Strict(Value::Null))
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Strict, D::Error> {
-        Strict::deserialize(d)
+        d.deserialize_any(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
         let mut items = Vec::new();
-        while let Some(Strict(item)) = seq.next_element()? {
+        while let Some(Strict(item)) = seq.next_element_seed(self)? {
             items.push(item);
         }
         Ok(Strict(Value::Array(items)))
@@ -56,38 +72,79 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let Strict(value) = map.next_value()?;
+            let Strict(value) = map.next_value_seed(self)?;
             if object.contains_key(&key) {
-                return Err(A::Error::custom(format!("duplicate key {key:?}")));
+                self.duplicates.borrow_mut().push(format!("key {key:?}"));
             }
+            // Like Python's json: the last value wins (at the first key's position).
             object.insert(key, value);
         }
         Ok(Strict(Value::Object(object)))
     }
 }
 
-impl<'de> Deserialize<'de> for Strict {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(StrictVisitor)
-    }
-}
-
 /// Deepest nesting of arrays and objects accepted (serde_json's own recursion limit).
 pub const MAX_DEPTH: usize = 128;
 
-/// Parses `bytes` as strict JSON.
-pub fn parse(bytes: &[u8]) -> Result<Value, String> {
+/// A parsed document and the duplicate keys it had (the last value of each was kept).
+#[derive(Debug)]
+pub struct Parsed {
+    /// The document.
+    pub value: Value,
+    /// One `key "k"` per duplicate occurrence, in document order.
+    pub duplicates: Vec<String>,
+}
+
+/// Parses `bytes` as JSON.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     check_integers(bytes)?;
-    serde_json::from_slice::<Strict>(bytes)
-        .map(|s| s.0)
-        .map_err(|e| {
-            let text = e.to_string();
-            if text.starts_with("recursion limit exceeded") {
-                format!("arrays/objects are nested more than {MAX_DEPTH} levels deep ({text})")
-            } else {
-                text
+    let duplicates = RefCell::new(Vec::new());
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    StrictVisitor {
+        duplicates: &duplicates,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|value| deserializer.end().map(|()| value))
+    .map(|s| Parsed {
+        value: s.0,
+        duplicates: duplicates.into_inner(),
+    })
+    .map_err(|e| {
+        let text = e.to_string();
+        if let Some(token) = non_finite_token(bytes) {
+            return format!("non-finite JSON number {token:?} is not supported ({text})");
+        }
+        if text.starts_with("number out of range") {
+            return format!("non-finite JSON number (out of range) is not supported ({text})");
+        }
+        if text.starts_with("recursion limit exceeded") {
+            format!("arrays/objects are nested more than {MAX_DEPTH} levels deep ({text})")
+        } else {
+            text
+        }
+    })
+}
+
+/// The first `NaN`, `Infinity` or `-Infinity` outside strings (JSON has no such numbers).
+fn non_finite_token(bytes: &[u8]) -> Option<&'static str> {
+    let mut in_string = false;
+    let mut index = 0;
+    while index < bytes.len() {
+        match (in_string, bytes[index]) {
+            (true, b'\\') => index += 1,
+            (true, b'"') | (false, b'"') => in_string = !in_string,
+            (false, _) => {
+                for token in ["NaN", "Infinity", "-Infinity"] {
+                    if bytes[index..].starts_with(token.as_bytes()) {
+                        return Some(token);
+                    }
+                }
             }
-        })
+            _ => {}
+        }
+        index += 1;
+    }
+    None
 }
 
 /// Rejects integer literals outside the 64-bit range: serde_json would silently turn them into
@@ -143,16 +200,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rejects_duplicates_and_non_finite_numbers() {
-        let value = parse(br#"{"a": [1, -2, 2.5, "x", null, true, {"b": {}}]}"#).unwrap();
+    fn reports_duplicates_and_rejects_non_finite_numbers() {
+        let value = parse(br#"{"a": [1, -2, 2.5, "x", null, true, {"b": {}}]}"#)
+            .unwrap()
+            .value;
         assert_eq!(value["a"][2], 2.5);
         assert_eq!(value["a"][1], -2);
-        assert!(parse(br#"{"a": 1, "a": 2}"#)
-            .unwrap_err()
-            .contains("duplicate key \"a\""));
-        assert!(parse(br#"[{"x": {"k": 1, "k": 1}}]"#)
-            .unwrap_err()
-            .contains("duplicate"));
+        // Python's json keeps the last value of a duplicate key; the duplicate is reported.
+        let parsed = parse(br#"{"a": 1, "b": 0, "a": 2}"#).unwrap();
+        assert_eq!(parsed.value, serde_json::json!({"a": 2, "b": 0}));
+        assert_eq!(parsed.duplicates, ["key \"a\""]);
+        let nested = parse(br#"[{"x": {"k": 1, "k": 1}}]"#).unwrap();
+        assert_eq!(nested.duplicates.len(), 1);
         for bad in [
             &b"NaN"[..],
             b"[Infinity]",
@@ -176,7 +235,7 @@ mod tests {
             .unwrap_err()
             .contains("nested more than 128 levels"));
         // Key order is preserved.
-        let value = parse(br#"{"z": 1, "a": 2}"#).unwrap();
+        let value = parse(br#"{"z": 1, "a": 2}"#).unwrap().value;
         assert_eq!(
             value.as_object().unwrap().keys().collect::<Vec<_>>(),
             ["z", "a"]

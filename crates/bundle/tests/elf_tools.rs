@@ -143,7 +143,7 @@ fn fake_tools_error_paths() {
     )
     .unwrap_err();
     assert!(
-        missing.contains("--readobj") && missing.contains("not found"),
+        missing.contains("--readobj") && missing.contains("could not find executable"),
         "{missing}"
     );
     let missing = ElfTools::new(
@@ -159,7 +159,7 @@ fn fake_tools_error_paths() {
     let tools_bad = tools(scratch.path(), &bad_json, "llvm-objcopy");
     let error = tools_bad.list_bytes(&fixture("alpha.co")).unwrap_err();
     assert!(
-        error.to_string().contains("malformed readobj JSON"),
+        error.to_string().contains("malformed section JSON"),
         "{error}"
     );
 
@@ -171,7 +171,10 @@ fn fake_tools_error_paths() {
     let error = tools(scratch.path(), &x86, "llvm-objcopy")
         .list_bytes(&fixture("alpha.co"))
         .unwrap_err();
-    assert!(error.to_string().contains("not AMDGPU ELF"), "{error}");
+    assert!(
+        error.to_string().contains("requires an AMDGPU ELF"),
+        "{error}"
+    );
 
     let fails = script(bin.path(), "failing-objcopy", "echo boom >&2; exit 3");
     failure(
@@ -186,7 +189,7 @@ fn fake_tools_error_paths() {
     );
     failure(
         &tools(scratch.path(), "llvm-readobj", &too_little),
-        "left requested sections",
+        "requested sections remain",
     );
 
     let too_much = script(
@@ -196,7 +199,7 @@ fn fake_tools_error_paths() {
     );
     failure(
         &tools(scratch.path(), "llvm-readobj", &too_much),
-        "not requested",
+        "unrequested sections disappeared",
     );
 
     let silent = script(bin.path(), "silent-objcopy", "exit 0");

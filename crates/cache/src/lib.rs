@@ -8,6 +8,9 @@
 //! With a file, the cache is persistent: a versioned JSON document written atomically (sibling
 //! file, fsync, rename). Each entry carries a checksum and is validated when read; a corrupt entry
 //! is dropped, never trusted. A lock file next to the cache keeps two reducers from sharing it.
+//!
+//! A front end may give its own [`CacheCodec`] (on-disk format, key derivation, what is kept) to
+//! share cache files with another tool; the default is minrepro's own format.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -67,11 +70,29 @@ struct Persistent {
     _lock: File,
 }
 
+/// A persistent cache format other than minrepro's own (e.g. another reducer's, to share files).
+pub trait CacheCodec: Send + Sync {
+    /// The key of a candidate under a predicate configuration.
+    fn key(&self, candidate_digest: &str, config_digest: &str) -> String;
+    /// Whether an outcome may be stored.
+    fn keeps(&self, outcome: &Outcome) -> bool;
+    /// Reads a cache file's entries; an error refuses the file.
+    fn decode(&self, bytes: &[u8]) -> Result<BTreeMap<String, Outcome>, String>;
+    /// Writes all entries as a cache file.
+    fn encode(&self, entries: &BTreeMap<String, Outcome>) -> Vec<u8>;
+    /// Whether a stored outcome that a lookup found may be used (an untrusted one is treated as
+    /// a miss, re-run and replaced).
+    fn trusts(&self, _outcome: &Outcome) -> bool {
+        true
+    }
+}
+
 /// The outcome cache; shared by all workers of a reduction.
 pub struct OutcomeCache {
     entries: Mutex<BTreeMap<String, Outcome>>,
     persistent: Option<Persistent>,
     rejected_entries: usize,
+    codec: Option<Box<dyn CacheCodec>>,
 }
 
 /// Cache key of a candidate under a predicate configuration.
@@ -97,11 +118,22 @@ impl OutcomeCache {
             entries: Mutex::new(BTreeMap::new()),
             persistent: None,
             rejected_entries: 0,
+            codec: None,
         }
+    }
+
+    /// Opens (or prepares to create) a persistent cache at `path` in the format of `codec`,
+    /// taking its lock.
+    pub fn open_with(path: &Path, codec: Box<dyn CacheCodec>) -> Result<Self, CacheError> {
+        Self::open_raw(path, Some(codec))
     }
 
     /// Opens (or prepares to create) a persistent cache at `path`, taking its lock.
     pub fn open(path: &Path) -> Result<Self, CacheError> {
+        Self::open_raw(path, None)
+    }
+
+    fn open_raw(path: &Path, codec: Option<Box<dyn CacheCodec>>) -> Result<Self, CacheError> {
         let io = |source| CacheError::Io {
             path: path.to_path_buf(),
             source,
@@ -109,6 +141,7 @@ impl OutcomeCache {
         let lock_path = lock_path_of(path);
         let lock = take_lock(path, &lock_path)?;
         let mut cache = OutcomeCache::in_memory();
+        cache.codec = codec;
         cache.persistent = Some(Persistent {
             path: path.to_path_buf(),
             lock_path,
@@ -137,6 +170,11 @@ impl OutcomeCache {
             path: path.to_path_buf(),
             problem,
         };
+        if let Some(codec) = &self.codec {
+            let entries = codec.decode(bytes).map_err(not_cache)?;
+            *self.entries.get_mut().unwrap_or_else(|e| e.into_inner()) = entries;
+            return Ok(());
+        }
         let document: CacheDocument = serde_json::from_slice(bytes).map_err(|e| {
             not_cache(format!(
                 "not a readable minrepro cache ({e}); delete it or choose another --cache-file"
@@ -180,12 +218,22 @@ impl OutcomeCache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(key)
+            .filter(|outcome| self.codec.as_ref().is_none_or(|c| c.trusts(outcome)))
             .cloned()
     }
 
-    /// Stores a verdict if it is stable.
+    /// The key of a candidate under a predicate configuration, in this cache's format.
+    pub fn key(&self, candidate_digest: &str, config_digest: &str) -> String {
+        match &self.codec {
+            Some(codec) => codec.key(candidate_digest, config_digest),
+            None => cache_key(candidate_digest, config_digest),
+        }
+    }
+
+    /// Stores a verdict if it is stable (and the format keeps it).
     pub fn put(&self, key: &str, outcome: &Outcome) {
-        if outcome.status.is_stable() && outcome.status != Status::LaunchError {
+        let kept = self.codec.as_ref().is_none_or(|codec| codec.keeps(outcome));
+        if kept && outcome.status.is_stable() && outcome.status != Status::LaunchError {
             self.entries
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -218,6 +266,9 @@ impl OutcomeCache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
+        if let Some(codec) = &self.codec {
+            return write_atomically(path, &codec.encode(&entries)).map_err(io);
+        }
         let document = CacheDocument {
             format: CACHE_FORMAT.into(),
             version: CACHE_VERSION,

@@ -36,7 +36,8 @@ fn existing_output_is_never_overwritten() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = stderr_of(&output);
     assert!(
-        stderr.starts_with("minrepro bundle: error:") && stderr.contains("already exists"),
+        stderr.starts_with("minrepro bundle: error:")
+            && stderr.contains("refusing to overwrite existing output"),
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(out.join("keep")).unwrap(), "mine");
@@ -62,13 +63,26 @@ fn cache_file_refusals() {
     std::fs::write(&dependency, "x").unwrap();
     let out = area.out("out");
     for (cache, needle) in [
-        (bundle.clone(), "also an input"),
-        (dir.join("meta.json"), "also an input"),
-        (dir.join("objects/a.co"), "also an input"),
-        (dir.join("objects/../objects/a.co"), "also an input"),
-        (predicate.clone(), "also an input or predicate identity"),
-        (dependency.clone(), "also an input or predicate identity"),
-        (out.join("cache.json"), "inside the output"),
+        // The original's phrases (its tests match on them).
+        (bundle.clone(), "refusing to overwrite reducer input"),
+        (dir.join("meta.json"), "refusing to overwrite reducer input"),
+        (
+            dir.join("objects/a.co"),
+            "refusing to overwrite reducer input",
+        ),
+        (
+            dir.join("objects/../objects/a.co"),
+            "refusing to overwrite reducer input",
+        ),
+        (
+            predicate.clone(),
+            "refusing to overwrite predicate identity",
+        ),
+        (dependency.clone(), "refusing to overwrite reducer input"),
+        (
+            out.join("cache.json"),
+            "must not be inside output directory",
+        ),
     ] {
         let output = area
             .reduce_cmd(&bundle, &out, &predicate)
@@ -216,11 +230,11 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
         path
     };
     let bundles = [
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"kernels\": NaN}}}}"), "invalid JSON"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"kernels\": NaN}}}}"), "non-finite"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"../a.co\"}}]}}"), "a.co"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "not unique"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"cases\": [{{\"arguments\": {{}}}}]}}}}"), "arguments must be a list"),
-        (format!("{{{head}, \"code_objects\": []}}"), "no code objects"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "duplicate code object id"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"cases\": [{{\"arguments\": {{}}}}]}}}}"), "arguments must be a JSON list"),
+        (format!("{{{head}, \"code_objects\": []}}"), "code_objects must be a non-empty JSON list"),
     ];
     for (text, needle) in bundles {
         let bundle = write("bundle.json", text.as_bytes());
@@ -237,14 +251,12 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
         assert_eq!(output.status.code(), Some(1), "{text}");
         let stderr = stderr_of(&output);
         assert!(stderr.contains(needle), "{text}: {stderr}");
-        if needle != "no code objects" {
-            assert!(stderr.contains("bundle.json"), "{stderr}");
-        }
+        assert!(stderr.contains("bundle.json"), "{stderr}");
     }
     for (list, needle) in [
-        (&b"a.co"[..], "NUL-terminated"),
+        (&b"a.co"[..], "must end with NUL"),
         (&b"a.co\0\0"[..], "empty"),
-        (&b"a.co\0./a.co\0"[..], "duplicate"),
+        (&b"a.co\0./a.co\0"[..], "duplicate worklist path"),
         (&b""[..], "empty"),
     ] {
         let worklist = write("list", list);
@@ -300,9 +312,7 @@ fn usage_errors_exit_2() {
     let cases: Vec<Vec<&std::ffi::OsStr>> = vec![
         [flag_output, flag_predicate].concat(), // no input
         [&full[..], &["--code-object".as_ref(), object.as_os_str()]].concat(), // two input forms
-        [&full[..], &["--metadata".as_ref(), object.as_os_str()]].concat(),
-        [flag_bundle, flag_output].concat(), // no predicate
-        [&full[..], &["--predicate-arg={input}".as_ref()]].concat(), // unknown placeholder
+        [flag_bundle, flag_output].concat(),    // no predicate
         [flag_bundle, flag_predicate].concat(), // no output
         [&full[..], &["--tool-timeout=0".as_ref()]].concat(),
     ];
@@ -312,6 +322,23 @@ fn usage_errors_exit_2() {
             output.status.code(),
             Some(2),
             "{args:?}: {}",
+            stderr_of(&output)
+        );
+    }
+    // {input} with three objects, and --metadata with --bundle: refused (exit 1, as the
+    // original) before anything runs.
+    for (extra, needle) in [
+        (vec!["--predicate-arg={input}".as_ref()], "exactly one"),
+        (
+            vec!["--metadata".as_ref(), object.as_os_str()],
+            "--bundle cannot be combined",
+        ),
+    ] {
+        let output = area.cmd().args(&full).args(extra).output().unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr_of(&output).contains(needle),
+            "{}",
             stderr_of(&output)
         );
     }
@@ -346,14 +373,15 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
     let output = run(&["--readobj=/nonexistent/llvm-readobj".into()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output).contains("--readobj /nonexistent/llvm-readobj"),
+        stderr_of(&output)
+            .contains("--readobj: could not find executable \"/nonexistent/llvm-readobj\""),
         "{}",
         stderr_of(&output)
     );
     let output = run(&[format!("--readobj={}", bad_json.display())]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output).contains("malformed readobj JSON"),
+        stderr_of(&output).contains("malformed section JSON"),
         "{}",
         stderr_of(&output)
     );
@@ -414,20 +442,20 @@ fn bad_objcopy_results_are_logged_rejections() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|t| t["pass"] == "sections")
+        .filter(|t| t["pass"] == "elf-sections")
         .collect();
     let rejected: Vec<_> = sections
         .iter()
-        .filter(|t| t["change"]["tool_error"].is_string())
+        .filter(|t| t["predicate"]["status"] == "tool-error")
         .collect();
     assert!(!rejected.is_empty(), "{sections:?}");
     for entry in &rejected {
         assert_eq!(entry["accepted"], false);
-        assert_eq!(entry["predicate"]["status"], "launch-error");
-        assert!(entry["change"]["tool_error"]
+        assert!(entry["transformation"].get("tool_error").is_none());
+        assert!(entry["predicate"]["error"]
             .as_str()
             .unwrap()
-            .contains("not requested"));
+            .contains("unrequested sections disappeared"));
     }
     // ddmin never asks for every debug section at once, so every candidate lost something.
     assert!(sections.iter().all(|t| t["accepted"] == false));

@@ -133,8 +133,8 @@ fn write_input(dir: &Path, input: &Input) -> std::path::PathBuf {
                 text = bundle.to_string();
             }
             5 => {
-                bundle["code_objects"][seed % input.objects.len()]["sha256"] =
-                    json!("0".repeat(64));
+                // (A wrong sha256 is accepted, as the original accepts it.)
+                bundle["code_objects"] = json!([]);
                 text = bundle.to_string();
             }
             6 => {
@@ -155,8 +155,11 @@ fn write_input(dir: &Path, input: &Input) -> std::path::PathBuf {
                 }
             }
             7 => {
-                // Duplicate key, textually.
-                text = text.replacen("\"version\": 1", "\"version\": 1, \"version\": 1", 1);
+                // A duplicate object id (a duplicate JSON key is accepted, as the original does).
+                let objects = bundle["code_objects"].as_array_mut().unwrap();
+                let first = objects[0].clone();
+                objects.push(json!({"id": first["id"], "path": first["path"]}));
+                text = bundle.to_string();
             }
             8 => {
                 let deep = format!(

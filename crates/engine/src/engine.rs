@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use minrepro_cache::{cache_key, OutcomeCache};
+use minrepro_cache::OutcomeCache;
 use minrepro_predicate::{is_interrupted, CancelFlag, EvalError, Outcome, Status};
 use serde::Serialize;
 
@@ -333,7 +333,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
     /// Cache lookup, else a predicate evaluation whose stable outcome is cached. The bool says
     /// whether the verdict came from the cache.
     fn judge_keyed(&self, case: &C, digest: &str, cancel: &CancelFlag) -> Verdict {
-        let key = cache_key(digest, &self.options.config_digest);
+        let key = self.cache.key(digest, &self.options.config_digest);
         if let Some(outcome) = self.cache.get(&key) {
             return Ok((outcome, true));
         }

@@ -132,7 +132,7 @@ impl IdentitySet {
                     "mode"
                 };
                 return Err(format!(
-                    "{} changed during the reduction ({what} differs); aborting so that no stale \
+                    "predicate identity changed during the reduction: {} ({what} differs); aborting so that no stale \
                      verdict is used",
                     file.path.display()
                 ));

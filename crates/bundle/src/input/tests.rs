@@ -59,30 +59,31 @@ fn rejects_malformed_bundles_naming_file_and_problem() {
     let head = r#""format": "comgr-hotswap-reducer-bundle", "version": 1"#;
     let cases = [
         ("[1]".to_owned(), "must be a JSON object"),
-        ("{\"a\": NaN}".to_owned(), "invalid JSON"),
-        ("{\"a\": Infinity}".to_owned(), "invalid JSON"),
-        ("{\"a\": 1e999}".to_owned(), "invalid JSON"),
-        (format!("{{{head}, \"code_objects\": [], \"version\": 1}}"), "duplicate key"),
-        (format!("{{{head}, \"code_objects\": [], \"x\": 1}}"), "unknown bundle field"),
-        (r#"{"format": "other", "version": 1, "code_objects": []}"#.to_owned(), "format"),
-        (r#"{"format": "comgr-hotswap-reducer-bundle", "version": 2, "code_objects": []}"#.to_owned(), "version"),
-        (format!("{{{head}, \"code_objects\": {{}}}}"), "must be a list"),
+        ("{\"a\": NaN}".to_owned(), "non-finite"),
+        ("{\"a\": Infinity}".to_owned(), "non-finite"),
+        ("{\"a\": 1e999}".to_owned(), "non-finite"),
+        ("{\"a\": 1".to_owned(), "malformed JSON"),
+        (r#"{"format": "other", "version": 1, "code_objects": []}"#.to_owned(), "format must be"),
+        (r#"{"format": "comgr-hotswap-reducer-bundle", "version": 2, "code_objects": []}"#.to_owned(), "unsupported bundle version 2"),
+        (r#"{"format": "comgr-hotswap-reducer-bundle", "version": "1", "code_objects": []}"#.to_owned(), "unsupported bundle version"),
+        (format!("{{{head}, \"code_objects\": {{}}}}"), "code_objects must be a non-empty JSON list"),
+        (format!("{{{head}, \"code_objects\": []}}"), "code_objects must be a non-empty JSON list"),
+        (format!("{{{head}, \"code_objects\": [1]}}"), "code_objects[0] must be a JSON object"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"\", \"path\": \"a.co\"}}]}}"), "non-empty string"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": 3, \"path\": \"a.co\"}}]}}"), "non-empty string"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "not unique"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"\"}}]}}"), "path must be a non-empty string"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "duplicate code object id"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"../x.co\"}}]}}"), "x.co"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"link.co\"}}]}}"), "escapes"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"/etc/passwd\"}}]}}"), "absolute"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"/etc/passwd\"}}]}}"), "must be relative"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"sub\"}}]}}"), "not a regular file"),
         (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"missing.co\"}}]}}"), "missing.co"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\", \"what\": 1}}]}}"), "unknown field"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\", \"size\": 5}}]}}"), "size does not match"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": 5}}"), "\"metadata\" must be"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": {{\"kernels\": {{}}}}}}"), "\"kernels\" must be a list"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": {{\"cases\": [1]}}}}"), "cases[0] must be an object"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": {{\"cases\": [{{\"arguments\": 1}}]}}}}"), "cases[0].arguments"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": {{\"selected_tests\": \"x\"}}}}"), "selected_tests"),
-        (format!("{{{head}, \"code_objects\": [], \"metadata\": \"../m.json\"}}"), "metadata"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": 5}}"), "metadata must be a JSON object"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": null}}"), "metadata must be a JSON object"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"kernels\": {{}}}}}}"), "metadata.kernels must be a JSON list"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"cases\": [{{\"arguments\": 1}}]}}}}"), "metadata.cases[0].arguments must be a JSON list"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"selected_tests\": \"x\"}}}}"), "metadata.selected_tests"),
+        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": \"../m.json\"}}"), "metadata"),
     ];
     for (text, needle) in cases {
         let error = error_of(dir.path(), &text);
@@ -92,15 +93,44 @@ fn rejects_malformed_bundles_naming_file_and_problem() {
 }
 
 #[test]
+fn accepts_what_the_original_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.co", b"a");
+    // Non-object list items, unknown fields, version 1.0, a duplicate key (last value wins),
+    // and sha256/size fields that do not match the file (ignored, with warnings).
+    let snapshot = bundle(
+        dir.path(),
+        r#"{"format": "comgr-hotswap-reducer-bundle", "version": 1.0, "extra": [1],
+            "code_objects": [{"id": "a", "path": "a.co", "sha256": "00", "size": 9, "note": 1}],
+            "metadata": {"cases": ["c0", 1, null, {"arguments": [1]}, {"name": "x"}],
+                         "kernels": [[1], {"a": 1}], "kernels": ["k"]}}"#,
+    )
+    .unwrap();
+    let metadata = snapshot.case.metadata.to_value();
+    assert_eq!(metadata["cases"][0], "c0");
+    assert_eq!(metadata["kernels"], serde_json::json!(["k"]));
+    assert_eq!(snapshot.warnings.len(), 3, "{:?}", snapshot.warnings);
+    assert!(snapshot
+        .warnings
+        .iter()
+        .any(|w| w.contains("duplicate key \"kernels\"")));
+    assert!(snapshot
+        .warnings
+        .iter()
+        .any(|w| w.contains("sha256 does not match")));
+}
+
+#[test]
 fn external_metadata_errors_name_the_metadata_file() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "m.json", b"{\"kernels\": NaN}");
+    write(dir.path(), "a.co", b"a");
     let error = error_of(
         dir.path(),
-        r#"{"format": "comgr-hotswap-reducer-bundle", "version": 1, "code_objects": [], "metadata": "m.json"}"#,
+        r#"{"format": "comgr-hotswap-reducer-bundle", "version": 1, "code_objects": [{"id": "a", "path": "a.co"}], "metadata": "m.json"}"#,
     );
     assert!(
-        error.contains("m.json") && error.contains("invalid JSON"),
+        error.contains("m.json") && error.contains("non-finite"),
         "{error}"
     );
 }
@@ -114,13 +144,13 @@ fn worklists() {
     assert!(split_worklist(b"").unwrap_err().contains("empty"));
     assert!(split_worklist(b"a\0b")
         .unwrap_err()
-        .contains("NUL-terminated"));
+        .contains("must end with NUL"));
     assert!(split_worklist(b"a\0\0b\0")
         .unwrap_err()
-        .contains("entry 2 is empty"));
+        .contains("empty path (entry 2)"));
     assert!(split_worklist(b"\0")
         .unwrap_err()
-        .contains("entry 1 is empty"));
+        .contains("empty path (entry 1)"));
 
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "objs/a b.co", b"a");
@@ -137,13 +167,18 @@ fn worklists() {
     );
     let snapshot = load(&InputSource::Worklist(worklist.clone(), Some(meta))).unwrap();
     assert_eq!(snapshot.case.objects.len(), 2);
-    assert_eq!(snapshot.case.objects[0].id, "objs/a b.co");
+    assert_eq!(snapshot.case.objects[0].id, "object-0000");
+    assert_eq!(snapshot.case.objects[1].id, "object-0001");
+    assert_eq!(&*snapshot.case.objects[0].original_name, "a b.co");
     assert_eq!(snapshot.case.objects[1].bytes.as_slice(), b"b");
     assert!(!other.path().join("x").exists());
 
     write(dir.path(), "list", b"objs/a b.co\0./objs/a b.co\0");
     let error = load(&InputSource::Worklist(worklist.clone(), None)).unwrap_err();
-    assert!(error.to_string().contains("duplicate"), "{error}");
+    assert!(
+        error.to_string().contains("duplicate worklist path"),
+        "{error}"
+    );
     write(dir.path(), "list", b"nope.co\0");
     let error = load(&InputSource::Worklist(worklist, None)).unwrap_err();
     assert!(error.to_string().contains("nope.co"), "{error}");
@@ -155,8 +190,10 @@ fn direct_code_objects() {
     let a = write(dir.path(), "a.co", b"a");
     let snapshot = load(&InputSource::CodeObjects(vec![a.clone()], None)).unwrap();
     assert_eq!(snapshot.case.metadata.to_value(), serde_json::json!({}));
-    let error = load(&InputSource::CodeObjects(vec![a.clone(), a.clone()], None)).unwrap_err();
-    assert!(error.to_string().contains("more than once"));
+    // The original accepts a file given twice (two objects, object-0000 and object-0001).
+    let twice = load(&InputSource::CodeObjects(vec![a.clone(), a.clone()], None)).unwrap();
+    let ids: Vec<&str> = twice.case.objects.iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, ["object-0000", "object-0001"]);
     let bad_meta = write(dir.path(), "m.json", b"[]");
     let error = load(&InputSource::CodeObjects(vec![a], Some(bad_meta))).unwrap_err();
     assert!(error.to_string().contains("m.json") && error.to_string().contains("object"));

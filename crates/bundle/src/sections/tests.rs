@@ -7,7 +7,53 @@ fn section(name: &str, flags: u64) -> SectionInfo {
     SectionInfo {
         name: name.into(),
         flags,
+        alloc_named: false,
     }
+}
+
+/// A listing in the shape of the original's test tool: names under `Name.Name`, flags by name
+/// only (no raw value).
+fn names_only(sections: &[(&str, bool)], arch: &str) -> String {
+    let items: Vec<serde_json::Value> = sections
+        .iter()
+        .map(|(name, allocated)| {
+            let flags: Vec<serde_json::Value> = if *allocated {
+                vec![serde_json::json!({"Name": "SHF_ALLOC"})]
+            } else {
+                vec![]
+            };
+            serde_json::json!({"Section": {"Name": {"Name": name}, "Flags": {"Flags": flags}}})
+        })
+        .collect();
+    serde_json::json!([{"FileSummary": {"Format": "elf64-amdgpu", "Arch": arch}, "Sections": items}])
+        .to_string()
+}
+
+#[test]
+fn flag_names_without_raw_values_are_enough() {
+    let text = names_only(
+        &[
+            ("", false),
+            (".text", true),
+            (".debug_info", false),
+            (".allocated_debug", true),
+        ],
+        "amdgcn",
+    );
+    let listing = parse_readobj_json(text.as_bytes()).unwrap();
+    let allocated: Vec<bool> = listing.sections.iter().map(|s| s.is_allocated()).collect();
+    assert_eq!(allocated, [false, true, false, true]);
+    let policy = SectionPolicy {
+        allow: vec!["*".into()],
+        protect: vec![],
+    };
+    assert_eq!(policy.removable(&listing.sections), [".debug_info"]);
+    let x86 = parse_readobj_json(names_only(&[(".debug_info", false)], "x86_64").as_bytes());
+    assert!(!x86.unwrap().is_amdgpu_elf());
+    let bad = r#"[{"FileSummary": {"Format": "e", "Arch": "a"}, "Sections": [{"Section": {"Name": {"Name": "x"}, "Flags": {"Flags": [{"Value": 2}]}}}]}]"#;
+    assert!(parse_readobj_json(bad.as_bytes())
+        .unwrap_err()
+        .contains("malformed flag names"));
 }
 
 #[test]
@@ -32,8 +78,8 @@ fn parses_both_llvm_layouts_identically() {
 #[test]
 fn malformed_json_is_a_clear_error() {
     for (text, needle) in [
-        ("not json", "malformed readobj JSON"),
-        ("[", "malformed readobj JSON"),
+        ("not json", "malformed section JSON"),
+        ("[", "malformed section JSON"),
         ("{}", "not a list"),
         ("[]", "expected one file"),
         ("[{\"FileSummary\": {\"Format\": \"elf64-amdgpu\"}}]", "no Arch"),

@@ -216,19 +216,77 @@ pub fn log(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("reduction-log.json")).unwrap()).unwrap()
 }
 
+/// Writes a bundle like the original's tests do: objects `object-N.co` (or `names`) with ids
+/// `id-N`, and `metadata` inline (or a relative path when it is a JSON string).
+pub fn write_bundle(
+    root: &Path,
+    contents: &[&[u8]],
+    metadata: serde_json::Value,
+    names: Option<&[&str]>,
+) -> PathBuf {
+    let mut objects = Vec::new();
+    for (index, content) in contents.iter().enumerate() {
+        let name = names.map_or_else(|| format!("object-{index}.co"), |n| n[index].to_owned());
+        let path = root.join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        objects.push(serde_json::json!({"id": format!("id-{index}"), "path": name}));
+    }
+    let bundle = serde_json::json!({
+        "format": "comgr-hotswap-reducer-bundle",
+        "version": 1,
+        "code_objects": objects,
+        "metadata": metadata,
+    });
+    let path = root.join("bundle.json");
+    std::fs::write(&path, bundle.to_string()).unwrap();
+    path
+}
+
+/// Python's own computation of the original reducer's candidate digest of a published output
+/// (object ids, original names from the log, object sha256s, canonical metadata JSON); also checks
+/// that metadata.json holds that canonical JSON.
+pub fn python_digest(out: &Path) -> String {
+    const SCRIPT: &str = r#"
+import hashlib, json, sys
+out = sys.argv[1]
+bundle = json.load(open(out + "/bundle.json"))
+log = json.load(open(out + "/reduction-log.json"))
+raw = open(out + "/" + bundle["metadata"], "rb").read()
+metadata = json.loads(raw)
+def canonical(value):
+    return json.dumps(value, allow_nan=False, ensure_ascii=True, separators=(",", ":"),
+                      sort_keys=True).encode("ascii")
+assert raw == canonical(metadata) + b"\n", "metadata.json is not canonical JSON"
+names = {item["id"]: item["name"] for item in log["originals"]}
+digest = hashlib.sha256(b"comgr-hotswap-reducer-candidate-v1\0")
+for item in bundle["code_objects"]:
+    digest.update(canonical(item["id"]) + b"\0" + canonical(names[item["id"]]) + b"\0")
+    digest.update(bytes.fromhex(item["sha256"]))
+digest.update(b"\0metadata\0" + canonical(metadata))
+print(digest.hexdigest())
+"#;
+    let assert = assert_cmd::Command::new("python3")
+        .args(["-S", "-c", SCRIPT])
+        .arg(out)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&assert.get_output().stdout)
+        .trim()
+        .to_owned()
+}
+
 /// Checks a published output: bundle.json names exactly the files under objects/ with matching
-/// sizes and sha256, metadata.json and the log parse.
+/// sizes and sha256, metadata.json is canonical JSON, and the log's final digest is the one the
+/// original reducer computes.
 pub fn verify_output(out: &Path) {
     let bundle: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
     serde_json::from_slice::<serde_json::Value>(&std::fs::read(out.join("metadata.json")).unwrap())
         .unwrap();
     let log = log(out);
-    assert_eq!(log["format"], "minrepro-bundle-reduction-log");
-    assert_eq!(
-        log["final_objects"].as_array().unwrap().len(),
-        bundle["code_objects"].as_array().unwrap().len()
-    );
+    assert_eq!(log["format"], "comgr-hotswap-reduction-log");
+    assert_eq!(log["final_digest"], python_digest(out).as_str());
     let mut named: Vec<String> = Vec::new();
     for entry in bundle["code_objects"].as_array().unwrap() {
         let path = entry["path"].as_str().unwrap();
