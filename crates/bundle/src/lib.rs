@@ -45,6 +45,7 @@ fn failed(message: impl Into<String>) -> RunError {
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
+    let launch = args.predicate.launch()?;
     check_output_location(&args.output).map_err(failed)?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
     let executable = args.predicate.predicate.clone().unwrap_or_default();
@@ -55,7 +56,9 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
         Some(0),
         Vec::new(),
     );
-    let predicate = Predicate::new(config).map_err(|e| failed(e.to_string()))?;
+    let predicate = Predicate::new(config)
+        .map_err(|e| failed(e.to_string()))?
+        .with_launch(launch);
     let uses_input = predicate.template().uses("input");
     if uses_input && snapshot.case.objects.len() != 1 {
         return Err(RunError::Usage(format!(
@@ -73,8 +76,8 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
         allow: args.allow_remove_section.clone(),
         protect: args.protect_section.clone(),
     };
-    let temp =
-        TempRoot::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
+    let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
+        .map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
     let mut original = snapshot.case.clone();
     let tools = if policy.enabled() {
         let tools = ElfTools::new(

@@ -58,6 +58,7 @@ pub fn reproduction_argv(
         "bundle" => Some("bundle.json".into()),
         "metadata" => Some("metadata.json".into()),
         "workspace" => Some(".".into()),
+        "slot" => Some("0".into()),
         "input" if reduced.objects.len() == 1 => {
             Some(format!("objects/{}", reduced.objects[0].name))
         }

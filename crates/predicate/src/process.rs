@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::capture::{CapturedStream, StreamCapture};
 use crate::interrupt::{
-    kill_group, spawn_registered, unregister_group, with_live_groups, CancelFlag,
+    kill_group, spawn_registered_as, unregister_group, with_live_groups, CancelFlag,
 };
 
 /// Environment variable that marks every process started for one run.
@@ -110,6 +110,9 @@ pub trait Supervisee {
     fn try_exit(&mut self) -> Result<Option<i32>, String>;
     /// The exit code once the group was killed (may block briefly).
     fn wait_exit(&mut self) -> Option<i32>;
+    /// Ends a run that is over on our side (timeout, cancellation, interruption) before its
+    /// group is killed. By default nothing: the group's SIGKILL ends a local run.
+    fn stop(&mut self) {}
 }
 
 /// The start of every run tag of this process: `PID-NONCE-`. The pid comes first because the
@@ -178,7 +181,7 @@ pub fn run_supervised<'s>(
 }
 
 /// A direct child started with `std::process`.
-struct DirectChild(Child);
+pub(crate) struct DirectChild(pub(crate) Child);
 
 impl Supervisee for DirectChild {
     fn pgid(&self) -> i32 {
@@ -201,41 +204,62 @@ impl Drop for DirectChild {
     }
 }
 
+/// Starts `program args` for the run tagged `tag` the way every run starts: in the request's
+/// directory and environment, stdin from `/dev/null`, piped output, its own process group
+/// (registered, so an interruption signals it with `on_interrupt`), and `death_signal` sent to
+/// it should we die outright.
+pub(crate) fn spawn_for_run(
+    request: &RunRequest<'_>,
+    program: &Path,
+    args: &[OsString],
+    tag: &str,
+    death_signal: i32,
+    on_interrupt: i32,
+) -> Result<(DirectChild, Streams), String> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(request.cwd)
+        .env(RUN_TAG_VAR, tag)
+        .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // If we are killed outright (SIGKILL gives no chance to clean up), the child gets
+    // `death_signal`. The signal fires when the spawning thread exits; every caller waits for
+    // the child on that same thread, so it never fires early.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe and touches no memory.
+    unsafe {
+        command.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, death_signal, 0, 0, 0);
+            Ok(())
+        });
+    }
+    let mut child = spawn_registered_as(&mut command, on_interrupt)
+        .map_err(|error| format!("cannot start {}: {error}", program.display()))?;
+    let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
+    let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
+    let child = DirectChild(child);
+    match (stdout, stderr) {
+        (Some(stdout), Some(stderr)) => Ok((child, (stdout, stderr))),
+        _ => Err("the child's output pipes are missing".into()),
+    }
+}
+
 /// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
 pub fn run_child(request: &RunRequest<'_>) -> RawRun {
     run_supervised(request, |tag| {
-        let mut command = Command::new(request.program);
-        command
-            .args(request.args)
-            .current_dir(request.cwd)
-            .env(RUN_TAG_VAR, tag)
-            .envs(request.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        // If we are killed outright (SIGKILL gives no chance to clean up), the child dies with
-        // us. The signal fires when the spawning thread exits; every caller waits for the child
-        // on that same thread, so it never fires early.
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe and touches no memory.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-                Ok(())
-            });
-        }
-        let mut child = spawn_registered(&mut command)
-            .map_err(|error| format!("cannot start {}: {error}", request.program.display()))?;
-        let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
-        let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
-        let target = DirectChild(child);
-        match (stdout, stderr) {
-            (Some(stdout), Some(stderr)) => {
-                Ok((Box::new(target) as Box<dyn Supervisee>, (stdout, stderr)))
-            }
-            _ => Err("the child's output pipes are missing".into()),
-        }
+        let (child, streams) = spawn_for_run(
+            request,
+            request.program,
+            request.args,
+            tag,
+            libc::SIGKILL,
+            libc::SIGKILL,
+        )?;
+        Ok((Box::new(child) as Box<dyn Supervisee>, streams))
     })
 }
 
@@ -274,6 +298,9 @@ fn supervise(
         }
         if (exited.is_some() || end.is_some()) && drain_until.is_none() {
             // The run is over: nothing of it may survive, whatever still holds our pipes.
+            if exited.is_none() {
+                target.stop();
+            }
             kill_group(pgid);
             kill_tagged_orphans(tag);
             drain_until = Some(now + DRAIN_DEADLINE);
