@@ -48,6 +48,8 @@ fn main() -> ExitCode {
     };
     // Whatever happened, no descendant of a predicate may outlive us.
     minrepro_predicate::process::kill_all_orphans();
+    // Nor any Slurm job of one of our runs.
+    minrepro_predicate::slurm::cancel_leftover_jobs();
     match result {
         Ok(line) => {
             let _ = writeln!(std::io::stdout(), "{line}");

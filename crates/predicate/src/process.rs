@@ -113,6 +113,11 @@ pub trait Supervisee {
     /// Ends a run that is over on our side (timeout, cancellation, interruption) before its
     /// group is killed. By default nothing: the group's SIGKILL ends a local run.
     fn stop(&mut self) {}
+    /// Whether output that arrives once the run is over on our side still counts. A Slurm step
+    /// answers its cancellation with a timestamped message, which must not reach a log.
+    fn keeps_output_after_stop(&self) -> bool {
+        true
+    }
 }
 
 /// The start of every run tag of this process: `PID-NONCE-`. The pid comes first because the
@@ -299,6 +304,10 @@ fn supervise(
         if (exited.is_some() || end.is_some()) && drain_until.is_none() {
             // The run is over: nothing of it may survive, whatever still holds our pipes.
             if exited.is_none() {
+                if !target.keeps_output_after_stop() {
+                    // Closing our ends also keeps a writer from blocking on a full pipe.
+                    pipes = [None, None];
+                }
                 target.stop();
             }
             kill_group(pgid);

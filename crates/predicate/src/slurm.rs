@@ -138,6 +138,9 @@ impl Supervisee for Step<'_> {
     fn wait_exit(&mut self) -> Option<i32> {
         self.child.wait_exit()
     }
+    fn keeps_output_after_stop(&self) -> bool {
+        false
+    }
     fn stop(&mut self) {
         // SAFETY: signalling our own child, which has not been reaped (we are its only waiter).
         unsafe {
