@@ -92,6 +92,14 @@ start() {
 
 stop() {
   [ -f "$conf" ] || return 0
+  # Steps still running would outlive the daemons (slurmstepd stays): cancel every job first.
+  if answers >/dev/null; then
+    SLURM_CONF=$conf timeout 10 scancel --user="$(id -u)" >/dev/null 2>&1 || true
+    for _ in $(seq 1 100); do
+      [ -z "$(SLURM_CONF=$conf timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
+      sleep 0.1
+    done
+  fi
   SLURM_CONF=$conf timeout 10 scontrol shutdown >/dev/null 2>&1 || true
   local supervisor
   supervisor=$(cat "$dir/supervisor.pid" 2>/dev/null || echo)

@@ -172,6 +172,71 @@ fn signal_mid_run(cluster: &Cluster, signal: i32, expected_code: Option<i32>) {
     assert_all_gone(cluster, &area, pid, &pids, &format!("signal {signal}"));
 }
 
+/// The guardian on its own: told that its minrepro ran Slurm steps, it cancels every job of the
+/// user named after one of that minrepro's runs, once minrepro is gone (its pipe closes), and
+/// only those.
+fn the_guardian_cancels_the_jobs_of_its_runs(cluster: &Cluster) {
+    use std::io::Write;
+    let prefix = "999999999-0123456789abcdef-";
+    let start = |name: &str| {
+        let child = Command::new("srun")
+            .args(["--quiet", "--quiet", "--ntasks=1"])
+            .arg(format!("--job-name={name}"))
+            .args(["sleep", "1000"])
+            .env("SLURM_CONF", cluster.conf())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        Srun(child)
+    };
+    let mut ours = start(&format!("minrepro-{prefix}7"));
+    let other_name = "minrepro-999999999-fedcba9876543210-7";
+    let other = start(other_name);
+    wait_until("both jobs running", || {
+        let jobs = cluster.jobs();
+        (jobs.len() == 2).then_some(()).ok_or(format!("{jobs:?}"))
+    });
+    let mut guardian = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+        .args(["__minrepro-guardian", prefix])
+        .env("SLURM_CONF", cluster.conf())
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = guardian.stdin.take().unwrap();
+    pipe.write_all(b"slurm\0").unwrap();
+    drop(pipe); // as if minrepro died
+    assert!(guardian.wait().unwrap().success());
+    let status = ours.0.wait().unwrap();
+    assert!(
+        !status.success(),
+        "the cancelled step ended with {status:?}"
+    );
+    wait_until("only the other minrepro's job left", || {
+        let left = cluster.jobs();
+        (left == [other_name])
+            .then_some(())
+            .ok_or(format!("{left:?}"))
+    });
+    drop(other);
+    cluster.assert_no_jobs("the guardian");
+}
+
+/// An `srun` started by a test, ended with SIGTERM (which ends its remote task at once) when
+/// dropped, also when the test fails.
+struct Srun(std::process::Child);
+
+impl Drop for Srun {
+    fn drop(&mut self) {
+        // SAFETY: signalling the child we started and have not reaped.
+        unsafe {
+            libc::kill(self.0.id() as i32, libc::SIGTERM);
+        }
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn slurm_launcher_against_a_real_cluster() {
     let Some(cluster) = Cluster::start() else {
@@ -183,6 +248,7 @@ fn slurm_launcher_against_a_real_cluster() {
     signal_mid_run(&cluster, libc::SIGINT, Some(130));
     signal_mid_run(&cluster, libc::SIGTERM, Some(130));
     signal_mid_run(&cluster, libc::SIGKILL, None);
+    the_guardian_cancels_the_jobs_of_its_runs(&cluster);
 }
 
 /// Usage errors need no cluster: they are found before anything runs.
