@@ -58,10 +58,10 @@ fn bundle_results_equal_local_ones(cluster: &Cluster) {
         .assert()
         .success();
     let remote = area.out("slurm");
-    let status = slurm_bundle(&area, cluster, &remote, &predicate)
-        .status()
+    let output = slurm_bundle(&area, cluster, &remote, &predicate)
+        .output()
         .unwrap();
-    assert!(status.success());
+    assert!(output.status.success(), "{output:?}");
     assert_eq!(tree(&local), tree(&remote), "srun changed the result");
     cluster.assert_no_jobs("a bundle reduction");
 }
@@ -100,6 +100,24 @@ fn python_results_equal_local_ones(cluster: &Cluster) {
         std::fs::read(&remote).unwrap()
     );
     cluster.assert_no_jobs("a python reduction");
+}
+
+/// `--launcher-arg` reaches `srun`: a partition that does not exist makes the probe step before
+/// the first run fail, and the error quotes `srun`'s own message.
+fn launcher_args_reach_srun(cluster: &Cluster) {
+    let area = Area::new();
+    let predicate = gamma_predicate(&area.input());
+    let output = slurm_bundle(&area, cluster, &area.out("out"), &predicate)
+        .arg("--launcher-arg=--partition=nosuchpartition")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("a probe step") && stderr.contains("Invalid partition"),
+        "{stderr}"
+    );
+    cluster.assert_no_jobs("a failed step");
 }
 
 /// A predicate that records its pid in `pids` and, when `hang_if` holds (a shell test on the
@@ -244,6 +262,7 @@ fn slurm_launcher_against_a_real_cluster() {
     };
     bundle_results_equal_local_ones(&cluster);
     python_results_equal_local_ones(&cluster);
+    launcher_args_reach_srun(&cluster);
     a_hanging_step_is_killed_at_the_timeout(&cluster);
     signal_mid_run(&cluster, libc::SIGINT, Some(130));
     signal_mid_run(&cluster, libc::SIGTERM, Some(130));

@@ -161,17 +161,10 @@ fn serve(prefix: &str) -> u8 {
     let _ = std::env::set_current_dir("/");
     let announcements = read_until_end_of_file(&mut stdin);
     kill_tagged(prefix);
-    let records = announcements.split(|&b| b == 0);
-    if records.clone().any(|r| r == SLURM_RECORD) {
+    if announcements.split(|&b| b == 0).any(|r| r == SLURM_RECORD) {
         crate::slurm::cancel_jobs_of(prefix);
     }
-    let bases: Vec<PathBuf> = base
-        .into_iter()
-        .chain(records.filter_map(|r| {
-            let path = r.strip_prefix(WORK_DIR_RECORD)?;
-            Some(PathBuf::from(OsStr::from_bytes(path)))
-        }))
-        .collect();
+    let bases: Vec<PathBuf> = base.into_iter().chain(work_dirs(&announcements)).collect();
     for dir in parse_announcements(&announcements) {
         bases.iter().any(|base| remove_guarded(&dir, base));
     }
@@ -233,6 +226,20 @@ fn set_nonblocking(file: &File) {
         let flags = libc::fcntl(fd, libc::F_GETFL);
         libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
     }
+}
+
+/// The directories announced with [`guard_work_dir`] (complete records only).
+fn work_dirs(announcements: &[u8]) -> Vec<PathBuf> {
+    let mut records: Vec<&[u8]> = announcements.split(|&b| b == 0).collect();
+    records.pop(); // the part after the last NUL is incomplete (usually empty)
+    records
+        .into_iter()
+        .filter_map(|r| {
+            Some(PathBuf::from(OsStr::from_bytes(
+                r.strip_prefix(WORK_DIR_RECORD)?,
+            )))
+        })
+        .collect()
 }
 
 /// A directory announced by [`guard_directory`]: its path and identity when it was created.

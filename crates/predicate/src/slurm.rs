@@ -1,9 +1,10 @@
 //! Predicate runs as Slurm job steps (`--launcher slurm`).
 //!
-//! Each run is `srun --ntasks=1 --nodes=1 --job-name=minrepro-TAG --chdir=WORKSPACE --quiet
-//! --quiet [--launcher-arg…] PROGRAM ARGS…`: one job with one step and one task, named after the
-//! run's `MINREPRO_RUN_TAG`, whose exit code `srun` passes through (a signal death becomes
-//! 128+N). `srun` is supervised like any local child: its output is the task's output (the
+//! Before the first run, one probe step checks the launcher arguments and that the node sees the
+//! workspace (`SlurmLauncher::probe`). Each run is `srun [--launcher-arg…] --ntasks=1
+//! --nodes=1 --job-name=minrepro-TAG --quiet --quiet --chdir=WORKSPACE PROGRAM ARGS…`: one job
+//! with one step and one task, named after the run's `MINREPRO_RUN_TAG`, whose exit code `srun`
+//! passes through (a signal death becomes 128+N). `srun` is supervised like any local child: its output is the task's output (the
 //! second `--quiet` also silences `srun`'s own "task 0: Exited with exit code N" line), and the
 //! timeout is ours, since Slurm's `--time` is minute-grained and checked every ~30 s.
 //!
@@ -23,13 +24,15 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::capture::CapturedStream;
 use crate::identity::resolve_executable;
 use crate::interrupt::{spawn_registered_as, unregister_group};
 use crate::predicate::{Executor, PredicateError};
 use crate::process::{
-    run_supervised, spawn_for_run, DirectChild, RawRun, RunRequest, Supervisee, RUN_TAG_VAR,
+    run_supervised, spawn_for_run, DirectChild, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
 };
 
 /// The start of every job name minrepro gives a step (the run's tag follows).
@@ -47,7 +50,10 @@ static USED: AtomicBool = AtomicBool::new(false);
 pub struct SlurmLauncher {
     srun: PathBuf,
     scancel: PathBuf,
+    test: PathBuf,
     extra_args: Vec<OsString>,
+    /// The probe's verdict, once one was reached (see [`SlurmLauncher::probe`]).
+    probed: Mutex<Option<Result<(), String>>>,
 }
 
 impl SlurmLauncher {
@@ -64,24 +70,26 @@ impl SlurmLauncher {
         Ok(SlurmLauncher {
             srun: find("srun")?,
             scancel: find("scancel")?,
+            test: resolve_executable("test").unwrap_or_else(|_| PathBuf::from("/usr/bin/test")),
             extra_args: extra_args.into_iter().map(OsString::from).collect(),
+            probed: Mutex::new(None),
         })
     }
 
     /// `srun`'s arguments for one run. The user's arguments come first so that ours (one task,
-    /// the job name cleanup relies on, the workspace) win.
-    fn arguments(&self, request: &RunRequest<'_>, tag: &str) -> Vec<OsString> {
+    /// the job name cleanup relies on, the workspace) win. `quiet` twice also silences `srun`'s
+    /// errors (among them its line about the task's exit code, which a local run never prints).
+    fn arguments(&self, request: &RunRequest<'_>, tag: &str, quiet: usize) -> Vec<OsString> {
         let mut args = self.extra_args.clone();
         args.extend(
             [
-                "--ntasks=1",
-                "--nodes=1",
-                &format!("--job-name={}", job_name(tag)),
-                "--quiet",
-                "--quiet",
+                "--ntasks=1".to_owned(),
+                "--nodes=1".to_owned(),
+                format!("--job-name={}", job_name(tag)),
             ]
             .map(OsString::from),
         );
+        args.extend(std::iter::repeat_n(OsString::from("--quiet"), quiet));
         let mut chdir = OsString::from("--chdir=");
         chdir.push(request.cwd);
         args.push(chdir);
@@ -89,20 +97,11 @@ impl SlurmLauncher {
         args.extend(request.args.iter().cloned());
         args
     }
-}
 
-/// The job name of the run tagged `tag`.
-pub fn job_name(tag: &str) -> String {
-    format!("{JOB_NAME_PREFIX}{tag}")
-}
-
-impl Executor for SlurmLauncher {
-    fn run(&self, request: &RunRequest<'_>) -> RawRun {
-        if !USED.swap(true, Ordering::SeqCst) {
-            crate::guardian::guard_slurm_jobs();
-        }
+    /// Runs `request` as a step and supervises it.
+    fn step(&self, request: &RunRequest<'_>, quiet: usize) -> RawRun {
         run_supervised(request, |tag| {
-            let args = self.arguments(request, tag);
+            let args = self.arguments(request, tag, quiet);
             let (child, streams) = spawn_for_run(
                 request,
                 &self.srun,
@@ -118,6 +117,72 @@ impl Executor for SlurmLauncher {
             };
             Ok((Box::new(step) as Box<dyn Supervisee>, streams))
         })
+    }
+
+    /// Before the first run, a step `test -d WORKSPACE` with `srun`'s errors shown: a bad
+    /// `--launcher-arg` (say, a partition that does not exist) or a `--work-dir` the node does
+    /// not see is then one clear error instead of a predicate that fails for no visible reason
+    /// (`srun` falls back to /tmp when `--chdir` fails). The verdict is kept once reached;
+    /// concurrent first runs wait for it.
+    fn probe(&self, request: &RunRequest<'_>) -> Result<(), RunEnd> {
+        let mut probed = self.probed.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(verdict) = &*probed {
+            return verdict.clone().map_err(RunEnd::LaunchError);
+        }
+        let args = [OsString::from("-d"), request.cwd.as_os_str().to_owned()];
+        let probe = RunRequest {
+            program: &self.test,
+            args: &args,
+            needle: None,
+            keep_stdout: None,
+            ..*request
+        };
+        let run = self.step(&probe, 1);
+        let verdict = match run.end {
+            RunEnd::Exited(0) => Ok(()),
+            RunEnd::Exited(code) => {
+                let said = format!("{}{}", probe_text(&run.stdout), probe_text(&run.stderr));
+                Err(format!(
+                    "a probe step `srun … test -d WORKSPACE` failed with exit code {code}{said}; check --launcher-arg, and that --work-dir is on a file system the nodes share"
+                ))
+            }
+            RunEnd::LaunchError(error) => Err(error),
+            other => return Err(other), // timed out or cancelled: decide on a later run
+        };
+        *probed = Some(verdict.clone());
+        verdict.map_err(RunEnd::LaunchError)
+    }
+}
+
+/// The job name of the run tagged `tag`.
+pub fn job_name(tag: &str) -> String {
+    format!("{JOB_NAME_PREFIX}{tag}")
+}
+
+/// `: TEXT` for what a probe step printed (its last lines, trimmed), or nothing.
+fn probe_text(stream: &CapturedStream) -> String {
+    let text = stream.tail.trim();
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(": {text}")
+    }
+}
+
+impl Executor for SlurmLauncher {
+    fn run(&self, request: &RunRequest<'_>) -> RawRun {
+        if !USED.swap(true, Ordering::SeqCst) {
+            crate::guardian::guard_slurm_jobs();
+        }
+        match self.probe(request) {
+            Ok(()) => self.step(request, 2),
+            Err(end) => RawRun {
+                end,
+                stdout: CapturedStream::default(),
+                stderr: CapturedStream::default(),
+                stdout_full: None,
+            },
+        }
     }
 }
 
