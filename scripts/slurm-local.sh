@@ -74,6 +74,12 @@ start() {
   fi
   rm -rf "$dir"
   write_config
+  # With the fixed ports, any slurmctld already listening would answer our commands (and be shut
+  # down by our `stop`): refuse instead.
+  if answers >/dev/null; then
+    rm -rf "$dir"
+    skip "another Slurm controller already answers on 127.0.0.1:6817 (ports are fixed; one cluster per host)"
+  fi
   # One supervisor shell keeps both daemons as its children and waits for them: daemons that
   # outlive their parent linger as zombies in containers without an init that reaps.
   SLURM_CONF=$conf setsid bash -c 'slurmctld -D -i & slurmd -D & wait' \

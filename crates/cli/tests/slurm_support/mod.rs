@@ -11,6 +11,23 @@ use std::time::{Duration, Instant};
 /// A running cluster; stopped when dropped (also when a scenario panics).
 pub struct Cluster {
     dir: tempfile::TempDir,
+    /// A host-wide lock held while the cluster runs: test processes of other checkouts on this
+    /// host wait for it instead of fighting over the fixed ports.
+    _lock: std::fs::File,
+}
+
+/// Takes the host-wide lock of the test clusters (blocking until another test process is done).
+fn lock_host() -> std::fs::File {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open("/tmp/minrepro-slurm-test.lock")
+        .expect("the lock file opens");
+    // SAFETY: flock on a descriptor we own; released when the file is closed.
+    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+    assert_eq!(locked, 0, "cannot lock the Slurm test lock file");
+    file
 }
 
 fn script() -> PathBuf {
@@ -22,6 +39,7 @@ impl Cluster {
     /// missing and not installable, another cluster on the ports). With `MINREPRO_REQUIRE_SLURM=1`
     /// (for CI) not starting is a failure instead.
     pub fn start() -> Option<Cluster> {
+        let lock = lock_host();
         let dir = tempfile::Builder::new()
             .prefix("minrepro-slurm-test-")
             .tempdir()
@@ -32,7 +50,7 @@ impl Cluster {
             .output()
             .expect("scripts/slurm-local.sh runs");
         if output.status.success() {
-            return Some(Cluster { dir });
+            return Some(Cluster { dir, _lock: lock });
         }
         let reason = String::from_utf8_lossy(&output.stderr).trim().to_owned();
         if std::env::var_os("MINREPRO_REQUIRE_SLURM").is_some_and(|v| v == "1") {
