@@ -17,6 +17,7 @@ pub mod guardian;
 pub mod identity;
 pub mod interrupt;
 pub mod launch;
+mod orphans;
 pub mod predicate;
 pub mod process;
 pub mod slurm;

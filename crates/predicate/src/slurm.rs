@@ -308,3 +308,48 @@ fn client(program: &Path, args: &[String]) -> Option<(i32, Vec<u8>)> {
     let output = reader.join().unwrap_or_default();
     Some((crate::process::exit_code_of(status?), output))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interrupt::CancelFlag;
+
+    #[test]
+    fn srun_gets_the_users_options_first_and_ours_after_them() {
+        let launcher = SlurmLauncher {
+            srun: "/usr/bin/srun".into(),
+            scancel: "/usr/bin/scancel".into(),
+            test: "/usr/bin/test".into(),
+            extra_args: vec!["--partition=gpu".into(), "--ntasks=4".into()],
+            probed: Mutex::new(None),
+        };
+        let args = [OsString::from("a b"), OsString::from("--flag")];
+        let cancel = CancelFlag::new();
+        let request = RunRequest {
+            program: Path::new("/shared/pred"),
+            args: &args,
+            cwd: Path::new("/shared/work/ws-1"),
+            env: &[],
+            timeout: Duration::from_secs(1),
+            needle: None,
+            workspace_text: None,
+            cancel: &cancel,
+            keep_stdout: None,
+        };
+        let argv = launcher.arguments(&request, "12-ab-3", 2);
+        let expected = [
+            "--partition=gpu",
+            "--ntasks=4",
+            "--ntasks=1",
+            "--nodes=1",
+            "--job-name=minrepro-12-ab-3",
+            "--quiet",
+            "--quiet",
+            "--chdir=/shared/work/ws-1",
+            "/shared/pred",
+            "a b",
+            "--flag",
+        ];
+        assert_eq!(argv, expected.map(OsString::from));
+    }
+}
