@@ -113,6 +113,7 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
 }
 
 fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, RunError> {
+    let launch = args.predicate.launch()?;
     check_output(&args.output)?;
     // Printed even with -q: each is an input the original would have used silently.
     for warning in &snapshot.warnings {
@@ -122,7 +123,12 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         if let Some(unknown) = original::unknown_placeholders(argument).first() {
             return Err(failed(format!(
                 "unknown interestingness placeholder {unknown:?} (known: {})",
-                original::KNOWN_PLACEHOLDERS.join(", ")
+                original::KNOWN_PLACEHOLDERS
+                    .iter()
+                    .chain(&original::OUR_PLACEHOLDERS)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
     }
@@ -135,7 +141,9 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         Vec::new(),
     );
     let interesting_exit_code = config.acceptance.exit_code.unwrap_or(0);
-    let predicate = Predicate::new(config).map_err(|e| failed(e.to_string()))?;
+    let predicate = Predicate::new(config)
+        .map_err(|e| failed(e.to_string()))?
+        .with_launch(launch);
     let original_predicate = OriginalPredicate::new(&PredicateSettings {
         executable: predicate.executable(),
         args: &args.predicate.predicate_args,
@@ -184,8 +192,8 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         &args.output,
     )
     .map_err(failed)?;
-    let temp =
-        TempRoot::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
+    let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
+        .map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
     let mut original = snapshot.case.clone();
     let tools = if policy.enabled() {
         let tools = ElfTools::new(

@@ -16,6 +16,15 @@ use crate::canonical;
 /// The placeholders the original knows (in its replacement order).
 pub const KNOWN_PLACEHOLDERS: [&str; 4] = ["{bundle}", "{input}", "{metadata}", "{workspace}"];
 
+/// Placeholders minrepro adds to the original's: `{slot}`, the running candidate's GPU slot
+/// (`-j N` gives 0…N-1). The reproduction argv in the log names slot 0.
+pub const OUR_PLACEHOLDERS: [&str; 1] = ["{slot}"];
+
+/// Every placeholder a `minrepro bundle` predicate argument may use.
+fn is_placeholder(candidate: &str) -> bool {
+    KNOWN_PLACEHOLDERS.contains(&candidate) || OUR_PLACEHOLDERS.contains(&candidate)
+}
+
 /// The predicate settings that make up the configuration digest.
 #[derive(Debug, Clone)]
 pub struct OriginalPredicate {
@@ -52,7 +61,10 @@ pub struct PredicateSettings<'a> {
 }
 
 fn has_placeholder(argument: &str) -> bool {
-    KNOWN_PLACEHOLDERS.iter().any(|p| argument.contains(p))
+    KNOWN_PLACEHOLDERS
+        .iter()
+        .chain(&OUR_PLACEHOLDERS)
+        .any(|p| argument.contains(p))
 }
 
 fn text(path: &Path) -> String {
@@ -76,7 +88,7 @@ pub fn unknown_placeholders(argument: &str) -> Vec<String> {
         }
         if end < bytes.len() && bytes[end] == b'}' && end > index + 1 {
             let candidate = &argument[index..=end];
-            if !KNOWN_PLACEHOLDERS.contains(&candidate) {
+            if !is_placeholder(candidate) {
                 found.push(candidate.to_owned());
             }
             index = end + 1;
@@ -204,7 +216,8 @@ impl OriginalPredicate {
                 let mut expanded = argument
                     .replace("{workspace}", ".")
                     .replace("{bundle}", "bundle.json")
-                    .replace("{metadata}", "metadata.json");
+                    .replace("{metadata}", "metadata.json")
+                    .replace("{slot}", "0");
                 if let Some(input) = &input {
                     expanded = expanded.replace("{input}", input);
                 }
@@ -226,6 +239,7 @@ mod tests {
         assert!(unknown_placeholders("{}").is_empty());
         assert_eq!(unknown_placeholders("{{bundle}}"), Vec::<String>::new());
         assert_eq!(unknown_placeholders("{a{b}"), ["{b}"]);
+        assert!(unknown_placeholders("--device={slot}").is_empty());
     }
 
     #[test]

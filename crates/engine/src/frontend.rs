@@ -84,6 +84,39 @@ pub struct PredicateArgs {
     /// Free-form identity string (environment, configuration) added to the cache key. Repeatable.
     #[arg(long = "cache-tag", value_name = "TAG")]
     pub cache_tags: Vec<String>,
+    /// Where predicate runs happen: `local` child processes, or `slurm` job steps (`srun`, one
+    /// task, job name minrepro-RUNTAG, cwd the candidate's workspace; -j N = up to N steps at
+    /// once). With slurm, --work-dir is required and the timeout (ours, not Slurm's) includes
+    /// the time a step waits in the queue. The launcher and the slot are not part of the cache
+    /// key or the log.
+    #[arg(long = "launcher", value_enum, default_value_t = LauncherKind::Local)]
+    pub launcher: LauncherKind,
+    /// An option for every `srun` (e.g. --launcher-arg=--partition=gpu
+    /// --launcher-arg=--gres=gpu:1 --launcher-arg=--time=10); repeatable. Only with --launcher
+    /// slurm.
+    #[arg(long = "launcher-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub launcher_args: Vec<String>,
+    /// Directory for minrepro's temporary files and candidate workspaces (default: the system
+    /// temporary directory). Required with --launcher slurm, and then it must be on a file system
+    /// every node that may run a step shares (a step that cannot find its workspace runs in /tmp).
+    #[arg(long = "work-dir", value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// Also set variable NAME (e.g. HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES) to the run's slot;
+    /// repeatable. Each of the up to N runs at once (-j N) holds a distinct slot 0..N-1, reused
+    /// as runs finish; it is also in MINREPRO_SLOT and the {slot} placeholder. The slot is not
+    /// part of the cache key or the log: a predicate whose verdict depends on it (not just its
+    /// speed) breaks the guarantee of identical results for every -j.
+    #[arg(long = "slot-env", value_name = "NAME")]
+    pub slot_env: Vec<String>,
+}
+
+/// The choice of `--launcher`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LauncherKind {
+    /// Direct child processes of minrepro.
+    Local,
+    /// Slurm job steps through `srun`.
+    Slurm,
 }
 
 /// The longest `--timeout` accepted (about 31 years): anything larger is surely a typo, and
@@ -218,6 +251,60 @@ impl PredicateArgs {
             env,
         }
     }
+}
+
+impl PredicateArgs {
+    /// How runs are started, from --launcher, --launcher-arg, --work-dir and --slot-env; usage
+    /// errors (exit 2) for combinations that cannot work and a --work-dir that is not a writable
+    /// directory.
+    pub fn launch(&self) -> Result<minrepro_predicate::Launch, RunError> {
+        let usage = |m: String| RunError::Usage(m);
+        if let Some(dir) = &self.work_dir {
+            check_work_dir(dir).map_err(usage)?;
+        }
+        let launcher = match self.launcher {
+            LauncherKind::Local => {
+                if !self.launcher_args.is_empty() {
+                    return Err(usage("--launcher-arg needs --launcher slurm".into()));
+                }
+                minrepro_predicate::Launcher::Local
+            }
+            LauncherKind::Slurm => {
+                if self.work_dir.is_none() {
+                    return Err(usage(
+                        "--launcher slurm needs --work-dir DIR on a file system the nodes share (candidate workspaces live there)"
+                            .into(),
+                    ));
+                }
+                let slurm = minrepro_predicate::SlurmLauncher::new(self.launcher_args.clone())
+                    .map_err(|e| usage(e.to_string()))?;
+                minrepro_predicate::Launcher::Slurm(slurm)
+            }
+        };
+        minrepro_predicate::Launch::new(launcher, self.slot_env.clone())
+            .map_err(|e| usage(e.to_string()))
+    }
+}
+
+/// Checks that `dir` is an existing directory in which minrepro can create (and remove) a
+/// directory, as its temporary root will be.
+pub fn check_work_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(format!("--work-dir {} is not a directory", dir.display())),
+        Err(e) => return Err(format!("--work-dir {}: {e}", dir.display())),
+    }
+    tempfile::Builder::new()
+        .prefix(".minrepro-probe-")
+        .tempdir_in(dir)
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "--work-dir {} is not writable: {}",
+                dir.display(),
+                std::io::Error::from(e.kind())
+            )
+        })
 }
 
 /// Result of [`reduce_with_engine`].

@@ -16,7 +16,19 @@ impl TempRoot {
     /// Creates `minrepro-*` under the system temporary directory (and has the guardian, if any,
     /// watch it).
     pub fn new() -> std::io::Result<Self> {
-        let base = std::path::absolute(std::env::temp_dir())?;
+        Self::new_in(None)
+    }
+
+    /// Like [`TempRoot::new`], inside `work_dir` when given (`--work-dir`: a directory the
+    /// cluster's nodes share) instead of the system temporary directory.
+    pub fn new_in(work_dir: Option<&Path>) -> std::io::Result<Self> {
+        if let Some(dir) = work_dir {
+            guardian::guard_work_dir(dir);
+        }
+        let base = match work_dir {
+            Some(dir) => std::path::absolute(dir)?,
+            None => std::path::absolute(std::env::temp_dir())?,
+        };
         if base.to_str().is_none() {
             // Placeholders hand candidate paths to the predicate as text: a lossy path would name
             // files that do not exist, and every candidate (the original too) would look
@@ -24,7 +36,7 @@ impl TempRoot {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 format!(
-                    "the temporary directory {} (TMPDIR) is not valid UTF-8; set TMPDIR to a UTF-8 path",
+                    "the temporary directory {} is not valid UTF-8; use a UTF-8 path (TMPDIR, --work-dir)",
                     base.display()
                 ),
             ));

@@ -27,7 +27,7 @@ pub struct StreamCapture {
 }
 
 /// What was kept of one output stream after a run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CapturedStream {
     /// Beginning of the stream (lossy UTF-8, workspace path replaced by `{workspace}`), cut to
     /// [`OUTPUT_HEAD_LIMIT`] characters plus [`TRUNCATED_MARKER`] when longer.

@@ -7,7 +7,8 @@
 //! predicate inherits it); the guardian blocks reading the other end. End of file means minrepro
 //! is gone, however it ended. Then the guardian SIGKILLs every process whose environment carries
 //! this minrepro's [`run_tag_prefix`](crate::process::run_tag_prefix), removes the temporary
-//! directories minrepro announced with [`guard_directory`], and exits. After a normal exit
+//! directories minrepro announced with [`guard_directory`], cancels the Slurm jobs of its runs
+//! when minrepro announced with [`guard_slurm_jobs`] that it starts some, and exits. After a normal exit
 //! minrepro has already done both, and the guardian finds nothing.
 //!
 //! The guardian never delays minrepro (nobody waits for it, and announcements are non-blocking
@@ -101,10 +102,35 @@ pub fn guard_directory(dir: &Path) {
     let mut record = format!("{} {} ", meta.dev(), meta.ino()).into_bytes();
     record.extend_from_slice(dir.as_os_str().as_bytes());
     record.push(0);
+    announce(&record);
+}
+
+/// The announcement that this process runs Slurm job steps.
+const SLURM_RECORD: &[u8] = b"slurm";
+
+/// Tells the guardian (if one runs) that this process starts Slurm job steps: should it die
+/// without cleaning up, the guardian cancels every job of the user named after one of its runs
+/// (see [`crate::slurm::cancel_jobs_of`]).
+pub fn guard_slurm_jobs() {
+    announce(&[SLURM_RECORD, b"\0"].concat());
+}
+
+/// The announcement of a further directory minrepro's temporary directories may live in.
+const WORK_DIR_RECORD: &[u8] = b"workdir ";
+
+/// Tells the guardian (if one runs) that temporary directories announced later may also live
+/// directly inside `dir` (`--work-dir`), besides the system temporary directory.
+pub fn guard_work_dir(dir: &Path) {
+    if let Ok(dir) = std::path::absolute(dir) {
+        announce(&[WORK_DIR_RECORD, dir.as_os_str().as_bytes(), b"\0"].concat());
+    }
+}
+
+fn announce(record: &[u8]) {
     if let Some(pipe) = PIPE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         // One short write to a pipe is atomic; if the guardian is stuck and the pipe full, the
         // record is dropped rather than minrepro blocked.
-        let _ = pipe.write_all(&record);
+        let _ = pipe.write_all(record);
     }
 }
 
@@ -135,10 +161,12 @@ fn serve(prefix: &str) -> u8 {
     let _ = std::env::set_current_dir("/");
     let announcements = read_until_end_of_file(&mut stdin);
     kill_tagged(prefix);
+    if announcements.split(|&b| b == 0).any(|r| r == SLURM_RECORD) {
+        crate::slurm::cancel_jobs_of(prefix);
+    }
+    let bases: Vec<PathBuf> = base.into_iter().chain(work_dirs(&announcements)).collect();
     for dir in parse_announcements(&announcements) {
-        if let Some(base) = &base {
-            remove_guarded(&dir, base);
-        }
+        bases.iter().any(|base| remove_guarded(&dir, base));
     }
     0
 }
@@ -198,6 +226,20 @@ fn set_nonblocking(file: &File) {
         let flags = libc::fcntl(fd, libc::F_GETFL);
         libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
     }
+}
+
+/// The directories announced with [`guard_work_dir`] (complete records only).
+fn work_dirs(announcements: &[u8]) -> Vec<PathBuf> {
+    let mut records: Vec<&[u8]> = announcements.split(|&b| b == 0).collect();
+    records.pop(); // the part after the last NUL is incomplete (usually empty)
+    records
+        .into_iter()
+        .filter_map(|r| {
+            Some(PathBuf::from(OsStr::from_bytes(
+                r.strip_prefix(WORK_DIR_RECORD)?,
+            )))
+        })
+        .collect()
 }
 
 /// A directory announced by [`guard_directory`]: its path and identity when it was created.

@@ -5,12 +5,15 @@
 //! Waiting loops poll [`is_interrupted`] and their own [`CancelFlag`] and then unwind normally, so
 //! every temporary directory is removed by its owner's `Drop`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// Groups that an interruption signals with something other than SIGKILL (0: not at all), e.g.
+/// `srun`, which ends its remote tasks at once on SIGTERM, and cleanup commands that must finish.
+static INTERRUPT_SIGNALS: Mutex<BTreeMap<i32, i32>> = Mutex::new(BTreeMap::new());
 static HANDLER: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// A per-evaluation cancellation request (e.g. a speculative run whose result no longer matters).
@@ -83,14 +86,31 @@ pub fn simulate_interrupt() {
 pub fn spawn_registered(
     command: &mut std::process::Command,
 ) -> std::io::Result<std::process::Child> {
+    spawn_registered_as(command, libc::SIGKILL)
+}
+
+/// [`spawn_registered`], with the signal an interruption sends the group (0: none; the caller
+/// ends it itself).
+pub fn spawn_registered_as(
+    command: &mut std::process::Command,
+    on_interrupt: i32,
+) -> std::io::Result<std::process::Child> {
     let mut groups = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner());
     let child = command.spawn()?;
-    groups.insert(child.id() as i32);
+    let pgid = child.id() as i32;
+    groups.insert(pgid);
+    if on_interrupt != libc::SIGKILL {
+        lock_signals().insert(pgid, on_interrupt);
+    }
     drop(groups);
     if is_interrupted() {
-        kill_group(child.id() as i32);
+        signal_group(pgid, on_interrupt);
     }
     Ok(child)
+}
+
+fn lock_signals() -> std::sync::MutexGuard<'static, BTreeMap<i32, i32>> {
+    INTERRUPT_SIGNALS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Registers the process group of a run that another program started for us (e.g. a fork
@@ -117,6 +137,7 @@ pub fn unregister_group(pgid: i32) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&pgid);
+    lock_signals().remove(&pgid);
 }
 
 fn kill_all_groups() {
@@ -124,17 +145,22 @@ fn kill_all_groups() {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
+    let signals = lock_signals().clone();
     for pgid in groups {
-        kill_group(pgid);
+        signal_group(pgid, signals.get(&pgid).copied().unwrap_or(libc::SIGKILL));
+    }
+}
+
+fn signal_group(pgid: i32, signal: i32) {
+    if pgid > 1 && signal > 0 {
+        // SAFETY: kill(2) with a negative pid targets the group only.
+        unsafe {
+            libc::kill(-pgid, signal);
+        }
     }
 }
 
 /// Sends SIGKILL to a whole process group; a group that no longer exists is fine.
 pub fn kill_group(pgid: i32) {
-    if pgid > 1 {
-        // SAFETY: kill(2) with a negative pid targets the group only.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
+    signal_group(pgid, libc::SIGKILL);
 }

@@ -8,15 +8,19 @@
 //!
 //! Layers, bottom up: [`capture`] (bounded capture and streaming search), [`process`] (one child
 //! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
-//! depends on), [`predicate`] (configuration, repeated runs, statuses). [`guardian`] cleans up
-//! after a minrepro that was killed outright.
+//! depends on), [`predicate`] (configuration, repeated runs, statuses), [`launch`] (local or
+//! Slurm runs, GPU slots) with [`slurm`] (job steps through `srun`, and their cancellation).
+//! [`guardian`] cleans up after a minrepro that was killed outright.
 
 pub mod capture;
 pub mod guardian;
 pub mod identity;
 pub mod interrupt;
+pub mod launch;
+mod orphans;
 pub mod predicate;
 pub mod process;
+pub mod slurm;
 pub mod template;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
@@ -24,8 +28,10 @@ pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
 pub use interrupt::{
     install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
 };
+pub use launch::{Launch, Launcher, SLOT_VAR};
 pub use predicate::{
     Acceptance, DirectExecutor, EvalError, Executor, Outcome, OutputCheck, Predicate,
     PredicateConfig, PredicateError, RunRecord, Status,
 };
+pub use slurm::SlurmLauncher;
 pub use template::ArgTemplate;

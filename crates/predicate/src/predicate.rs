@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::capture::CapturedStream;
 use crate::identity::{resolve_executable, FileIdentity, IdentitySet};
 use crate::interrupt::{is_interrupted, CancelFlag};
+use crate::launch::{Launch, SLOT_PLACEHOLDER};
 use crate::process::{run_child, RawRun, RunEnd, RunRequest};
 use crate::template::ArgTemplate;
 
@@ -169,6 +170,7 @@ pub struct Predicate {
     /// Where runs start, when not in the candidate's workspace (see [`Predicate::with_working_dir`]).
     working_dir: Option<PathBuf>,
     digest: String,
+    launch: Launch,
 }
 
 impl Predicate {
@@ -200,8 +202,10 @@ impl Predicate {
             ));
         }
         let executable = resolve_executable(&config.executable).map_err(invalid)?;
-        let mut template =
-            ArgTemplate::parse(&config.args, &config.placeholders).map_err(invalid)?;
+        // Every front end gets `{slot}`: the predicate itself expands it (see crate::launch).
+        let mut placeholders = config.placeholders.clone();
+        placeholders.push(SLOT_PLACEHOLDER);
+        let mut template = ArgTemplate::parse(&config.args, &placeholders).map_err(invalid)?;
         let mut identity_paths = vec![executable.clone()];
         for index in 0..config.args.len() {
             if !template.is_literal(index) {
@@ -245,6 +249,7 @@ impl Predicate {
             identities,
             working_dir: None,
             digest: String::new(),
+            launch: Launch::default(),
         };
         predicate.digest = blake3::hash(predicate.describe().to_string().as_bytes())
             .to_hex()
@@ -284,6 +289,19 @@ impl Predicate {
         self
     }
 
+    /// Runs are started by `launch` (local or Slurm, slot variables). Neither the launcher nor
+    /// the slot is part of [`Predicate::describe`]: a verdict is the candidate's and the
+    /// predicate's, wherever it ran.
+    pub fn with_launch(mut self, launch: Launch) -> Self {
+        self.launch = launch;
+        self
+    }
+
+    /// How runs are started.
+    pub fn launch(&self) -> &Launch {
+        &self.launch
+    }
+
     /// The time a run may take before it is killed and counted as a timeout.
     pub fn run_limit(&self) -> Duration {
         self.timeout
@@ -320,14 +338,15 @@ impl Predicate {
     }
 
     /// Runs the predicate on a materialized candidate: `workspace` is the cwd (unless
-    /// [`Predicate::with_working_dir`] chose another) and `lookup` gives each placeholder's value. Identity files are checked before and after.
+    /// [`Predicate::with_working_dir`] chose another) and `lookup` gives each placeholder's value.
+    /// Identity files are checked before and after.
     pub fn evaluate(
         &self,
         workspace: &Path,
         lookup: &dyn Fn(&str) -> Option<String>,
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
-        self.evaluate_with(&DirectExecutor, workspace, lookup, cancel)
+        self.evaluate_with(self.launch.executor(), workspace, lookup, cancel)
     }
 
     /// Like [`Predicate::evaluate`], with each run carried out by `executor` (e.g. a fork server).
@@ -339,19 +358,28 @@ impl Predicate {
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
         self.verify_identities()?;
+        // Held for all runs of this evaluation: no other running evaluation gets its number.
+        let slot = self.launch.acquire_slot();
+        let slot_text = slot.number().to_string();
+        let with_slot = |name: &str| match name {
+            SLOT_PLACEHOLDER => Some(slot_text.clone()),
+            _ => lookup(name),
+        };
         let args: Vec<OsString> = self
             .template
-            .expand(lookup)
+            .expand(&with_slot)
             .map_err(EvalError::Fatal)?
             .into_iter()
             .map(OsString::from)
             .collect();
+        let mut env = self.env.clone();
+        env.extend(self.launch.slot_env(slot.number()));
         let workspace_text = workspace.to_string_lossy();
         let request = RunRequest {
             program: &self.executable,
             args: &args,
             cwd: self.working_dir.as_deref().unwrap_or(workspace),
-            env: &self.env,
+            env: &env,
             timeout: self.timeout,
             needle: self.acceptance.substring.as_deref().map(str::as_bytes),
             workspace_text: Some(&workspace_text),

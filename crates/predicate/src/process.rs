@@ -7,7 +7,6 @@
 //! and killed too: each run tags its environment with a unique `MINREPRO_RUN_TAG`, which lets us
 //! tell whose orphan a process is without touching other workers' children.
 
-use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read;
@@ -20,9 +19,9 @@ use std::sync::{Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::capture::{CapturedStream, StreamCapture};
-use crate::interrupt::{
-    kill_group, spawn_registered, unregister_group, with_live_groups, CancelFlag,
-};
+use crate::interrupt::{kill_group, spawn_registered_as, unregister_group, CancelFlag};
+pub(crate) use crate::orphans::{all_pids, environ_has_prefix};
+pub use crate::orphans::{kill_all_orphans, kill_tagged_orphans};
 
 /// Environment variable that marks every process started for one run.
 pub const RUN_TAG_VAR: &str = "MINREPRO_RUN_TAG";
@@ -110,6 +109,14 @@ pub trait Supervisee {
     fn try_exit(&mut self) -> Result<Option<i32>, String>;
     /// The exit code once the group was killed (may block briefly).
     fn wait_exit(&mut self) -> Option<i32>;
+    /// Ends a run that is over on our side (timeout, cancellation, interruption) before its
+    /// group is killed. By default nothing: the group's SIGKILL ends a local run.
+    fn stop(&mut self) {}
+    /// Whether output that arrives once the run is over on our side still counts. A Slurm step
+    /// answers its cancellation with a timestamped message, which must not reach a log.
+    fn keeps_output_after_stop(&self) -> bool {
+        true
+    }
 }
 
 /// The start of every run tag of this process: `PID-NONCE-`. The pid comes first because the
@@ -178,7 +185,7 @@ pub fn run_supervised<'s>(
 }
 
 /// A direct child started with `std::process`.
-struct DirectChild(Child);
+pub(crate) struct DirectChild(pub(crate) Child);
 
 impl Supervisee for DirectChild {
     fn pgid(&self) -> i32 {
@@ -201,41 +208,62 @@ impl Drop for DirectChild {
     }
 }
 
+/// Starts `program args` for the run tagged `tag` the way every run starts: in the request's
+/// directory and environment, stdin from `/dev/null`, piped output, its own process group
+/// (registered, so an interruption signals it with `on_interrupt`), and `death_signal` sent to
+/// it should we die outright.
+pub(crate) fn spawn_for_run(
+    request: &RunRequest<'_>,
+    program: &Path,
+    args: &[OsString],
+    tag: &str,
+    death_signal: i32,
+    on_interrupt: i32,
+) -> Result<(DirectChild, Streams), String> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(request.cwd)
+        .env(RUN_TAG_VAR, tag)
+        .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // If we are killed outright (SIGKILL gives no chance to clean up), the child gets
+    // `death_signal`. The signal fires when the spawning thread exits; every caller waits for
+    // the child on that same thread, so it never fires early.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe and touches no memory.
+    unsafe {
+        command.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, death_signal, 0, 0, 0);
+            Ok(())
+        });
+    }
+    let mut child = spawn_registered_as(&mut command, on_interrupt)
+        .map_err(|error| format!("cannot start {}: {error}", program.display()))?;
+    let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
+    let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
+    let child = DirectChild(child);
+    match (stdout, stderr) {
+        (Some(stdout), Some(stderr)) => Ok((child, (stdout, stderr))),
+        _ => Err("the child's output pipes are missing".into()),
+    }
+}
+
 /// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
 pub fn run_child(request: &RunRequest<'_>) -> RawRun {
     run_supervised(request, |tag| {
-        let mut command = Command::new(request.program);
-        command
-            .args(request.args)
-            .current_dir(request.cwd)
-            .env(RUN_TAG_VAR, tag)
-            .envs(request.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        // If we are killed outright (SIGKILL gives no chance to clean up), the child dies with
-        // us. The signal fires when the spawning thread exits; every caller waits for the child
-        // on that same thread, so it never fires early.
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe and touches no memory.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-                Ok(())
-            });
-        }
-        let mut child = spawn_registered(&mut command)
-            .map_err(|error| format!("cannot start {}: {error}", request.program.display()))?;
-        let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
-        let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
-        let target = DirectChild(child);
-        match (stdout, stderr) {
-            (Some(stdout), Some(stderr)) => {
-                Ok((Box::new(target) as Box<dyn Supervisee>, (stdout, stderr)))
-            }
-            _ => Err("the child's output pipes are missing".into()),
-        }
+        let (child, streams) = spawn_for_run(
+            request,
+            request.program,
+            request.args,
+            tag,
+            libc::SIGKILL,
+            libc::SIGKILL,
+        )?;
+        Ok((Box::new(child) as Box<dyn Supervisee>, streams))
     })
 }
 
@@ -274,6 +302,13 @@ fn supervise(
         }
         if (exited.is_some() || end.is_some()) && drain_until.is_none() {
             // The run is over: nothing of it may survive, whatever still holds our pipes.
+            if exited.is_none() {
+                if !target.keeps_output_after_stop() {
+                    // Closing our ends also keeps a writer from blocking on a full pipe.
+                    pipes = [None, None];
+                }
+                target.stop();
+            }
             kill_group(pgid);
             kill_tagged_orphans(tag);
             drain_until = Some(now + DRAIN_DEADLINE);
@@ -369,126 +404,4 @@ fn poll_pipes(
             *slot = None;
         }
     }
-}
-
-/// Kills (and reaps) our re-parented descendants that carry `tag`, until none is left.
-pub fn kill_tagged_orphans(tag: &str) {
-    kill_orphans_where(|environ| environ_has(environ, RUN_TAG_VAR, Some(tag)));
-}
-
-/// Kills every re-parented descendant of any run (used once the reduction is over).
-pub fn kill_all_orphans() {
-    kill_orphans_where(|environ| environ_has(environ, RUN_TAG_VAR, None));
-}
-
-/// Whether an environment block (`/proc/PID/environ`) has an entry starting with `prefix`.
-pub(crate) fn environ_has_prefix(environ: &[u8], prefix: &[u8]) -> bool {
-    environ
-        .split(|&b| b == 0)
-        .any(|entry| entry.starts_with(prefix))
-}
-
-fn environ_has(environ: &[u8], var: &str, value: Option<&str>) -> bool {
-    environ.split(|&b| b == 0).any(|entry| {
-        let Some(rest) = entry.strip_prefix(var.as_bytes()) else {
-            return false;
-        };
-        let Some(found) = rest.strip_prefix(b"=") else {
-            return false;
-        };
-        value.is_none_or(|v| found == v.as_bytes())
-    })
-}
-
-fn kill_orphans_where(matches: impl Fn(&[u8]) -> bool) {
-    with_live_groups(|direct_children| kill_orphans_locked(direct_children, &matches));
-}
-
-fn kill_orphans_locked(direct_children: &BTreeSet<i32>, matches: &dyn Fn(&[u8]) -> bool) {
-    let me = std::process::id() as i32;
-    // Killing an orphan re-parents its own children to us: repeat until a scan finds nothing.
-    for _ in 0..16 {
-        let mut found = false;
-        for pid in children_of(me) {
-            if direct_children.contains(&pid) {
-                continue; // a run's own child: its worker waits for it
-            }
-            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            // A zombie's environ is empty, so whose it was cannot be told: it is dead and not a
-            // direct child (those are registered), so reaping it is always right.
-            let zombie = process_state(pid) == Some('Z');
-            if !(zombie || matches(&environ)) {
-                continue;
-            }
-            found = true;
-            // SAFETY: signalling and reaping a process that is our child by re-parenting.
-            unsafe {
-                if libc::getpgid(pid) == pid {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
-            }
-        }
-        if !found {
-            return;
-        }
-    }
-}
-
-fn children_of(parent: i32) -> Vec<i32> {
-    // Each thread has its own list (workers spawn from their own threads, and orphans are
-    // re-parented to any live thread of ours).
-    let mut pids = Vec::new();
-    let mut listed = false;
-    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{parent}/task")) {
-        for task in tasks.flatten() {
-            if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
-                listed = true;
-                pids.extend(
-                    text.split_whitespace()
-                        .filter_map(|p| p.parse::<i32>().ok()),
-                );
-            }
-        }
-    }
-    if !listed {
-        pids = children_by_scanning_proc(parent);
-    }
-    pids.sort_unstable();
-    pids.dedup();
-    pids
-}
-
-fn process_state(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = stat.rsplit_once(')')?.1;
-    after.trim_start().chars().next()
-}
-
-/// Fallback for kernels without `/proc/PID/task/TID/children`: read every process's parent.
-fn children_by_scanning_proc(parent: i32) -> Vec<i32> {
-    all_pids()
-        .into_iter()
-        .filter(|&pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let after = stat.rsplit_once(')')?.1.to_owned();
-                    after.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(parent)
-        })
-        .collect()
-}
-
-/// Every process id listed in `/proc` (empty without `/proc`).
-pub(crate) fn all_pids() -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .collect()
 }

@@ -60,7 +60,10 @@ programs that do not depend on process-global state. `subproc` starts a fresh in
 candidate: choose it when a preloaded module starts threads or a GPU context at import time\n\
 (fork does not copy threads and GPU contexts do not survive fork), or when the runner warns\n\
 that it cannot start (minrepro then falls back to subproc). With --predicate, candidates are\n\
-always run by the predicate command itself.\n\
+always run by the predicate command itself. The runner's helpers fork candidates on this\n\
+machine, so with --launcher slurm minrepro runs fresh interpreters instead (`subproc`, with a\n\
+one-line notice); --preload is then a usage error. The interpreter's path must exist on the\n\
+nodes.\n\
 \n\
 OUTPUT is replaced atomically whenever a smaller candidate is accepted and holds the smallest\n\
 one at the end (the original when nothing could be removed). The source is never modified.\n\

@@ -27,8 +27,7 @@ use minrepro_engine::{
     Oracle, Progress, RunError, TempRoot,
 };
 use minrepro_predicate::{
-    Acceptance, CancelFlag, DirectExecutor, EvalError, Executor, OutputCheck, Predicate,
-    PredicateConfig, Status,
+    Acceptance, CancelFlag, EvalError, Executor, OutputCheck, Predicate, PredicateConfig, Status,
 };
 use minrepro_pyrunner::RunnerPool;
 
@@ -58,8 +57,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         ));
     }
     let working_dir = working_dir(args)?;
+    let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
-    let temp = TempRoot::new()
+    let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
@@ -75,10 +75,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     check_stats_file(args)?;
     check_timeout_factor(args)?;
     let python = interpreter.path.clone();
-    let runner = start_runner(args, &source, &python)?;
+    let runner = start_runner(args, &source, &python, &launch)?;
     let executor: &dyn Executor = match &runner {
         Some(pool) => pool,
-        None => &DirectExecutor,
+        None => launch.executor(),
     };
 
     // First judge the original without the guard, to learn which exception it ends in.
@@ -92,7 +92,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         working_dir.as_deref(),
     )?)
     .map_err(|e| RunError::Usage(e.to_string()))?
-    .with_working_dir(working_dir.clone());
+    .with_working_dir(working_dir.clone())
+    .with_launch(launch.clone());
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
@@ -167,7 +168,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         working_dir.as_deref(),
     )?)
     .map_err(|e| RunError::Usage(e.to_string()))?
-    .with_working_dir(working_dir.clone());
+    .with_working_dir(working_dir.clone())
+    .with_launch(launch.clone());
     if let Some(factor) = args.timeout_factor {
         let limit = adaptive_run_limit(factor, original_seconds, args.predicate.timeout);
         predicate = predicate.with_run_limit(limit);
@@ -316,13 +318,26 @@ fn check_timeout_factor(args: &PythonArgs) -> Result<(), RunError> {
     }
 }
 
-/// Starts the runner backend when it applies (`--backend runner` without `--predicate`); falls
-/// back to fresh interpreters with a one-line warning when its helper cannot start.
+/// Starts the runner backend when it applies (`--backend runner` without `--predicate`, local
+/// runs); falls back to fresh interpreters with a one-line warning when its helper cannot start,
+/// and with a one-line notice under a launcher (its helpers fork candidates on this machine).
 fn start_runner(
     args: &PythonArgs,
     source: &Source,
     python: &Path,
+    launch: &minrepro_predicate::Launch,
 ) -> Result<Option<RunnerPool>, RunError> {
+    if args.backend == Backend::Runner && launch.is_remote() && args.predicate.predicate.is_none() {
+        if !args.preload.is_empty() {
+            return Err(RunError::Usage(
+                "--preload needs --backend runner, which runs candidates on this machine; it cannot be combined with --launcher slurm".into(),
+            ));
+        }
+        if !args.common.quiet {
+            eprintln!("minrepro python: note: --launcher slurm runs every candidate as a fresh interpreter (--backend subproc)");
+        }
+        return Ok(None);
+    }
     if args.backend != Backend::Runner {
         if !args.preload.is_empty() {
             return Err(RunError::Usage("--preload needs --backend runner".into()));

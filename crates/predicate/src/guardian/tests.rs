@@ -130,3 +130,17 @@ fn kill_tagged_kills_exactly_the_processes_with_the_prefix() {
     assert_eq!(status.signal(), Some(libc::SIGKILL));
     assert!(alive, "a process with another prefix was killed");
 }
+
+#[test]
+fn work_dir_and_slurm_records_are_told_apart_from_directories() {
+    let mut bytes = b"1 2 /shared/minrepro-a\0slurm\0".to_vec();
+    bytes.extend_from_slice(b"workdir /shared/scratch dir\0");
+    bytes.extend_from_slice(b"workdir /shared/trunc");
+    assert_eq!(
+        work_dirs(&bytes),
+        vec![PathBuf::from("/shared/scratch dir")]
+    );
+    let parsed = parse_announcements(&bytes);
+    assert_eq!(parsed.len(), 1, "{parsed:?}");
+    assert_eq!(parsed[0].path, PathBuf::from("/shared/minrepro-a"));
+}
