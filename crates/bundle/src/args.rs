@@ -6,8 +6,25 @@ use minrepro_engine::{CommonArgs, PredicateArgs, RunError};
 
 use crate::input::InputSource;
 
+/// Extra help text of `minrepro bundle --help`: the placeholders and what a run writes.
+pub const LONG_HELP: &str = "\
+The predicate is an argv vector (--predicate EXE, then each --predicate-arg), never a shell\n\
+string. It runs once per candidate in the candidate's private workspace (its working directory),\n\
+exit code --interesting-exit-code (default 0) meaning \"still failing\". Its arguments may use:\n\
+  {bundle}     the candidate's bundle.json\n\
+  {metadata}   the candidate's metadata.json\n\
+  {input}      the sole code object (only when exactly one is left; refused otherwise)\n\
+  {workspace}  the candidate's directory\n\
+  {slot}       this run's slot, 0..N-1 under -j N (also MINREPRO_SLOT; see --slot-env)\n\
+\n\
+OUTPUT (a new directory, published atomically) holds bundle.json, metadata.json, objects/ and\n\
+reduction-log.json (the original reducer's comgr-hotswap-reduction-log schema and digests).\n\
+Exit status: 0 success, 1 error, 2 usage error, 130 interrupted (nothing published).\n\
+";
+
 /// Command line of `minrepro bundle` (boxed, so the CLI's subcommand enum stays small).
 #[derive(Debug, Clone, clap::Args)]
+#[command(after_long_help = LONG_HELP)]
 pub struct BundleArgs {
     /// The options.
     #[command(flatten)]
@@ -37,7 +54,7 @@ pub struct BundleOptions {
     #[arg(long = "metadata", value_name = "PATH")]
     pub metadata: Option<PathBuf>,
     /// Output directory; must not exist. Published atomically.
-    #[arg(long = "output", value_name = "PATH", required = true)]
+    #[arg(short = 'o', long = "output", value_name = "PATH", required = true)]
     pub output: PathBuf,
     /// Allow the reduction to remove every code object.
     #[arg(long = "allow-empty-bundle")]

@@ -176,3 +176,33 @@ fn man_refuses_an_unknown_subcommand() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no subcommand \"nope\""), "{stderr}");
 }
+
+/// `--help` names every placeholder a front end's predicate arguments may use, and `bundle`
+/// takes `-o` for `--output` as `python` does.
+#[test]
+fn help_lists_the_placeholders_and_bundle_takes_dash_o() {
+    let text = |args: &[&str]| String::from_utf8(minrepro(args).stdout).unwrap();
+    let bundle = text(&["bundle", "--help"]);
+    for placeholder in ["{bundle}", "{metadata}", "{input}", "{workspace}", "{slot}"] {
+        assert!(bundle.contains(placeholder), "{placeholder}: {bundle}");
+    }
+    assert!(bundle.contains("-o, --output <PATH>"), "{bundle}");
+    let python = text(&["python", "--help"]);
+    for placeholder in ["{file}", "{workspace}", "{python}", "{slot}"] {
+        assert!(python.contains(placeholder), "{placeholder}: {python}");
+    }
+    // -o parses: the run gets as far as its own check of the predicate flag.
+    let output = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+        .args([
+            "bundle",
+            "--code-object",
+            "/dev/null",
+            "-o",
+            "/nonexistent/out",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--predicate"), "{stderr}");
+}

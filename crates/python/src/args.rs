@@ -48,8 +48,9 @@ Code marked `# autodd: freeze`, between `# autodd: freeze-start` and `# autodd: 
 under `with __freeze__:` / inside `__freeze__(...)` is never rewritten.\n\
 \n\
 Without --predicate the predicate is `PYTHON {file}`. A --predicate's arguments may use {file}\n\
-(the candidate file, absolute), {workspace} (its directory) and {python} (the resolved\n\
-interpreter); --err-msg is then optional and, when given, must occur in the predicate's output.\n\
+(the candidate file, absolute), {workspace} (its directory), {python} (the resolved\n\
+interpreter) and {slot} (the run's slot, 0..N-1 under -j N); --err-msg is then optional and,\n\
+when given, must occur in the predicate's output.\n\
 A predicate without --err-msg and --interesting-exit-code is interesting when it exits with 0.\n\
 \n\
 Backends: `runner` (the default) keeps one warm helper interpreter per job slot; it imports the\n\
