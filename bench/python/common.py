@@ -22,6 +22,7 @@ REPO_DIR = BENCH_DIR.parent
 OUT_DIR = BENCH_DIR / "out"                       # git-ignored
 CASES_DIR = PY_DIR / "cases"
 GENERATED_DIR = OUT_DIR / "cases"
+REFERENCES_DIR = PY_DIR / "references"            # hand-written minimal reproducers
 SUPPORT_DIR = PY_DIR / "support"                  # stand-in tilelang.autodd.__freeze__
 BIN_DIR = OUT_DIR / "bin"                         # `python3` -> the real interpreter
 
@@ -85,6 +86,12 @@ def load_cases(selected=None):
         if unknown:
             raise SystemExit("unknown case(s): %s" % ", ".join(sorted(unknown)))
     return cases
+
+
+def reference_path(case):
+    """The hand-written minimal reproducer of `case`: references/FILE (same file name as the
+    case, so tracebacks name the same file)."""
+    return REFERENCES_DIR / case["file"]
 
 
 def count_tokens(text):
