@@ -94,6 +94,17 @@ def reference_path(case):
     return REFERENCES_DIR / case["file"]
 
 
+def reference_tokens(case_name):
+    """Tokens of the hand-written reference of the case named `case_name` (None when it has
+    none). Reads cases.json without running generators."""
+    data = json.loads((PY_DIR / "cases.json").read_text(encoding="utf-8"))
+    for case in data["cases"]:
+        if case["name"] == case_name:
+            path = reference_path(case)
+            return count_tokens(path.read_text(encoding="utf-8")) if path.exists() else None
+    return None
+
+
 def count_tokens(text):
     """Python tokens of `text` (tokenize), without COMMENT, NL, ENCODING and ENDMARKER.
     NEWLINE, INDENT and DEDENT count. None when the text does not tokenize."""
@@ -233,9 +244,13 @@ def evaluate_result(original, result, case, timeout=30.0):
     kept, total = frozen_kept(original, result)
     measured = sizes(result)
     original_sizes = sizes(original)
+    reference = reference_tokens(case["name"])
     return {
         "original": original_sizes,
         "final": measured,
+        "reference_tokens": reference,
+        "reference_ratio": (measured["tokens"] / reference
+                            if measured["tokens"] is not None and reference else None),
         "token_ratio": (measured["tokens"] / original_sizes["tokens"]
                         if measured["tokens"] is not None and original_sizes["tokens"] else None),
         "valid_python": is_valid_python(result),
