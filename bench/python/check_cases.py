@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Prove that every benchmark case reproduces.
+"""Prove that every benchmark case and its hand-written minimal reproducer reproduce.
 
 For each case of cases.json: run it (as `python3 FILE` in a temporary directory, the stand-in
 `tilelang` package on PYTHONPATH), check that its `err_msg` appears in stdout or stderr, record
 the exception type it ends in (None: it exits without an uncaught exception) and compare it with
 the case's `exception`, run it a second time to check the output is identical (determinism),
 and report its size. Also lists the frozen code the reducers must keep.
+
+The same checks apply to the case's reference, references/FILE (the minimal reproducer a person
+would write, the yardstick of the "tokens / hand-written tokens" column of RESULTS.md), which
+must also keep every frozen item of the case (common.frozen_kept) and be smaller than the case.
 
 Usage: check_cases.py [--cases a,b,...] [--json OUT]
 Exit status 0 when every case passes.
@@ -18,29 +22,51 @@ import sys
 import common
 
 
-def check(case):
-    """Check one case; return a result dict with `ok` and the reasons it is not."""
-    text = case["path"].read_text(encoding="utf-8")
+def check_program(text, case, what):
+    """Problems of one program (the case or its reference, named `what` in the messages):
+    err_msg, exception type, determinism, validity. Returns (problems, first run)."""
     first = common.run_program(text, case["path"].name)
     second = common.run_program(text, case["path"].name)
     found = common.exception_type(first["stderr"])
     problems = []
     if not common.reproduces(first, case["err_msg"]):
-        problems.append("err_msg does not appear in the output")
+        problems.append("%s: err_msg does not appear in the output" % what)
     if found != case.get("exception"):
-        problems.append("ends in %s, cases.json says %s" % (found, case.get("exception")))
+        problems.append("%s ends in %s, cases.json says %s" % (what, found, case.get("exception")))
     if (first["stdout"], first["stderr"], first["returncode"]) != \
             (second["stdout"], second["stderr"], second["returncode"]):
-        problems.append("two runs print different output (not deterministic)")
+        problems.append("%s: two runs print different output (not deterministic)" % what)
     if not common.is_valid_python(text):
-        problems.append("does not compile")
+        problems.append("%s does not compile" % what)
+    return problems, first
+
+
+def check(case):
+    """Check one case and its reference; return a result dict with `ok` and the reasons it is
+    not."""
+    text = case["path"].read_text(encoding="utf-8")
+    problems, first = check_program(text, case, "case")
+    reference_tokens = None
+    path = common.reference_path(case)
+    if not path.exists():
+        problems.append("no reference %s" % path.relative_to(common.REPO_DIR))
+    else:
+        reference = path.read_text(encoding="utf-8")
+        problems += check_program(reference, case, "reference")[0]
+        kept, total = common.frozen_kept(text, reference)
+        if kept != total:
+            problems.append("reference keeps %d of %d frozen items" % (kept, total))
+        reference_tokens = common.count_tokens(reference)
+        if reference_tokens is None or reference_tokens >= common.count_tokens(text):
+            problems.append("reference is not smaller than the case")
     return {
         "case": case["name"],
         "ok": not problems,
         "problems": problems,
-        "exception": found,
+        "exception": common.exception_type(first["stderr"]),
         "returncode": first["returncode"],
         "frozen_items": len(common.frozen_items(text)),
+        "reference_tokens": reference_tokens,
         **common.sizes(text),
     }
 
@@ -52,11 +78,12 @@ def main():
     args = parser.parse_args()
     cases = common.load_cases(args.cases.split(",") if args.cases else None)
     results = [check(case) for case in cases]
-    print("%-17s %-4s %-15s %4s %6s %6s %6s  %s" % ("case", "ok", "exception", "exit", "tokens", "lines", "frozen", "problems"))
+    row = "%-17s %-4s %-15s %4s %6s %6s %6s %9s  %s"
+    print(row % ("case", "ok", "exception", "exit", "tokens", "lines", "frozen", "reference", "problems"))
     for r in results:
-        print("%-17s %-4s %-15s %4s %6s %6s %6s  %s" % (
+        print(row % (
             r["case"], "yes" if r["ok"] else "NO", r["exception"], r["returncode"], r["tokens"],
-            r["lines"], r["frozen_items"], "; ".join(r["problems"])))
+            r["lines"], r["frozen_items"], r["reference_tokens"], "; ".join(r["problems"])))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=2)

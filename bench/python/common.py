@@ -22,6 +22,7 @@ REPO_DIR = BENCH_DIR.parent
 OUT_DIR = BENCH_DIR / "out"                       # git-ignored
 CASES_DIR = PY_DIR / "cases"
 GENERATED_DIR = OUT_DIR / "cases"
+REFERENCES_DIR = PY_DIR / "references"            # hand-written minimal reproducers
 SUPPORT_DIR = PY_DIR / "support"                  # stand-in tilelang.autodd.__freeze__
 BIN_DIR = OUT_DIR / "bin"                         # `python3` -> the real interpreter
 
@@ -85,6 +86,23 @@ def load_cases(selected=None):
         if unknown:
             raise SystemExit("unknown case(s): %s" % ", ".join(sorted(unknown)))
     return cases
+
+
+def reference_path(case):
+    """The hand-written minimal reproducer of `case`: references/FILE (same file name as the
+    case, so tracebacks name the same file)."""
+    return REFERENCES_DIR / case["file"]
+
+
+def reference_tokens(case_name):
+    """Tokens of the hand-written reference of the case named `case_name` (None when it has
+    none). Reads cases.json without running generators."""
+    data = json.loads((PY_DIR / "cases.json").read_text(encoding="utf-8"))
+    for case in data["cases"]:
+        if case["name"] == case_name:
+            path = reference_path(case)
+            return count_tokens(path.read_text(encoding="utf-8")) if path.exists() else None
+    return None
 
 
 def count_tokens(text):
@@ -226,9 +244,13 @@ def evaluate_result(original, result, case, timeout=30.0):
     kept, total = frozen_kept(original, result)
     measured = sizes(result)
     original_sizes = sizes(original)
+    reference = reference_tokens(case["name"])
     return {
         "original": original_sizes,
         "final": measured,
+        "reference_tokens": reference,
+        "reference_ratio": (measured["tokens"] / reference
+                            if measured["tokens"] is not None and reference else None),
         "token_ratio": (measured["tokens"] / original_sizes["tokens"]
                         if measured["tokens"] is not None and original_sizes["tokens"] else None),
         "valid_python": is_valid_python(result),

@@ -220,7 +220,8 @@ fn general_predicate_with_err_msg() {
 }
 
 /// `--backend subproc` and a persistent cache: a second run answers from the cache and gives
-/// the same result.
+/// the same result. It runs only the original, to measure it for the adaptive time limit; with
+/// `--timeout-factor off` nothing runs.
 #[test]
 fn subproc_backend_and_persistent_cache() {
     let dir = tempfile::tempdir().unwrap();
@@ -237,24 +238,32 @@ fn subproc_backend_and_persistent_cache() {
     let (out, first) = reduce(&example("stdout_exit0.py"), dir.path(), &flags);
     let first_text = std::fs::read(&out).unwrap();
     assert!(cache.exists());
-    let second_dir = tempfile::tempdir().unwrap();
-    let assert = minrepro()
-        .arg("python")
-        .arg(example("stdout_exit0.py"))
-        .arg("-o")
-        .arg(second_dir.path().join("out.py"))
-        .arg("--python")
-        .arg(python())
-        .args(flags)
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(stderr.contains("predicate runs 0,"), "{stderr}");
-    assert_eq!(sizes(&assert.get_output().stdout), first);
-    assert_eq!(
-        std::fs::read(second_dir.path().join("out.py")).unwrap(),
-        first_text
-    );
+    for (extra, runs) in [(None, 1), (Some("off"), 0)] {
+        let second_dir = tempfile::tempdir().unwrap();
+        let mut command = minrepro();
+        command
+            .arg("python")
+            .arg(example("stdout_exit0.py"))
+            .arg("-o")
+            .arg(second_dir.path().join("out.py"))
+            .arg("--python")
+            .arg(python())
+            .args(flags);
+        if let Some(factor) = extra {
+            command.args(["--timeout-factor", factor]);
+        }
+        let assert = command.assert().success();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains(&format!("predicate runs {runs},")),
+            "{stderr}"
+        );
+        assert_eq!(sizes(&assert.get_output().stdout), first);
+        assert_eq!(
+            std::fs::read(second_dir.path().join("out.py")).unwrap(),
+            first_text
+        );
+    }
 }
 
 /// Every predicate run is counted once in the statistics, and the original runs once: a

@@ -71,13 +71,20 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
     assert!(all_output(&run_python(&out, None)).contains("empty input"));
 
     // The verdicts were reached by fresh interpreters, so they are filed under that backend: a
-    // `--backend subproc` run answers everything from the cache.
+    // `--backend subproc` run answers everything from the cache (with `--timeout-factor off`:
+    // the adaptive limit would run the original once to measure it).
     let again = minrepro()
         .arg("python")
         .arg(example("main_guard.py"))
         .args(["--err-msg", "empty input", "-o"])
         .arg(dir.path().join("again.py"))
-        .args(["--backend", "subproc", "--python"])
+        .args([
+            "--backend",
+            "subproc",
+            "--timeout-factor",
+            "off",
+            "--python",
+        ])
         .arg(python())
         .arg("--cache-file")
         .arg(&cache)

@@ -1,5 +1,6 @@
-//! `--timeout-factor`: candidates that hang are cut at a multiple of the original's run time
-//! instead of the full `--timeout`.
+//! `--timeout-factor` (on by default, factor 10): candidates that hang are cut at a multiple of
+//! the original's run time instead of the full `--timeout`, and the summary and `--stats-json`
+//! report them.
 
 mod python_support;
 
@@ -31,30 +32,55 @@ fn spin_case() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     (dir, source, out)
 }
 
-#[test]
-fn hanging_candidates_are_cut_at_the_adaptive_limit() {
+/// What a successful reduction printed and counted.
+struct Reduced {
+    stdout: String,
+    stderr: String,
+    stats: serde_json::Value,
+}
+
+/// Reduces `program` to `needle` with the real interpreter and `flags` (plus --stats-json),
+/// checks that the result still prints the needle, and returns the run's output and counters.
+fn reduce(program: &str, needle: &str, flags: &[&str]) -> Reduced {
     let (dir, source, out) = spin_case();
-    let stats = dir.path().join("stats.json");
-    // With --timeout 3600 alone, the first hanging candidate would outlive the watchdog.
-    let assert = python_command(&source, "needle 3", &out)
+    std::fs::write(&source, program).unwrap();
+    let stats_path = dir.path().join("stats.json");
+    let assert = python_command(&source, needle, &out)
         .arg("--python")
         .arg(python())
-        .args(["--timeout", "3600", "--timeout-factor", "2", "--stats-json"])
-        .arg(&stats)
-        .timeout(Duration::from_secs(600))
+        .args(flags)
+        .arg("--stats-json")
+        .arg(&stats_path)
+        .timeout(Duration::from_secs(900))
         .assert()
         .success();
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(
-        stderr.contains("candidates time out after 1.000 s (--timeout-factor 2)"),
-        "{stderr}"
+    let output = assert.get_output();
+    let stats = serde_json::from_str(&std::fs::read_to_string(&stats_path).unwrap()).unwrap();
+    assert!(all_output(&run_python(&out, None)).contains(needle));
+    Reduced {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stats,
+    }
+}
+
+#[test]
+fn hanging_candidates_are_cut_at_the_adaptive_limit() {
+    // With --timeout 3600 alone, the first hanging candidate would outlive the watchdog.
+    let run = reduce(
+        SPIN,
+        "needle 3",
+        &["--timeout", "3600", "--timeout-factor", "2"],
     );
-    let stats: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(
+        run.stderr
+            .contains("candidates time out after 1.000 s (--timeout-factor 2;"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
     assert!(stats["timeouts"].as_u64().unwrap() >= 1, "{stats}");
     assert!(stats["complete"].as_bool().unwrap(), "{stats}");
-    let run = run_python(&out, None);
-    assert!(all_output(&run).contains("needle 3"));
 }
 
 #[test]
@@ -66,9 +92,72 @@ fn timeout_factor_below_one_is_refused() {
             2,
         );
         assert!(
-            stderr.contains("--timeout-factor must be a finite number of at least 1"),
+            stderr.contains("--timeout-factor must be a finite number of at least 1, or `off`"),
             "{bad}: {stderr}"
         );
         assert!(!out.exists());
     }
+}
+
+/// A `while True` loop whose only exit depends on a removable statement: the helper call that
+/// advances the counter (the `break` itself is never offered for removal, the call is). Removing
+/// the call, or the helper's body, leaves the loop spinning.
+const SPIN_FOREVER: &str = "\
+state = {\"n\": 0}
+def advance():
+    state[\"n\"] += 1
+total = 0
+while True:
+    total += state[\"n\"]
+    if state[\"n\"] >= 3:
+        break
+    advance()
+print(\"needle %d\" % total)
+";
+
+#[test]
+fn hanging_candidates_are_cut_by_default_and_reported() {
+    // Default settings: --timeout 60, adaptive limit on.
+    let run = reduce(SPIN_FOREVER, "needle 6", &[]);
+    assert!(
+        run.stderr.contains("(--timeout-factor 10;"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    let limit = stats["run_limit_seconds"].as_f64().unwrap();
+    assert!(timeouts >= 1, "{stats}");
+    // The limit adapted to the original (a few milliseconds): the floor, far below --timeout 60.
+    assert_eq!(limit, 1.0, "{stats}");
+    assert_eq!(
+        stats["timeout_seconds"].as_f64().unwrap(),
+        timeouts as f64 * limit,
+        "{stats}"
+    );
+    let plural = if timeouts == 1 { "" } else { "s" };
+    let note = format!("; {timeouts} candidate{plural} timed out at 1.000 s, ");
+    assert!(run.stdout.contains(&note), "{}", run.stdout);
+}
+
+#[test]
+fn timeout_factor_off_waits_the_full_timeout() {
+    let run = reduce(
+        SPIN_FOREVER,
+        "needle 6",
+        &["--timeout", "2", "--timeout-factor", "off"],
+    );
+    assert!(
+        !run.stderr.contains("candidates time out after"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
+    assert_eq!(stats["run_limit_seconds"].as_f64().unwrap(), 2.0, "{stats}");
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    assert!(timeouts >= 1, "{stats}");
+    assert_eq!(
+        stats["timeout_seconds"].as_f64().unwrap(),
+        timeouts as f64 * 2.0
+    );
 }

@@ -31,7 +31,7 @@ use minrepro_predicate::{
 };
 use minrepro_pyrunner::RunnerPool;
 
-pub use args::{Backend, PythonArgs};
+pub use args::{Backend, PythonArgs, TimeoutFactor};
 
 use crate::oracle::PythonOracle;
 use crate::source::Source;
@@ -73,7 +73,6 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         )));
     }
     check_stats_file(args)?;
-    check_timeout_factor(args)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python, &launch)?;
     let executor: &dyn Executor = match &runner {
@@ -102,10 +101,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
     let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
-    // --timeout-factor needs the original's own run time, so it is never taken from the cache.
+    // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let cached = match args.timeout_factor {
-        Some(_) => None,
-        None => cache.get(&probe_key),
+        TimeoutFactor::Times(_) => None,
+        TimeoutFactor::Off => cache.get(&probe_key),
     };
     let probe_started = Instant::now();
     let first = match cached {
@@ -170,14 +169,15 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     .map_err(|e| RunError::Usage(e.to_string()))?
     .with_working_dir(working_dir.clone())
     .with_launch(launch.clone());
-    if let Some(factor) = args.timeout_factor {
+    if let TimeoutFactor::Times(factor) = args.timeout_factor {
         let limit = adaptive_run_limit(factor, original_seconds, args.predicate.timeout);
         predicate = predicate.with_run_limit(limit);
         progress.message(&format!(
-            "the original ran in {original_seconds:.3} s; candidates time out after {:.3} s (--timeout-factor {factor})",
+            "the original ran in {original_seconds:.3} s; candidates time out after {:.3} s (--timeout-factor {factor}; `off` waits the full --timeout)",
             predicate.run_limit().as_secs_f64()
         ));
     }
+    let run_limit = predicate.run_limit().as_secs_f64();
 
     let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
         .with_executor(executor)
@@ -232,7 +232,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let saved = saver.finish();
     if let Some(path) = &args.stats_json {
         // The original's first run was counted when it ran (or answered from the cache).
-        let value = stats_json(&stats, 0, result.is_ok());
+        let mut value = stats_json(&stats, 0, result.is_ok());
+        if let Some(object) = value.as_object_mut() {
+            object.insert("run_limit_seconds".into(), run_limit.into());
+            object.insert(
+                "timeout_seconds".into(),
+                timeout_cost(stats.timeouts, run_limit).into(),
+            );
+        }
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
@@ -258,10 +265,11 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         save(&args.output, &source, &reduced.case).map_err(RunError::Failed)?;
     }
     Ok(format!(
-        "minrepro python: wrote {} ({} tokens, was {}); run it with: {}",
+        "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
         oracle.size(&reduced.case),
         oracle.size(&source.text),
+        timeouts_note(stats.timeouts, run_limit),
         how_to_run(args)
     ))
 }
@@ -307,14 +315,20 @@ fn adaptive_run_limit(factor: f64, original_seconds: f64, timeout: f64) -> Durat
     Duration::from_secs_f64(limit)
 }
 
-/// Refuses a `--timeout-factor` that is not a finite number of at least 1: below 1, candidates
-/// as slow as the original itself would time out.
-fn check_timeout_factor(args: &PythonArgs) -> Result<(), RunError> {
-    match args.timeout_factor {
-        Some(f) if !f.is_finite() || f < 1.0 => Err(RunError::Usage(format!(
-            "--timeout-factor must be a finite number of at least 1, not {f}"
-        ))),
-        _ => Ok(()),
+/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
+fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
+    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
+}
+
+/// The summary's note on timed-out candidates (empty when none timed out).
+fn timeouts_note(timeouts: usize, run_limit: f64) -> String {
+    match timeouts {
+        0 => String::new(),
+        n => format!(
+            "; {n} candidate{} timed out at {run_limit:.3} s, {:.1} s in all",
+            if n == 1 { "" } else { "s" },
+            timeout_cost(n, run_limit)
+        ),
     }
 }
 
@@ -501,6 +515,20 @@ mod tests {
         assert_eq!(secs(10.0, 30.0, 60.0), 60.0);
         // A --timeout below the floor wins: the limit never exceeds what the user allowed.
         assert_eq!(secs(10.0, 0.01, 0.5), 0.5);
+    }
+
+    #[test]
+    fn timed_out_candidates_are_reported_with_their_cost() {
+        assert_eq!(timeouts_note(0, 1.0), "");
+        assert_eq!(
+            timeouts_note(1, 1.5),
+            "; 1 candidate timed out at 1.500 s, 1.5 s in all"
+        );
+        assert_eq!(
+            timeouts_note(3, 2.0),
+            "; 3 candidates timed out at 2.000 s, 6.0 s in all"
+        );
+        assert_eq!(timeout_cost(3, 0.3333), 1.0);
     }
 
     #[test]

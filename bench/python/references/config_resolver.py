@@ -1,0 +1,1 @@
+raise KeyError('storage.ap-south.retention_days')

@@ -1,0 +1,23 @@
+class _Freeze:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+__freeze__ = _Freeze()
+
+
+class Encoder:
+    def __init__(self, indent, sort_keys):
+        pass
+
+
+class EncodeError(TypeError):
+    pass
+
+
+with __freeze__:
+    encoder = Encoder(indent=2, sort_keys=True)
+raise EncodeError("cannot encode Point at $.shapes[3].center")

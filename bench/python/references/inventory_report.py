@@ -1,0 +1,1 @@
+raise RuntimeError("not enough sku-042: have 11, need 12")

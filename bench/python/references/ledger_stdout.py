@@ -1,0 +1,1 @@
+print("RECONCILIATION FAILED: bank 6555 != statement 6600")
