@@ -129,9 +129,6 @@ impl BundleOptions {
         if self.predicate.predicate_runs == 0 {
             return Err(usage("--predicate-runs must be at least 1"));
         }
-        if !self.predicate.timeout.is_finite() || self.predicate.timeout <= 0.0 {
-            return Err(usage("--timeout must be a positive number of seconds"));
-        }
         if !self.tool_timeout.is_finite() || self.tool_timeout <= 0.0 || self.tool_timeout > 1e9 {
             return Err(usage("--tool-timeout must be a positive number of seconds"));
         }
