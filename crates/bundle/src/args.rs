@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use minrepro_engine::{CommonArgs, PredicateArgs, RunError};
+use minrepro_driver::{parse_timeout_seconds, CommonArgs, PredicateArgs, RunError};
 
 use crate::input::InputSource;
 
@@ -73,7 +73,13 @@ pub struct BundleOptions {
     #[arg(long = "objcopy", value_name = "EXE", default_value = "llvm-objcopy")]
     pub objcopy: String,
     /// Timeout in seconds for each llvm-readobj/llvm-objcopy run.
-    #[arg(long = "tool-timeout", value_name = "SECONDS", default_value_t = 30.0)]
+    #[arg(
+        long = "tool-timeout",
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        allow_hyphen_values = true,
+        value_parser = parse_timeout_seconds
+    )]
     pub tool_timeout: f64,
     /// Engine flags.
     #[command(flatten)]
@@ -125,12 +131,6 @@ impl BundleOptions {
     pub fn check(&self) -> Result<(), RunError> {
         if self.predicate.predicate.is_none() {
             return Err(usage("--predicate is required"));
-        }
-        if self.predicate.predicate_runs == 0 {
-            return Err(usage("--predicate-runs must be at least 1"));
-        }
-        if !self.tool_timeout.is_finite() || self.tool_timeout <= 0.0 || self.tool_timeout > 1e9 {
-            return Err(usage("--tool-timeout must be a positive number of seconds"));
         }
         for (flag, globs) in [
             ("--allow-remove-section", &self.allow_remove_section),

@@ -190,15 +190,15 @@ pub fn open(
     let Some(path) = path else {
         return Ok(OutcomeCache::in_memory());
     };
-    let resolved = minrepro_engine::resolve_for_comparison(path);
-    let same = |other: &PathBuf| minrepro_engine::resolve_for_comparison(other) == resolved;
+    let resolved = minrepro_driver::resolve_for_comparison(path);
+    let same = |other: &PathBuf| minrepro_driver::resolve_for_comparison(other) == resolved;
     if inputs.iter().any(same) {
         return Err(format!(
             "refusing to overwrite reducer input with cache {}",
             resolved.display()
         ));
     }
-    let output = minrepro_engine::resolve_for_comparison(output);
+    let output = minrepro_driver::resolve_for_comparison(output);
     if resolved.starts_with(&output) {
         return Err(format!(
             "--cache-file must not be inside output directory {}",

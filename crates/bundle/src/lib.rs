@@ -29,10 +29,8 @@ pub mod workspace;
 use std::path::Path;
 use std::sync::Arc;
 
-use minrepro_engine::{
-    check_output_location, publish_directory, reduce_with_engine, EngineOptions, Pass, Progress,
-    RunError, TempRoot,
-};
+use minrepro_driver::{check_output_location, publish_directory, RunError};
+use minrepro_engine::{EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
 pub use args::BundleArgs;
@@ -237,15 +235,10 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         size_unit: "bytes",
     };
     let initial_digest = original.content_digest();
-    let reduced = reduce_with_engine(
-        &oracle,
-        &passes,
-        original,
-        &cache,
-        options,
-        &progress,
-        &mut |_| Ok(()),
-    )?;
+    let reduction = Reduction::new(&oracle, &cache, &progress, options)
+        .passes(&passes)
+        .collect_log();
+    let reduced = minrepro_driver::reduce(reduction, original).0?;
     if is_interrupted() {
         return Err(RunError::Interrupted);
     }

@@ -4,7 +4,7 @@ use std::io::{stdout, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use minrepro_engine::RunError;
+use minrepro_driver::RunError;
 
 mod docs;
 mod style;
@@ -67,14 +67,6 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stdout(), "{line}");
             ExitCode::SUCCESS
         }
-        Err(RunError::Usage(message)) => {
-            let _ = writeln!(std::io::stderr(), "{name}: {error} {message}");
-            ExitCode::from(2)
-        }
-        Err(RunError::Failed(message)) => {
-            let _ = writeln!(std::io::stderr(), "{name}: {error} {message}");
-            ExitCode::from(1)
-        }
         Err(RunError::Interrupted) => {
             // The bundle reducer publishes its directory only at the end; the Python reducer
             // has already said which file (if any) holds its last accepted candidate.
@@ -83,7 +75,11 @@ fn main() -> ExitCode {
                 _ => format!("{name}: interrupted"),
             };
             let _ = writeln!(std::io::stderr(), "{line}");
-            ExitCode::from(130)
+            ExitCode::from(RunError::Interrupted.exit_code())
+        }
+        Err(failure) => {
+            let _ = writeln!(std::io::stderr(), "{name}: {error} {failure}");
+            ExitCode::from(failure.exit_code())
         }
     }
 }

@@ -74,6 +74,9 @@ pub enum EngineError {
     /// A condition that makes every further verdict untrustworthy (identity change, …).
     #[error("{0}")]
     Fatal(String),
+    /// The persistent cache could not be saved at the end.
+    #[error(transparent)]
+    Cache(#[from] minrepro_cache::CacheError),
 }
 
 fn status_name(status: Status) -> &'static str {
@@ -103,6 +106,7 @@ pub struct Engine<'a, C> {
     cache: &'a OutcomeCache,
     options: EngineOptions,
     progress: &'a Progress,
+    collect_log: bool,
     log: Vec<LogEntry>,
     stats: Stats,
 }
@@ -124,14 +128,26 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             cache,
             options,
             progress,
+            collect_log: true,
             log: Vec::new(),
             stats: Stats::default(),
         }
     }
 
-    /// Every decided candidate so far.
+    /// Whether to keep a [`LogEntry`] per decided candidate (on by default). A front end that
+    /// never reads the log turns it off: each entry holds the candidate's output captures.
+    pub fn set_collect_log(&mut self, collect: bool) {
+        self.collect_log = collect;
+    }
+
+    /// Every decided candidate so far (empty when the log is not collected).
     pub fn log(&self) -> &[LogEntry] {
         &self.log
+    }
+
+    /// The log, consumed.
+    pub fn into_log(self) -> Vec<LogEntry> {
+        self.log
     }
 
     /// Counters so far.
@@ -143,13 +159,43 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
     pub fn check_original(&mut self, original: &C) -> Result<Outcome, EngineError> {
         self.progress
             .message("checking that the original input is interesting");
-        let (outcome, _) = self
-            .judge(original, &CancelFlag::new())
-            .map_err(eval_error)?;
+        let outcome = self.judge(original, true)?;
         if outcome.status != Status::Interesting {
             return Err(EngineError::OriginalNotInteresting(Box::new(outcome)));
         }
         Ok(outcome)
+    }
+
+    /// Takes the original's verdict as already known (the front end ran it itself), instead of
+    /// [`Engine::check_original`]: it is recorded in the cache as a run would have been, and it
+    /// must be interesting.
+    pub fn known_original(
+        &mut self,
+        original: &C,
+        outcome: Outcome,
+    ) -> Result<Outcome, EngineError> {
+        let key = self
+            .cache
+            .key(&self.oracle.digest(original), &self.options.config_digest);
+        self.cache.put(&key, &outcome);
+        if outcome.status != Status::Interesting {
+            return Err(EngineError::OriginalNotInteresting(Box::new(outcome)));
+        }
+        Ok(outcome)
+    }
+
+    /// Judges one case outside any pass (e.g. a front end's probe of the original): from the
+    /// cache when `from_cache` and known there, else by a run whose stable verdict is cached.
+    pub fn judge(&self, case: &C, from_cache: bool) -> Result<Outcome, EngineError> {
+        let digest = self.oracle.digest(case);
+        let cancel = CancelFlag::new();
+        let verdict = if from_cache {
+            self.judge_keyed(case, &digest, &cancel)
+        } else {
+            let key = self.cache.key(&digest, &self.options.config_digest);
+            self.run_keyed(case, &key, &cancel)
+        };
+        verdict.map(|(outcome, _)| outcome).map_err(eval_error)
     }
 
     /// Runs `passes` in order, again and again, until a complete round accepts nothing.
@@ -165,7 +211,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         self.stats.size_before = self.oracle.size(&current);
         // Kept up to date so that an interrupted reduction still reports its best size.
         self.stats.size_after = self.stats.size_before;
-        self.progress.set_size(self.stats.size_before);
+        self.progress.set_original_size(self.stats.size_before);
         loop {
             let mut changed = false;
             self.stats.rounds += 1;
@@ -221,14 +267,17 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             let pass_stats = self.stats.per_pass.entry(pass.to_owned()).or_default();
             pass_stats.0 += 1;
             pass_stats.1 += usize::from(Some(index) == accepted);
-            self.progress.tried(hit);
-            self.log.push(LogEntry {
-                pass: pass.to_owned(),
-                change: proposal.change.clone(),
-                candidate_digest: digests[index].clone(),
-                accepted: Some(index) == accepted,
-                outcome,
-            });
+            let timed_out = outcome.status == Status::Timeout;
+            self.progress.tried(hit, timed_out);
+            if self.collect_log {
+                self.log.push(LogEntry {
+                    pass: pass.to_owned(),
+                    change: proposal.change.clone(),
+                    candidate_digest: digests[index].clone(),
+                    accepted: Some(index) == accepted,
+                    outcome,
+                });
+            }
         }
         Ok(accepted.map(|index| {
             (
@@ -325,11 +374,6 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         result
     }
 
-    fn judge(&self, case: &C, cancel: &CancelFlag) -> Verdict {
-        let digest = self.oracle.digest(case);
-        self.judge_keyed(case, &digest, cancel)
-    }
-
     /// Cache lookup, else a predicate evaluation whose stable outcome is cached. The bool says
     /// whether the verdict came from the cache.
     fn judge_keyed(&self, case: &C, digest: &str, cancel: &CancelFlag) -> Verdict {
@@ -337,9 +381,14 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         if let Some(outcome) = self.cache.get(&key) {
             return Ok((outcome, true));
         }
+        self.run_keyed(case, &key, cancel)
+    }
+
+    /// A predicate evaluation (never from the cache) whose stable outcome is cached under `key`.
+    fn run_keyed(&self, case: &C, key: &str, cancel: &CancelFlag) -> Verdict {
         let outcome = self.oracle.evaluate(case, cancel)?;
         self.progress.evaluated();
-        self.cache.put(&key, &outcome);
+        self.cache.put(key, &outcome);
         Ok((outcome, false))
     }
 

@@ -6,23 +6,22 @@
 //! interesting candidate in batch order (exactly what `-j 1` would accept), cancels the runs that
 //! no longer matter, records every decided candidate in the log, and repeats the pass hierarchy
 //! until a complete round changes nothing. Front ends supply an [`Oracle`] (how to digest, measure
-//! and judge a candidate) and the passes; the engine owns the cache, scheduling and progress.
+//! and judge a candidate) and the passes, and start a run with the [`Reduction`] builder; the
+//! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
+//! outputs are not its business (see the `minrepro-driver` crate).
 
 pub mod ddmin;
 pub mod engine;
-pub mod frontend;
 pub mod probdd;
 pub mod progress;
-pub mod publish;
+pub mod reduction;
 pub mod search;
+pub mod temp;
 
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
-pub use frontend::{
-    describe_uninteresting, open_cache, reduce_with_engine, reduce_with_engine_stats,
-    resolve_for_comparison, stats_json, stats_line, CommonArgs, PredicateArgs, Reduced, RunError,
-};
 pub use probdd::ProbDd;
 pub use progress::{Progress, ProgressMode};
-pub use publish::{check_output_location, publish_directory, write_atomically, TempRoot};
+pub use reduction::{OnAccept, Reduced, Reduction};
 pub use search::{Pass, Proposal, Search};
+pub use temp::TempRoot;

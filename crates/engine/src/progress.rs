@@ -1,5 +1,8 @@
 //! Progress reporting on stderr: a live line on a terminal, concise plain lines otherwise,
 //! nothing with `-q`. Counters live here so workers can update them without the decider.
+//!
+//! Only the live line shows the elapsed time: plain lines (what logs and tests capture) stay the
+//! same from run to run.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,12 +23,15 @@ pub enum ProgressMode {
 #[derive(Debug)]
 struct State {
     pass: String,
+    original: u64,
     size: u64,
     tried: usize,
+    timeouts: usize,
     accepted: usize,
     hits: usize,
     last_draw: Option<Instant>,
     drawn: bool,
+    finished: bool,
 }
 
 /// The progress reporter of one reduction.
@@ -34,6 +40,7 @@ pub struct Progress {
     mode: ProgressMode,
     prefix: String,
     unit: &'static str,
+    started: Instant,
     evaluations: AtomicUsize,
     state: Mutex<State>,
 }
@@ -57,15 +64,19 @@ impl Progress {
             mode,
             prefix: prefix.to_owned(),
             unit,
+            started: Instant::now(),
             evaluations: AtomicUsize::new(0),
             state: Mutex::new(State {
                 pass: String::new(),
+                original: 0,
                 size: 0,
                 tried: 0,
+                timeouts: 0,
                 accepted: 0,
                 hits: 0,
                 last_draw: None,
                 drawn: false,
+                finished: false,
             }),
         }
     }
@@ -84,9 +95,11 @@ impl Progress {
         let _ = writeln!(std::io::stderr(), "{}: {text}", self.prefix);
     }
 
-    /// Sets the current size without counting an acceptance.
-    pub fn set_size(&self, size: u64) {
-        self.lock().size = size;
+    /// The reduction starts from an original of `size`.
+    pub fn set_original_size(&self, size: u64) {
+        let mut state = self.lock();
+        state.original = size;
+        state.size = size;
     }
 
     /// A pass starts.
@@ -96,11 +109,12 @@ impl Progress {
         self.draw(&mut state, true);
     }
 
-    /// A candidate was decided.
-    pub fn tried(&self, cache_hit: bool) {
+    /// A candidate was decided (from the cache or not; its run timed out or not).
+    pub fn tried(&self, cache_hit: bool, timed_out: bool) {
         let mut state = self.lock();
         state.tried += 1;
         state.hits += usize::from(cache_hit);
+        state.timeouts += usize::from(timed_out);
         self.draw(&mut state, false);
     }
 
@@ -132,10 +146,36 @@ impl Progress {
         self.evaluations.load(Ordering::SeqCst)
     }
 
-    /// Removes the live line (before final messages).
+    /// Removes the live line (before final messages) and stops [`Progress::tick_until_finished`].
     pub fn finish(&self) {
         let mut state = self.lock();
+        state.finished = true;
         self.clear_line(&mut state);
+    }
+
+    /// Whether this reporter redraws a live line (and so wants [`Progress::tick_until_finished`]).
+    pub fn is_live(&self) -> bool {
+        self.mode == ProgressMode::Live
+    }
+
+    /// Redraws the shown live line about once a second until [`Progress::finish`], so that its
+    /// clock runs on while a long candidate does (run it on a thread of its own).
+    pub fn tick_until_finished(&self) {
+        if !self.is_live() {
+            return;
+        }
+        let mut last = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let mut state = self.lock();
+            if state.finished {
+                return;
+            }
+            if state.drawn && last.elapsed() >= Duration::from_secs(1) {
+                last = Instant::now();
+                self.draw(&mut state, true);
+            }
+        }
     }
 
     fn clear_line(&self, state: &mut State) {
@@ -159,18 +199,67 @@ impl Progress {
         }
         state.last_draw = Some(now);
         state.drawn = true;
-        let _ = write!(
-            std::io::stderr(),
-            "\r\x1b[K{}: [{}] {} {} | tried {} | accepted {} | cache hits {} | runs {}",
+        let _ = write!(std::io::stderr(), "\r\x1b[K{}", self.live_line(state));
+        let _ = std::io::stderr().flush();
+    }
+
+    /// The live line's text: pass, size (and the original's), elapsed time and counters.
+    fn live_line(&self, state: &State) -> String {
+        format!(
+            "{}: [{}] {} {} (was {}) | {} | tried {} | accepted {} | timeouts {} | cache hits {} | runs {}",
             self.prefix,
             state.pass,
             state.size,
             self.unit,
+            state.original,
+            elapsed(self.started.elapsed()),
             state.tried,
             state.accepted,
+            state.timeouts,
             state.hits,
             self.evaluations()
+        )
+    }
+}
+
+/// Elapsed time as a person reads it: `42 s`, `3 min 05 s`, `2 h 07 min`.
+fn elapsed(time: Duration) -> String {
+    let seconds = time.as_secs();
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3600 => format!("{} min {:02} s", seconds / 60, seconds % 60),
+        _ => format!("{} h {:02} min", seconds / 3600, seconds / 60 % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elapsed_time_reads_naturally() {
+        assert_eq!(elapsed(Duration::from_millis(42_900)), "42 s");
+        assert_eq!(elapsed(Duration::from_secs(185)), "3 min 05 s");
+        assert_eq!(
+            elapsed(Duration::from_secs(2 * 3600 + 7 * 60 + 59)),
+            "2 h 07 min"
         );
-        let _ = std::io::stderr().flush();
+    }
+
+    #[test]
+    fn the_live_line_shows_sizes_time_and_timeouts() {
+        let progress = Progress::with_mode("minrepro test", "tokens", ProgressMode::Quiet);
+        progress.set_original_size(120);
+        progress.start_pass("statements");
+        progress.tried(false, true);
+        progress.tried(true, false);
+        progress.accepted(80);
+        let line = progress.live_line(&progress.lock());
+        // The elapsed time between them depends on the machine.
+        assert!(
+            line.starts_with("minrepro test: [statements] 80 tokens (was 120) | ")
+                && line.ends_with(" s | tried 2 | accepted 1 | timeouts 1 | cache hits 1 | runs 0"),
+            "{line}"
+        );
     }
 }

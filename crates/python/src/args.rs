@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use minrepro_engine::{CommonArgs, PredicateArgs};
+use minrepro_driver::{CommonArgs, PredicateArgs};
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use minrepro_engine::RunError;
+use minrepro_driver::RunError;
 use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
 use minrepro_predicate::{resolve_executable, CancelFlag};
 

@@ -21,14 +21,9 @@ pub mod workspace;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use minrepro_cache::cache_key;
-use minrepro_engine::{
-    open_cache, reduce_with_engine_stats, stats_json, write_atomically, EngineError, EngineOptions,
-    Oracle, Progress, RunError, TempRoot,
-};
-use minrepro_predicate::{
-    Acceptance, CancelFlag, EvalError, Executor, OutputCheck, Predicate, PredicateConfig, Status,
-};
+use minrepro_driver::{open_cache, stats_json, write_atomically, RunError};
+use minrepro_engine::{Engine, EngineError, EngineOptions, Oracle, Progress, Reduction, TempRoot};
+use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
 
 pub use args::{Backend, PythonArgs, TimeoutFactor};
@@ -100,28 +95,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .with_executor(executor)
         .with_encoding(source.encoding.as_ref());
     progress.message("running the original");
-    let probe_key = cache_key(&probe.digest(&source.text), unguarded.config_digest());
+    let probe_options = EngineOptions {
+        jobs: 1,
+        config_digest: unguarded.config_digest().to_owned(),
+        size_unit: "tokens",
+    };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
-    let cached = match args.timeout_factor {
-        TimeoutFactor::Times(_) => None,
-        TimeoutFactor::Off => cache.get(&probe_key),
-    };
+    let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
-    let first = match cached {
-        Some(outcome) => outcome,
-        None => {
-            let outcome =
-                probe
-                    .evaluate(&source.text, &CancelFlag::new())
-                    .map_err(|e| match e {
-                        EvalError::Interrupted | EvalError::Cancelled => RunError::Interrupted,
-                        EvalError::Fatal(m) => RunError::Failed(m),
-                    })?;
-            progress.evaluated();
-            cache.put(&probe_key, &outcome);
-            outcome
-        }
-    };
+    let first =
+        Engine::new(&probe, &cache, probe_options, &progress).judge(&source.text, from_cache)?;
     if first.status != Status::Interesting {
         let expected = explain::Expectation {
             err_msg: args.err_msg.as_deref(),
@@ -183,17 +166,12 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .with_executor(executor)
         .with_encoding(source.encoding.as_ref());
     // The guard was read off the original's own run, so that run is the guarded verdict too:
-    // recording it spares the engine a second run of the original. With several runs per
+    // passing it on spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
     let guard_holds = guard
         .as_ref()
         .is_none_or(|check| (check.check)(&first.last_run));
-    if args.predicate.predicate_runs <= 1 && guard_holds {
-        cache.put(
-            &cache_key(&oracle.digest(&source.text), predicate.config_digest()),
-            &first,
-        );
-    }
+    let known_original = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
     let state = passes::SharedState::configured(
         &source.text,
         interpreter.minor,
@@ -220,15 +198,13 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         let bytes = file_content(&args.output, &source, case).map_err(EngineError::Fatal)?;
         saver.save(&bytes).map_err(EngineError::Fatal)
     };
-    let (result, stats) = reduce_with_engine_stats(
-        &oracle,
-        &pass_refs,
-        source.text.clone(),
-        &cache,
-        options,
-        &progress,
-        &mut on_accept,
-    );
+    let mut reduction = Reduction::new(&oracle, &cache, &progress, options)
+        .passes(&pass_refs)
+        .on_accept(&mut on_accept);
+    if let Some(outcome) = known_original {
+        reduction = reduction.original_outcome(outcome);
+    }
+    let (result, stats) = minrepro_driver::reduce(reduction, source.text.clone());
     let saved = saver.finish();
     if let Some(path) = &args.stats_json {
         // The original's first run was counted when it ran (or answered from the cache).
@@ -381,9 +357,9 @@ fn check_stats_file(args: &PythonArgs) -> Result<(), RunError> {
     let Some(path) = &args.stats_json else {
         return Ok(());
     };
-    let resolved = minrepro_engine::resolve_for_comparison(path);
+    let resolved = minrepro_driver::resolve_for_comparison(path);
     for (what, other) in [("source", &args.source), ("output", &args.output)] {
-        if minrepro_engine::resolve_for_comparison(other) == resolved {
+        if minrepro_driver::resolve_for_comparison(other) == resolved {
             return Err(RunError::Usage(format!(
                 "--stats-json {} is also the {what}",
                 path.display()

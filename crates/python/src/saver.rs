@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use minrepro_engine::write_atomically;
+use minrepro_driver::write_atomically;
 
 /// What the reduction and the writing thread share.
 #[derive(Default)]

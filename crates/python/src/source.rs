@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use minrepro_engine::{resolve_for_comparison, RunError};
+use minrepro_driver::{resolve_for_comparison, RunError};
 
 use crate::encoding::{detect, Decoded, SourceEncoding};
 

@@ -181,3 +181,72 @@ fn cache_hits_are_logged_like_fresh_runs() {
     assert!(engine.stats().cache_hits > 0);
     assert_eq!(serde_json::to_string(engine.log()).unwrap(), first_log);
 }
+
+/// The builder gives what the engine gives: with a known verdict of the original it does not
+/// run the original again, and it keeps a log only when asked.
+#[test]
+fn a_reduction_with_a_known_original_runs_it_once_and_keeps_a_log_on_request() {
+    // One job: speculative runs would make the run counts vary.
+    let options = EngineOptions {
+        jobs: 1,
+        config_digest: "cfg".into(),
+        size_unit: "items",
+    };
+    let original: Vec<u32> = (0..20).collect();
+    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
+    let reduce = |known: Option<Outcome>, log: bool| {
+        let oracle = Needs {
+            required: vec![4, 11],
+            evaluations: AtomicUsize::new(0),
+        };
+        let cache = OutcomeCache::in_memory();
+        let passes: [&dyn Pass<Vec<u32>>; 1] = [&ListPass];
+        let mut accepted = 0;
+        let mut on_accept = |_: &Vec<u32>| {
+            accepted += 1;
+            Ok(())
+        };
+        let mut reduction = crate::Reduction::new(&oracle, &cache, &progress, options.clone())
+            .passes(&passes)
+            .on_accept(&mut on_accept);
+        if let Some(outcome) = known {
+            reduction = reduction.original_outcome(outcome);
+        }
+        if log {
+            reduction = reduction.collect_log();
+        }
+        let (result, stats) = reduction.run(original.clone());
+        let reduced = result.unwrap();
+        assert_eq!(reduced.stats.accepted, accepted);
+        (reduced, stats, oracle.evaluations.load(Ordering::SeqCst))
+    };
+    let (checked, checked_stats, checked_runs) = reduce(None, true);
+    let (known, known_stats, known_runs) = reduce(Some(outcome(true)), false);
+    assert_eq!(checked.case, vec![4, 11]);
+    assert_eq!(known.case, checked.case);
+    assert_eq!(
+        known_runs + 1,
+        checked_runs,
+        "the original ran only when unknown"
+    );
+    assert_eq!(
+        known_stats.candidates_decided,
+        checked_stats.candidates_decided
+    );
+    assert_eq!(checked.log.len(), checked_stats.candidates_decided);
+    assert!(known.log.is_empty());
+    // A known verdict that is not interesting stops the reduction as a checked one would.
+    let oracle = Needs {
+        required: vec![],
+        evaluations: AtomicUsize::new(0),
+    };
+    let cache = OutcomeCache::in_memory();
+    let (result, _) = crate::Reduction::new(&oracle, &cache, &progress, options.clone())
+        .original_outcome(outcome(false))
+        .run(original.clone());
+    assert!(matches!(
+        result,
+        Err(EngineError::OriginalNotInteresting(_))
+    ));
+    assert_eq!(oracle.evaluations.load(Ordering::SeqCst), 0);
+}

@@ -1,0 +1,248 @@
+//! The flags every front end shares, parsed and validated once: a value no run could honour
+//! (`--timeout nan`, `--predicate-runs 0`, an empty `--cache-tag`) is refused while the command
+//! line is parsed, with the same words and exit status 2 in every front end, before anything
+//! reads it.
+
+use std::path::{Path, PathBuf};
+
+use crate::RunError;
+
+/// Flags shared by every subcommand.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CommonArgs {
+    /// Evaluate up to N candidates in parallel. Results and logs are identical for every N:
+    /// candidates are accepted in the order a -j 1 run would accept them.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// No progress output and no statistics (errors are still printed).
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+    /// Persistent outcome cache (versioned JSON, written atomically). It may not be an input,
+    /// a predicate identity file, or inside the output. Give concurrent runs distinct files.
+    #[arg(long = "cache-file", value_name = "PATH")]
+    pub cache_file: Option<PathBuf>,
+}
+
+/// Predicate flags shared by every subcommand (defaults applied by each front end).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PredicateArgs {
+    /// Interestingness test executable (resolved through PATH once). Never run by a shell.
+    #[arg(long = "predicate", value_name = "EXE")]
+    pub predicate: Option<String>,
+    /// One argument of the predicate; repeat for more. Placeholders like {workspace} are expanded
+    /// for each candidate; existing regular files are made absolute before the first run.
+    #[arg(long = "predicate-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub predicate_args: Vec<String>,
+    /// Exit code that means "still interesting".
+    #[arg(
+        long = "interesting-exit-code",
+        value_name = "CODE",
+        allow_hyphen_values = true
+    )]
+    pub interesting_exit_code: Option<i32>,
+    /// Run the predicate N times per candidate; disagreeing runs make the candidate flaky (rejected).
+    #[arg(
+        long = "predicate-runs",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = parse_predicate_runs
+    )]
+    pub predicate_runs: u32,
+    /// Per-run timeout in seconds; a run past it is killed (with its whole process group) and
+    /// counts as "timeout", never as interesting.
+    #[arg(
+        long = "timeout",
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        allow_hyphen_values = true,
+        value_parser = parse_timeout_seconds
+    )]
+    pub timeout: f64,
+    /// A further file the predicate's verdict depends on (library, reference data); part of the
+    /// cache key and re-checked around every run. Repeatable.
+    #[arg(long = "cache-dependency", value_name = "PATH")]
+    pub cache_dependencies: Vec<PathBuf>,
+    /// Free-form identity string (environment, configuration) added to the cache key. Repeatable.
+    #[arg(long = "cache-tag", value_name = "TAG", value_parser = parse_cache_tag)]
+    pub cache_tags: Vec<String>,
+    /// Where predicate runs happen: `local` child processes, or `slurm` job steps (`srun`, one
+    /// task, job name minrepro-RUNTAG, cwd the candidate's workspace; -j N = up to N steps at
+    /// once). With slurm, --work-dir is required and the timeout (ours, not Slurm's) includes
+    /// the time a step waits in the queue. The launcher and the slot are not part of the cache
+    /// key or the log.
+    #[arg(long = "launcher", value_enum, default_value_t = LauncherKind::Local)]
+    pub launcher: LauncherKind,
+    /// An option for every `srun` (e.g. --launcher-arg=--partition=gpu
+    /// --launcher-arg=--gres=gpu:1 --launcher-arg=--time=10); repeatable. Only with --launcher
+    /// slurm.
+    #[arg(long = "launcher-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub launcher_args: Vec<String>,
+    /// Directory for minrepro's temporary files and candidate workspaces (default: the system
+    /// temporary directory). Required with --launcher slurm, and then it must be on a file system
+    /// every node that may run a step shares (a step that cannot find its workspace runs in /tmp).
+    #[arg(long = "work-dir", value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// Also set variable NAME (e.g. HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES) to the run's slot;
+    /// repeatable. Each of the up to N runs at once (-j N) holds a distinct slot 0..N-1, reused
+    /// as runs finish; it is also in MINREPRO_SLOT and the {slot} placeholder. The slot is not
+    /// part of the cache key or the log: a predicate whose verdict depends on it (not just its
+    /// speed) breaks the guarantee of identical results for every -j.
+    #[arg(long = "slot-env", value_name = "NAME")]
+    pub slot_env: Vec<String>,
+}
+
+/// The choice of `--launcher`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LauncherKind {
+    /// Direct child processes of minrepro.
+    Local,
+    /// Slurm job steps through `srun`.
+    Slurm,
+}
+
+/// The longest `--timeout` accepted (about 31 years): anything larger is surely a typo, and
+/// durations near `u64::MAX` seconds would overflow when added to an instant.
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// Parses a number of seconds (`--timeout`, and a front end's own time limits such as bundle's
+/// `--tool-timeout`): finite, above zero and at most [`MAX_TIMEOUT_SECS`]. Used as a clap value
+/// parser, so every front end refuses `nan`, `inf`, `0`, `-1` or `1e30` with the same words and
+/// exit status 2, before anything reads the value.
+pub fn parse_timeout_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "must be a positive number of seconds".to_string())?;
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_TIMEOUT_SECS {
+        return Err(format!(
+            "must be a positive number of seconds, at most {MAX_TIMEOUT_SECS:e}"
+        ));
+    }
+    Ok(seconds)
+}
+
+/// Parses `--predicate-runs`: at least one run per candidate.
+pub fn parse_predicate_runs(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(runs) if runs >= 1 => Ok(runs),
+        _ => Err("must be a whole number of runs, at least 1".to_string()),
+    }
+}
+
+/// Parses `--cache-tag`: any text but the empty string (which would look like no tag at all).
+pub fn parse_cache_tag(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("must not be empty".to_string());
+    }
+    Ok(text.to_owned())
+}
+
+impl PredicateArgs {
+    /// The predicate configuration these flags describe; `executable` is the front end's choice
+    /// when `--predicate` is absent, `default_exit_code` applies when `--interesting-exit-code`
+    /// is absent.
+    pub fn config(
+        &self,
+        executable: String,
+        placeholders: Vec<&'static str>,
+        mut acceptance: minrepro_predicate::Acceptance,
+        default_exit_code: Option<i32>,
+        env: Vec<(String, String)>,
+    ) -> minrepro_predicate::PredicateConfig {
+        acceptance.exit_code = self.interesting_exit_code.or(default_exit_code);
+        minrepro_predicate::PredicateConfig {
+            executable,
+            args: self.predicate_args.clone(),
+            placeholders,
+            acceptance,
+            runs: self.predicate_runs,
+            timeout_secs: self.timeout,
+            cache_tags: self.cache_tags.clone(),
+            cache_dependencies: self.cache_dependencies.clone(),
+            env,
+        }
+    }
+
+    /// How runs are started, from --launcher, --launcher-arg, --work-dir and --slot-env; usage
+    /// errors (exit 2) for combinations that cannot work and a --work-dir that is not a writable
+    /// directory.
+    pub fn launch(&self) -> Result<minrepro_predicate::Launch, RunError> {
+        let usage = |m: String| RunError::Usage(m);
+        if let Some(dir) = &self.work_dir {
+            check_work_dir(dir).map_err(usage)?;
+        }
+        let launcher = match self.launcher {
+            LauncherKind::Local => {
+                if !self.launcher_args.is_empty() {
+                    return Err(usage("--launcher-arg needs --launcher slurm".into()));
+                }
+                minrepro_predicate::Launcher::Local
+            }
+            LauncherKind::Slurm => {
+                if self.work_dir.is_none() {
+                    return Err(usage(
+                        "--launcher slurm needs --work-dir DIR on a file system the nodes share (candidate workspaces live there)"
+                            .into(),
+                    ));
+                }
+                let slurm = minrepro_predicate::SlurmLauncher::new(self.launcher_args.clone())
+                    .map_err(|e| usage(e.to_string()))?;
+                minrepro_predicate::Launcher::Slurm(slurm)
+            }
+        };
+        minrepro_predicate::Launch::new(launcher, self.slot_env.clone())
+            .map_err(|e| usage(e.to_string()))
+    }
+}
+
+/// Checks that `dir` is an existing directory in which minrepro can create (and remove) a
+/// directory, as its temporary root will be.
+pub fn check_work_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(format!("--work-dir {} is not a directory", dir.display())),
+        Err(e) => return Err(format!("--work-dir {}: {e}", dir.display())),
+    }
+    tempfile::Builder::new()
+        .prefix(".minrepro-probe-")
+        .tempdir_in(dir)
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "--work-dir {} is not writable: {}",
+                dir.display(),
+                std::io::Error::from(e.kind())
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_must_be_finite_positive_and_bounded() {
+        for good in ["0.5", "60", " 2 ", "1e9"] {
+            assert!(parse_timeout_seconds(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "nan", "NaN", "inf", "-inf", "0", "-0", "-1", "1e30", "", "ten",
+        ] {
+            let error = parse_timeout_seconds(bad).unwrap_err();
+            assert!(
+                error.contains("positive number of seconds"),
+                "{bad}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn predicate_runs_and_cache_tags_are_checked_while_parsing() {
+        assert_eq!(parse_predicate_runs("3"), Ok(3));
+        for bad in ["0", "-1", "", "two"] {
+            assert!(parse_predicate_runs(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_cache_tag("gfx90a"), Ok("gfx90a".to_owned()));
+        assert!(parse_cache_tag("").is_err());
+    }
+}
