@@ -14,6 +14,7 @@ pub mod args;
 pub mod canonical;
 pub mod case;
 pub mod elf_tools;
+mod glob;
 pub mod hotswap_cache;
 pub mod input;
 pub mod log;
@@ -36,6 +37,7 @@ use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 pub use args::BundleArgs;
 use case::BundleCase;
 use elf_tools::{ElfTools, ToolError};
+pub use glob::GlobError;
 use input::METADATA_LISTS;
 use original::{OriginalPredicate, PredicateSettings};
 use passes::{CaseArgumentsPass, MetadataListPass, ObjectPass, SectionPass};
@@ -161,10 +163,11 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         )));
     }
     let min_objects = usize::from(!args.allow_empty_bundle || uses_input);
-    let policy = SectionPolicy {
-        allow: args.allow_remove_section.clone(),
-        protect: args.protect_section.clone(),
-    };
+    let policy = SectionPolicy::new(
+        args.allow_remove_section.clone(),
+        args.protect_section.clone(),
+    )
+    .map_err(|error| failed(error.to_string()))?;
     let mut inputs = snapshot.input_paths();
     inputs.extend(args.predicate.cache_dependencies.iter().cloned());
     let mut identities: Vec<std::path::PathBuf> = predicate

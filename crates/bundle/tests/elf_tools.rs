@@ -28,10 +28,7 @@ fn tools(scratch: &Path, readobj: &str, objcopy: &str) -> ElfTools {
 }
 
 fn debug_policy() -> SectionPolicy {
-    SectionPolicy {
-        allow: vec![".debug_*".into(), ".comment".into()],
-        protect: vec![],
-    }
+    SectionPolicy::new(vec![".debug_*".into(), ".comment".into()], vec![]).unwrap()
 }
 
 #[test]
