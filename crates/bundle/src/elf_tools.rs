@@ -1,12 +1,11 @@
-//! Running `llvm-readobj` and `llvm-objcopy` (through the predicate crate's child runner, with
+//! Running `llvm-readobj` and `llvm-objcopy` (through the predicate crate's tool runner, with
 //! `--tool-timeout`), and verifying every transformed object.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
-use minrepro_predicate::{resolve_executable, CancelFlag};
+use minrepro_predicate::{resolve_executable, run_tool, ToolError as RunToolError, ToolRun};
 
 use crate::sections::{escape_for_objcopy, parse_readobj_json, ElfListing};
 
@@ -57,34 +56,32 @@ impl ElfTools {
 
     /// Runs a tool in `cwd`; returns its stdout, or an error with its stderr.
     fn run(&self, program: &Path, args: &[OsString], cwd: &Path) -> Result<Vec<u8>, ToolError> {
-        let cancel = CancelFlag::new();
-        let request = RunRequest {
+        let shown = program.display();
+        let output = run_tool(&ToolRun {
             program,
             args,
             cwd,
-            env: &[],
             timeout: self.timeout,
-            needle: None,
-            workspace_text: Some(&cwd.to_string_lossy()),
-            cancel: &cancel,
-            keep_stdout: Some(MAX_TOOL_STDOUT),
-        };
-        let raw = run_child(&request);
-        let shown = program.display();
-        match raw.end {
-            RunEnd::Exited(0) => raw
-                .stdout_full
-                .ok_or_else(|| ToolError::Failed(format!("{shown}: output too large"))),
-            RunEnd::Exited(code) => Err(ToolError::Failed(format!(
-                "{shown} exited with status {code}: {}",
-                raw.stderr.head.trim()
-            ))),
-            RunEnd::TimedOut => Err(ToolError::Failed(format!(
+            max_stdout: MAX_TOOL_STDOUT,
+            hide_cwd: true,
+        })
+        .map_err(|error| match error {
+            RunToolError::Interrupted => ToolError::Interrupted,
+            RunToolError::TimedOut { .. } => ToolError::Failed(format!(
                 "{shown} timed out after {} s (--tool-timeout)",
                 self.timeout.as_secs_f64()
+            )),
+            RunToolError::Launch(text) => ToolError::Failed(text),
+        })?;
+        match output.code {
+            0 if output.stdout_truncated => {
+                Err(ToolError::Failed(format!("{shown}: output too large")))
+            }
+            0 => Ok(output.stdout),
+            code => Err(ToolError::Failed(format!(
+                "{shown} exited with status {code}: {}",
+                output.stderr.head.trim()
             ))),
-            RunEnd::Cancelled => Err(ToolError::Interrupted),
-            RunEnd::LaunchError(text) => Err(ToolError::Failed(text)),
         }
     }
 

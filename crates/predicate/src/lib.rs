@@ -10,6 +10,8 @@
 //! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
 //! depends on), [`predicate`] (configuration, repeated runs, statuses), [`launch`] (local or
 //! Slurm runs, GPU slots) with [`slurm`] (job steps through `srun`, and their cancellation).
+//! [`run_tool`] runs an external tool (not a predicate) the same isolated way, with a timeout and
+//! bounded capture.
 //! [`guardian`] cleans up after a minrepro that was killed outright.
 
 pub mod capture;
@@ -22,6 +24,7 @@ pub mod predicate;
 pub mod process;
 pub mod slurm;
 pub mod template;
+mod tool;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
 pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
@@ -35,3 +38,4 @@ pub use predicate::{
 };
 pub use slurm::SlurmLauncher;
 pub use template::ArgTemplate;
+pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};

@@ -73,8 +73,10 @@ pub struct RawRun {
     pub stdout: CapturedStream,
     /// Captured standard error.
     pub stderr: CapturedStream,
-    /// The whole stdout when [`RunRequest::keep_stdout`] was set and it fit.
+    /// Stdout up to [`RunRequest::keep_stdout`] bytes, when that was set.
     pub stdout_full: Option<Vec<u8>>,
+    /// Whether stdout was longer than [`RunRequest::keep_stdout`] (`stdout_full` was cut).
+    pub stdout_truncated: bool,
 }
 
 static SUBREAPER: Once = Once::new();
@@ -178,6 +180,7 @@ pub fn run_supervised<'s>(
     };
     RawRun {
         end,
+        stdout_truncated: out.overflowed(),
         stdout_full: out.take_full(),
         stdout: out.finish(request.workspace_text),
         stderr: err.finish(request.workspace_text),

@@ -181,6 +181,7 @@ impl Executor for SlurmLauncher {
                 stdout: CapturedStream::default(),
                 stderr: CapturedStream::default(),
                 stdout_full: None,
+                stdout_truncated: false,
             },
         }
     }

@@ -426,6 +426,7 @@ impl Executor for RunnerPool {
             stdout: empty_stream(),
             stderr: empty_stream(),
             stdout_full: None,
+            stdout_truncated: false,
         }
     }
 }

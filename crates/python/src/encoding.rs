@@ -11,8 +11,16 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::Command;
+use std::time::Duration;
+
+use minrepro_predicate::{run_tool, ToolError, ToolRun};
+
+/// How long the interpreter may take to read a declaration (it answers in milliseconds).
+const DETECT_TIMEOUT: Duration = Duration::from_secs(60);
+/// The reply is a 256-entry table: far below this.
+const DETECT_MAX_STDOUT: usize = 1024 * 1024;
 
 /// Asks the interpreter which encoding `sys.argv[1]` declares; prints one JSON object:
 /// `{"utf8": true}`, `{"error": MESSAGE}`, `{"multibyte": NAME}` or `{"name": NAME, "table":
@@ -87,16 +95,33 @@ pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, Strin
     if !may_declare(bytes) {
         return Ok(Decoded::Utf8);
     }
-    let output = Command::new(python)
-        .args(["-I", "-S", "-c", DETECT])
-        .arg(path)
-        .output()
-        .map_err(|e| format!("{UNREADABLE}cannot run {}: {e}", python.display()))?;
+    let args: Vec<OsString> = ["-I", "-S", "-c", DETECT]
+        .into_iter()
+        .map(OsString::from)
+        .chain([path.as_os_str().to_owned()])
+        .collect();
+    let output = run_tool(&ToolRun {
+        program: python,
+        args: &args,
+        // The path may be relative to our working directory.
+        cwd: Path::new("."),
+        timeout: DETECT_TIMEOUT,
+        max_stdout: DETECT_MAX_STDOUT,
+        hide_cwd: false,
+    })
+    .map_err(|error| match error {
+        ToolError::Launch(e) => format!("{UNREADABLE}{e}"),
+        other => format!("{UNREADABLE}{other}"),
+    })?;
     let reply: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|_| {
-        let stderr = String::from_utf8_lossy(&output.stderr);
         format!(
             "{UNREADABLE}{}",
-            stderr.lines().last().unwrap_or("the interpreter failed")
+            output
+                .stderr
+                .tail
+                .lines()
+                .last()
+                .unwrap_or("the interpreter failed")
         )
     })?;
     if let Some(error) = reply.get("error").and_then(|e| e.as_str()) {
