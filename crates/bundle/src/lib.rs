@@ -30,7 +30,7 @@ pub mod workspace;
 use std::path::Path;
 use std::sync::Arc;
 
-use minrepro_driver::{check_output_location, publish_directory, RunError};
+use minrepro_driver::{check_output_location, publish_directory, PublishError, RunError};
 use minrepro_engine::{EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
@@ -92,7 +92,7 @@ fn check_output(output: &Path) -> Result<(), RunError> {
             shown.display()
         )));
     }
-    check_output_location(output).map_err(failed)
+    check_output_location(output).map_err(|error| failed(error.to_string()))
 }
 
 /// Runs a bundle reduction; returns the success line. Missing parents of `--output` are created
@@ -297,11 +297,10 @@ fn publish(output: &Path, case: &BundleCase, log_bytes: &[u8]) -> Result<(), Run
     let message = match publish_directory(output, build) {
         Ok(()) => return Ok(()),
         Err(_) if is_interrupted() => return Err(RunError::Interrupted),
-        Err(message) => message,
+        // Someone else's result appeared at the output: never rescued elsewhere.
+        Err(error @ PublishError::AlreadyExists(_)) => return Err(failed(error.to_string())),
+        Err(error) => error.to_string(),
     };
-    if message.contains("already exists") {
-        return Err(failed(message));
-    }
     let name = output
         .file_name()
         .map(|n| workspace::sanitize_name(&n.to_string_lossy()))
