@@ -15,6 +15,7 @@
 //! [`guardian`] cleans up after a minrepro that was killed outright.
 
 pub mod capture;
+mod error;
 pub mod guardian;
 pub mod identity;
 pub mod interrupt;
@@ -27,6 +28,7 @@ pub mod template;
 mod tool;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
+pub use error::{ExecutableError, IdentityError, SetupError, StartError, TemplateError};
 pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
 pub use interrupt::{
     install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
