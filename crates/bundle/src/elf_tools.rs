@@ -32,9 +32,9 @@ pub struct ElfTools {
     scratch: PathBuf,
 }
 
-fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, String> {
+fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, ToolError> {
     resolve_executable(name).map_err(|_| {
-        format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)")
+        ToolError::Failed(format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)"))
     })
 }
 
@@ -45,7 +45,7 @@ impl ElfTools {
         objcopy: &str,
         timeout_secs: f64,
         scratch: PathBuf,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ToolError> {
         Ok(ElfTools {
             readobj: resolve_tool("--readobj", readobj)?,
             objcopy: resolve_tool("--objcopy", objcopy)?,
@@ -148,7 +148,7 @@ impl ElfTools {
 
 /// Checks a transformed listing: every name in `removed` is gone and every other section of
 /// `before` is still present (as many instances as before).
-pub fn verify_removal(
+pub(crate) fn verify_removal(
     before: &ElfListing,
     after: &ElfListing,
     removed: &[String],

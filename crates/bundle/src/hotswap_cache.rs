@@ -180,7 +180,7 @@ impl CacheCodec for HotswapCodec {
 /// Opens `--cache-file` in the original's format after its safety checks: not an input (bundle,
 /// objects, metadata, worklist, cache dependencies), not inside the output, not a predicate
 /// identity file, not a directory. The messages keep the original's phrases.
-pub fn open(
+pub(crate) fn open(
     path: Option<&Path>,
     codec: HotswapCodec,
     inputs: &[PathBuf],

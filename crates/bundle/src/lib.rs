@@ -1,31 +1,32 @@
 //! `minrepro bundle`: reduces a JSON bundle of AMDGPU code objects and its metadata lists while a
 //! user's predicate command keeps returning the interesting exit code.
 //!
-//! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
-//! test case and its digest), [`metadata`] (the shared-list metadata document), [`workspace`] (candidate directories and placeholders), [`store`]
-//! (the content store candidate files are hard linked from), [`passes`] (ddmin passes),
-//! [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`] (the engine's view
-//! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON,
+//! The public API is [`run`] with its [`BundleArgs`], and the LLVM tool layer ([`ElfTools`],
+//! [`SectionPolicy`]) for tests against real tools. Private modules: `args` (command line), `input` (loading, validation, snapshot), `case` (the
+//! test case and its digest), `metadata` (the shared-list metadata document), `workspace` (candidate directories and placeholders), `store`
+//! (the content store candidate files are hard linked from), `passes` (ddmin passes),
+//! `sections` and `elf_tools` (section policy and LLVM tools), `oracle` (the engine's view
+//! of a candidate), `log` (the deterministic reduction log), `strict_json` (input JSON,
 //! duplicate keys reported). Compatibility with the original reducer (`hotswap_reduce.py`):
-//! [`canonical`] (its canonical JSON and digests), [`original`] (its predicate identity and
-//! configuration digest), [`hotswap_cache`] (its cache file format); see `COMPATIBILITY.md`.
+//! `canonical` (its canonical JSON and digests), `original` (its predicate identity and
+//! configuration digest), `hotswap_cache` (its cache file format); see `COMPATIBILITY.md`.
 
-pub mod args;
-pub mod canonical;
-pub mod case;
-pub mod elf_tools;
+mod args;
+mod canonical;
+mod case;
+mod elf_tools;
 mod glob;
-pub mod hotswap_cache;
-pub mod input;
-pub mod log;
-pub mod metadata;
-pub mod oracle;
-pub mod original;
-pub mod passes;
-pub mod sections;
-pub mod store;
-pub mod strict_json;
-pub mod workspace;
+mod hotswap_cache;
+mod input;
+mod log;
+mod metadata;
+mod oracle;
+mod original;
+mod passes;
+mod sections;
+mod store;
+mod strict_json;
+mod workspace;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -36,12 +37,12 @@ use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
 pub use args::BundleArgs;
 use case::BundleCase;
-use elf_tools::{ElfTools, ToolError};
+pub use elf_tools::{ElfTools, ToolError};
 pub use glob::GlobError;
 use input::METADATA_LISTS;
 use original::{OriginalPredicate, PredicateSettings};
 use passes::{CaseArgumentsPass, MetadataListPass, ObjectPass, SectionPass};
-use sections::SectionPolicy;
+pub use sections::{ElfListing, SectionInfo, SectionPolicy};
 
 fn failed(message: impl Into<String>) -> RunError {
     RunError::Failed(message.into())
@@ -203,7 +204,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
             args.tool_timeout,
             temp.path().to_path_buf(),
         )
-        .map_err(failed)?;
+        .map_err(|error| failed(error.to_string()))?;
         list_sections(&tools, &mut original)?;
         Some(Arc::new(tools))
     } else {

@@ -77,7 +77,7 @@ impl ElfListing {
 /// names under `Name.Name` and flags under `Flags.Value`. Both also list the flags by name
 /// (`Flags.Flags: [{"Name": "SHF_ALLOC", …}]`), and a listing with the names only (as the
 /// original reducer reads it) is enough.
-pub fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
+pub(crate) fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
     let value: Value =
         serde_json::from_slice(text).map_err(|e| format!("malformed section JSON: {e}"))?;
     let files = value
