@@ -2,21 +2,19 @@
 //! failure message keeps appearing in its output.
 //!
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
-//! real interpreter), [`guard`] (the exception-type fidelity guard), [`oracle`] (materializing
-//! and judging candidates), [`passes`] (one pass per rewrite group: ProbDD or ddmin over its
-//! rewrite sites, statement removals level by level). [`run`] ties them to
-//! the engine.
+//! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
+//! language of the `minrepro-text` layer, which materializes, judges and saves candidates),
+//! [`passes`] (one pass per rewrite group: ProbDD or ddmin over its rewrite sites, statement
+//! removals level by level). [`run`] ties them to the engine.
 
 pub mod args;
 pub mod encoding;
 pub mod explain;
 pub mod guard;
 pub mod interpreter;
-pub mod oracle;
+pub mod language;
 pub mod passes;
-pub mod saver;
 pub mod source;
-pub mod workspace;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -28,7 +26,9 @@ use minrepro_pyrunner::RunnerPool;
 
 pub use args::{Backend, PythonArgs, TimeoutFactor};
 
-use crate::oracle::PythonOracle;
+use minrepro_text::{Saver, TextOracle};
+
+use crate::language::Python;
 use crate::source::Source;
 
 /// Placeholders a `--predicate`'s arguments may use.
@@ -91,9 +91,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
-    let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
-        .with_executor(executor)
-        .with_encoding(source.encoding.as_ref());
+    let language = Python {
+        minor: interpreter.minor,
+        encoding: source.encoding.clone(),
+    };
+    let python_text = python.to_string_lossy().into_owned();
+    let probe = TextOracle::new(&language, &unguarded, &temp, source.file_name.clone())
+        .with_placeholder("python", &python_text)
+        .with_executor(executor);
     progress.message("running the original");
     let probe_options = EngineOptions {
         jobs: 1,
@@ -162,9 +167,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     }
     let run_limit = predicate.run_limit().as_secs_f64();
 
-    let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
-        .with_executor(executor)
-        .with_encoding(source.encoding.as_ref());
+    let oracle = TextOracle::new(&language, &predicate, &temp, source.file_name.clone())
+        .with_placeholder("python", &python_text)
+        .with_executor(executor);
     // The guard was read off the original's own run, so that run is the guarded verdict too:
     // passing it on spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
@@ -193,10 +198,12 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         size_unit: "tokens",
     };
     // Accepted candidates are written in the background (see saver).
-    let mut saver = saver::Saver::new(args.output.clone());
+    let mut saver = Saver::new(args.output.clone());
     let mut on_accept = |case: &String| {
         let bytes = file_content(&args.output, &source, case).map_err(EngineError::Fatal)?;
-        saver.save(&bytes).map_err(EngineError::Fatal)
+        saver
+            .save(&bytes)
+            .map_err(|e| EngineError::Fatal(e.to_string()))
     };
     let mut reduction = Reduction::new(&oracle, &cache, &progress, options)
         .passes(&pass_refs)
@@ -224,7 +231,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let _ = oracle.log_cpu_time();
     let reduced = match (result, saved) {
         (Ok(reduced), Ok(())) => reduced,
-        (Ok(_), Err(error)) => return Err(RunError::Failed(error)),
+        (Ok(_), Err(error)) => return Err(RunError::Failed(error.to_string())),
         (Err(error), saved) => {
             if saver.saved_any() && saved.is_ok() {
                 eprintln!(

@@ -26,7 +26,12 @@ use minrepro_engine::{Pass, Proposal, Search};
 use minrepro_pysyntax::{check_valid_for, rewrites, token_count, Group, Prepared, Rewrite};
 use serde_json::json;
 
-use crate::oracle::size_key;
+use crate::language::without_blank_lines;
+
+/// The ordering key of a candidate: tokens, then bytes, then the text itself.
+fn size_key(text: &str) -> (usize, usize, &str) {
+    minrepro_text::size_key(token_count(text), text)
+}
 
 mod levels;
 mod searches;
@@ -331,19 +336,6 @@ impl Search<String> for Exhausted {
 pub struct TidyPass {
     /// Python 3 minor version the result must be valid for.
     pub minor: u8,
-}
-
-/// The current text without whitespace-only lines; a byte order mark stays at the start (a
-/// first line holding only the mark counts as blank).
-fn without_blank_lines(text: &str) -> String {
-    let (bom, body) = match text.strip_prefix('\u{feff}') {
-        Some(rest) => ("\u{feff}", rest),
-        None => ("", text),
-    };
-    let lines = body
-        .split_inclusive('\n')
-        .filter(|line| !line.trim().is_empty());
-    std::iter::once(bom).chain(lines).collect()
 }
 
 /// Proposes one candidate, once (for Python 3.`minor`).

@@ -26,9 +26,7 @@ use super::{SharedState, Strategy};
 /// ProbDD's prior probability that a rewrite site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
 
-/// Largest text (in tokens) whose statement removals ProbDD searches (see the module
-/// documentation).
-pub const PROBDD_STATEMENTS_MAX_TOKENS: usize = 4000;
+pub use crate::language::PROBDD_STATEMENTS_MAX_TOKENS;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
