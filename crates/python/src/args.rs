@@ -105,8 +105,8 @@ pub struct PythonArgs {
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
     /// (re-derives sites after every accepted change). Statement removals go outermost level
     /// first, and use ddmin on texts over 4,000 tokens either way.
-    #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::ProbDd)]
-    pub strategy: crate::passes::Strategy,
+    #[arg(long = "strategy", value_enum, default_value_t = Strategy::ProbDd)]
+    pub strategy: Strategy,
     /// Write the run's counters as JSON to this file at the end (also when the run is
     /// interrupted or fails after reducing started): predicate runs (the original's two runs
     /// included), cache hits, candidates, accepted, timed-out candidates, sizes, wall time, rounds,
@@ -225,6 +225,25 @@ mod tests {
         assert_eq!(parse_timeout_factor("1"), Ok(TimeoutFactor::Times(1.0)));
         for bad in ["0", "0.5", "-1", "nan", "inf", "", "ten"] {
             assert!(parse_timeout_factor(bad).is_err(), "{bad:?}");
+        }
+    }
+}
+
+/// How the rewrite groups search their sites (`--strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Probabilistic delta debugging over the sites of the text a pass starts from.
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
+    Ddmin,
+}
+
+impl From<Strategy> for minrepro_text::Strategy {
+    fn from(strategy: Strategy) -> Self {
+        match strategy {
+            Strategy::ProbDd => minrepro_text::Strategy::ProbDd,
+            Strategy::Ddmin => minrepro_text::Strategy::Ddmin,
         }
     }
 }

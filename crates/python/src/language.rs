@@ -143,9 +143,10 @@ impl Language for Python {
         check_valid_for(text, self.minor).is_ok()
     }
 
-    fn tidy(&self, text: &str) -> Option<String> {
+    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
         let uncommented = minrepro_pysyntax::without_comment_lines(text);
-        Some(without_blank_lines(uncommented.as_deref().unwrap_or(text)))
+        let tidied = without_blank_lines(uncommented.as_deref().unwrap_or(text));
+        Some(("remove-blank-and-comment-lines", tidied))
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {

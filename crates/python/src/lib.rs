@@ -3,9 +3,8 @@
 //!
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
-//! language of the `minrepro-text` layer, which materializes, judges and saves candidates),
-//! [`passes`] (one pass per rewrite group: ProbDD or ddmin over its rewrite sites, statement
-//! removals level by level). [`run`] ties them to the engine.
+//! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
+//! judges and saves candidates). [`run`] ties them to the engine.
 
 pub mod args;
 pub mod encoding;
@@ -13,7 +12,6 @@ pub mod explain;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
-pub mod passes;
 pub mod source;
 
 use std::path::{Path, PathBuf};
@@ -24,9 +22,9 @@ use minrepro_engine::{Engine, EngineError, EngineOptions, Oracle, Progress, Redu
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
 
-pub use args::{Backend, PythonArgs, TimeoutFactor};
+pub use args::{Backend, PythonArgs, Strategy, TimeoutFactor};
 
-use minrepro_text::{Saver, TextOracle};
+use minrepro_text::{group_passes, Saver, SharedState, TextOracle, TidyPass};
 
 use crate::language::Python;
 use crate::source::Source;
@@ -177,20 +175,18 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .as_ref()
         .is_none_or(|check| (check.check)(&first.last_run));
     let known_original = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
-    let state = passes::SharedState::configured(
+    let state = SharedState::new(
+        language.clone(),
         &source.text,
-        interpreter.minor,
-        args.strategy,
+        args.strategy.into(),
         args.common.jobs as usize,
     );
-    let group_passes = passes::group_passes(&state);
+    let group_passes = group_passes(&state);
     let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
         .iter()
         .map(|p| p as &dyn minrepro_engine::Pass<String>)
         .collect();
-    let tidy = passes::TidyPass {
-        minor: interpreter.minor,
-    };
+    let tidy = TidyPass::new(&state);
     pass_refs.push(&tidy);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,

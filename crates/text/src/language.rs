@@ -170,9 +170,9 @@ pub trait Language: Send + Sync + 'static {
     }
     /// Whether `text` is a valid text of the language.
     fn is_valid(&self, text: &str) -> bool;
-    /// A cosmetic last candidate (e.g. without blank lines), judged like any other when it is
-    /// smaller and valid; `None` (the default) for no such pass.
-    fn tidy(&self, _text: &str) -> Option<String> {
+    /// A cosmetic last candidate (e.g. without blank lines) and its kind of edit (logged),
+    /// judged like any other when it is smaller and valid; `None` (the default) for none.
+    fn tidy(&self, _text: &str) -> Option<(&'static str, String)> {
         None
     }
     /// The file's bytes for `text` (UTF-8 by default).

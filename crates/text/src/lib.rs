@@ -69,8 +69,11 @@
 //! re-checks, the name filter as `admissible`).
 
 mod language;
+pub mod levels;
 pub mod oracle;
+pub mod passes;
 pub mod saver;
+mod searches;
 #[cfg(test)]
 mod testlang;
 pub mod workspace;
@@ -79,5 +82,7 @@ pub use language::{
     size_key, splice, Edited, EncodeError, Language, Policy, Prepared, Site, SiteInfo, Strategy,
 };
 pub use oracle::TextOracle;
+pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
 pub use saver::{SaveError, Saver};
+pub use searches::PROBDD_MAX_SITES;
 pub use workspace::{Workspace, Workspaces};
