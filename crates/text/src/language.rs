@@ -11,10 +11,11 @@ use std::ops::Range;
 #[error("{0}")]
 pub struct EncodeError(pub String);
 
-/// How the sites of a group are searched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How the sites of a group are searched (`--strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Strategy {
     /// Probabilistic delta debugging over the sites of the text a search starts from.
+    #[value(name = "probdd")]
     ProbDd,
     /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
     Ddmin,
@@ -159,6 +160,10 @@ pub trait Language: Send + Sync + 'static {
     fn policy(&self, group: Self::Group) -> Policy;
     /// The size of `text` (tokens, lines, …): what the reduction makes smaller.
     fn size(&self, text: &str) -> usize;
+    /// The unit of [`Language::size`] in progress lines and statistics.
+    fn size_unit(&self) -> &'static str {
+        "tokens"
+    }
     /// `text` prepared with its sites of `group`.
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared;
     /// `text` prepared (sites not needed) as the current text candidates of another base are

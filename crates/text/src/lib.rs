@@ -70,10 +70,13 @@
 
 mod language;
 pub mod levels;
+pub mod limits;
 pub mod oracle;
 pub mod passes;
+pub mod run;
 pub mod saver;
 mod searches;
+mod sizes;
 #[cfg(test)]
 mod testlang;
 pub mod workspace;
@@ -83,6 +86,8 @@ pub use language::{
 };
 pub use oracle::TextOracle;
 pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
+pub use run::{reduce_text, TextJob, TextReduced};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
+pub use sizes::Sizes;
 pub use workspace::{Workspace, Workspaces};

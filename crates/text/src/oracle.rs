@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::language::Language;
+use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
@@ -31,6 +32,8 @@ pub struct TextOracle<'a, L> {
     placeholders: Vec<(String, String)>,
     /// `MINREPRO_TIMING_LOG`, if set (see the module documentation).
     timing_log: Option<PathBuf>,
+    /// Sizes already measured (e.g. by the candidates' validity checks).
+    sizes: Option<&'a Sizes>,
 }
 
 impl<'a, L: Language> TextOracle<'a, L> {
@@ -49,7 +52,14 @@ impl<'a, L: Language> TextOracle<'a, L> {
             file_name,
             placeholders: Vec::new(),
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
+            sizes: None,
         }
+    }
+
+    /// Answers [`Oracle::size`] from `sizes` when it knows the text.
+    pub fn with_sizes(mut self, sizes: &'a Sizes) -> Self {
+        self.sizes = Some(sizes);
+        self
     }
 
     /// Adds the placeholder `{name}` standing for `value`.
@@ -78,7 +88,8 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
     }
 
     fn size(&self, case: &String) -> u64 {
-        self.language.size(case) as u64
+        let known = self.sizes.and_then(|sizes| sizes.get(case));
+        known.unwrap_or_else(|| self.language.size(case)) as u64
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {

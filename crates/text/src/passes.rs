@@ -27,6 +27,7 @@ use serde_json::json;
 
 use crate::language::{size_key, Edited, Language, Prepared, Strategy};
 use crate::searches::SiteSearches;
+use crate::sizes::Sizes;
 
 /// The growth budget before the first growing search sets it.
 const BUDGET_UNSET: usize = usize::MAX;
@@ -49,14 +50,20 @@ pub struct SharedState<L: Language> {
     /// The last text prepared by any pass: the next one takes over what it computed (see
     /// [`Prepared::inherit`]).
     last_base: Mutex<Option<Arc<L::Prepared>>>,
+    /// The sizes of the original and of recent candidates.
+    sizes: Sizes,
 }
 
 impl<L: Language> SharedState<L> {
     /// State for a reduction of `original` in `language` with search `strategy` and `jobs`
     /// parallel evaluations.
     pub fn new(language: L, original: &str, strategy: Strategy, jobs: usize) -> Arc<Self> {
+        let original_size = language.size(original);
+        let sizes = Sizes::default();
+        sizes.record(original, original_size);
         Arc::new(SharedState {
-            original_size: language.size(original),
+            original_size,
+            sizes,
             language,
             strategy,
             jobs: jobs.max(1),
@@ -70,6 +77,11 @@ impl<L: Language> SharedState<L> {
     /// The language.
     pub fn language(&self) -> &L {
         &self.language
+    }
+
+    /// The sizes of the original and of recent candidates (for the oracle).
+    pub fn sizes(&self) -> &Sizes {
+        &self.sizes
     }
 
     /// Sites growing candidates may still apply (`None` before the first growing search).
@@ -187,6 +199,7 @@ pub(crate) fn candidate_on<L: Language>(
         return None;
     }
     let text = edited.into_text();
+    state.sizes.record(&text, size);
     let name = state.language.group_name(group);
     // ProbDD hands over every site applied so far: list them only when few, so the in-memory
     // log stays linear in the number of candidates.
