@@ -14,7 +14,7 @@ pub struct EncodeError(pub String);
 /// How the sites of a group are searched (`--strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Strategy {
-    /// Probabilistic delta debugging over the sites of the text a search starts from.
+    /// Probabilistic delta debugging over the sites of the text a pass starts from.
     #[value(name = "probdd")]
     ProbDd,
     /// Complement-based ddmin, sites re-derived from the current text after every acceptance.

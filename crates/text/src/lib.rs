@@ -5,9 +5,12 @@
 //! order), each group's search [`Policy`] (ProbDD or ddmin, level by level or flat, whether sites
 //! that failed alone are skipped later, whether candidates may grow), its size measure, and a
 //! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
-//! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest: the
-//! candidate [`TextOracle`] and its reused [`workspace`]s, and the background output
-//! [`saver`].
+//! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
+//! [`passes`] (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
+//! or [level by level](levels), plus a last tidy pass), the candidate [`TextOracle`] and its
+//! reused [`workspace`]s, the background output [`saver`], run [`limits`], and [`run`]: the
+//! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
+//! its language, its predicate and its command line.
 //!
 //! # Two front ends, sketched
 //!
