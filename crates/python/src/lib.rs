@@ -8,7 +8,6 @@
 
 pub mod args;
 pub mod encoding;
-pub mod explain;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
@@ -114,7 +113,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = explain::Expectation {
+        let expected = minrepro_text::explain::Expectation {
             err_msg: args.err_msg.as_deref(),
             exit_code: args.predicate.interesting_exit_code.or(
                 if has_predicate && args.err_msg.is_none() {
@@ -126,9 +125,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             custom_predicate: has_predicate,
             timeout_secs: args.predicate.timeout,
         };
-        return Err(RunError::Failed(explain::why_not_reproduced(
-            &first, &expected,
-        )));
+        return Err(RunError::Failed(
+            minrepro_text::explain::why_not_reproduced(&first, &expected),
+        ));
     }
     let guard = if args.any_exception {
         None
@@ -141,7 +140,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
         });
         if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
-            if let Some(note) = explain::needle_outside_traceback(&first.last_run, needle, kind) {
+            if let Some(note) = guard::needle_outside_traceback(&first.last_run, needle, kind) {
                 progress.message(&note);
             }
         }

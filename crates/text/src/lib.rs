@@ -71,6 +71,7 @@
 //! `minrepro python` implements [`Language`] over `minrepro-pysyntax` (valid Python only, chunked
 //! re-checks, the name filter as `admissible`).
 
+pub mod explain;
 mod language;
 pub mod levels;
 pub mod limits;
