@@ -2,7 +2,9 @@
 //! programs never panics, yields text `check_valid` accepts or rejects cleanly, and keeps every
 //! frozen region's text (modulo re-indentation).
 
-use minrepro_pysyntax::{apply, check_valid, frozen_ranges, rewrites, Group, Rewrite};
+use minrepro_pysyntax::{
+    apply, check_source, check_valid, frozen_ranges, rewrites, Group, Rewrite, SourceProblem,
+};
 use proptest::prelude::*;
 
 const SAMPLES: &[&str] = &[
@@ -202,6 +204,33 @@ fn dump_combined_rewrites() {
     }
 }
 
+/// What [`check_source`] must answer: the validity check's problem first, then the freeze
+/// annotations'.
+fn two_parses(source: &str) -> Result<(), SourceProblem> {
+    minrepro_pysyntax::check_valid_for(source, 11).map_err(SourceProblem::Invalid)?;
+    minrepro_pysyntax::freeze_regions(source).map_err(SourceProblem::Freeze)
+}
+
+#[test]
+fn one_parse_checks_the_source_and_its_freeze_annotations() {
+    for source in [
+        "x = 1\n",
+        "x = (\n",
+        "# autodd: freeze-start\nx = 1\n",
+        "x = 1  # autodd: freeze\n",
+        "return 1\n",
+    ]
+    .iter()
+    .chain(SAMPLES)
+    {
+        assert_eq!(check_source(source, 11), two_parses(source), "{source}");
+    }
+    assert!(matches!(
+        check_source("# autodd: freeze-start\nx = 1\n", 11),
+        Err(SourceProblem::Freeze(_))
+    ));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -227,6 +256,7 @@ proptest! {
             let _ = check_valid(candidate);
             let _ = minrepro_pysyntax::token_count(candidate);
             let _ = minrepro_pysyntax::freeze_regions(candidate);
+            prop_assert_eq!(check_source(candidate, 11), two_parses(candidate));
             for group in Group::ALL {
                 let all = rewrites(candidate, group);
                 let refs: Vec<&Rewrite> = all.iter().collect();

@@ -1,6 +1,6 @@
-//! Words for what the original's run showed: why it does not reproduce (said in terms of the
-//! flags the user gave, not of predicate statuses), and whether `--err-msg` matched only outside
-//! the final traceback (a warning, a log line), which the user should know before a long run.
+//! Words for why the original's run does not reproduce, said in terms of the flags the user
+//! gave (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`), not of
+//! predicate statuses.
 
 use minrepro_predicate::{Outcome, RunRecord, Status};
 
@@ -92,25 +92,6 @@ fn last_lines(run: &RunRecord) -> String {
     text
 }
 
-/// When the original ends in an uncaught exception but `needle` occurs only outside its final
-/// traceback (a warning, a log line before it), the sentence to tell the user once; `None`
-/// otherwise. The fidelity guard keeps the exception type, not the line that matched.
-pub fn needle_outside_traceback(run: &RunRecord, needle: &str, exception: &str) -> Option<String> {
-    let stderr = &run.stderr.tail;
-    let start = stderr.rfind("Traceback (most recent call last):")?;
-    let traceback = &stderr[start..];
-    if traceback.contains(needle) {
-        return None;
-    }
-    // The tail is bounded: a needle seen only in a cut-off part still counts as "elsewhere".
-    Some(format!(
-        "note: --err-msg {needle:?} appears in the original's output, but not in its final \
-         traceback (a {exception}); it matched a warning or another line. The reduction keeps \
-         that line and the {exception}, not the cause of the line: pick an --err-msg from the \
-         traceback if the {exception} is the failure you mean"
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,25 +162,5 @@ mod tests {
         o.exit_codes = vec![Some(1), Some(0)];
         let text = why_not_reproduced(&o, &expect(Some("boom"), None));
         assert!(text.contains("disagreed (exit codes 1, 0)"), "{text}");
-    }
-
-    #[test]
-    fn a_needle_only_in_a_warning_is_noticed() {
-        let stderr = "p.py:3: DeprecationWarning: old api\n  warn()\nTraceback (most recent call last):\n  File \"p.py\", line 9, in <module>\nKeyError: ''\n";
-        let o = outcome(Status::Interesting, Some(1), stderr, "old api");
-        let note = needle_outside_traceback(&o.last_run, "old api", "KeyError").unwrap();
-        assert!(
-            note.contains("not in its final traceback (a KeyError)"),
-            "{note}"
-        );
-        assert_eq!(
-            needle_outside_traceback(&o.last_run, "KeyError", "KeyError"),
-            None
-        );
-        let clean = outcome(Status::Interesting, Some(0), "old api\n", "old api");
-        assert_eq!(
-            needle_outside_traceback(&clean.last_run, "old api", "KeyError"),
-            None
-        );
     }
 }

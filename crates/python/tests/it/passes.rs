@@ -1,6 +1,22 @@
-//! Unit tests of the group passes and the tidy pass.
+//! The text layer's group passes and tidy pass over Python.
 
-use super::*;
+use std::sync::Arc;
+
+use minrepro_engine::Pass;
+use minrepro_pysyntax::{rewrites, token_count, Group};
+use minrepro_python::language::{without_blank_lines, Python, PROBDD_STATEMENTS_MAX_TOKENS};
+use minrepro_text::{
+    candidate, group_passes, GroupPass, Language, SharedState, Strategy, TidyPass,
+};
+
+const PY: Python = Python {
+    minor: 11,
+    encoding: None,
+};
+
+fn state(text: &str, strategy: Strategy) -> Arc<SharedState<Python>> {
+    SharedState::new(PY, text, strategy, 1)
+}
 
 #[test]
 fn blank_lines_go_but_a_byte_order_mark_stays_first() {
@@ -15,42 +31,35 @@ fn blank_lines_go_but_a_byte_order_mark_stays_first() {
     assert_eq!(without_blank_lines("\u{feff}x\n\n"), "\u{feff}x\n");
 }
 
-fn rewrite(range: std::ops::Range<usize>, replacement: &str) -> Rewrite {
-    Rewrite {
-        kind: "test",
-        range,
-        replacement: replacement.into(),
-    }
-}
-
 #[test]
-fn smaller_candidates_only_outside_canonicalizations() {
-    let state = SharedState::new("x = 10\ny = 2\n", 11);
-    let current = "x = 10\ny = 2\n";
-    let all = vec![rewrite(4..6, "5"), rewrite(4..6, "100"), rewrite(0..0, "")];
-    let current = &Prepared::new(current, Group::IntegerReduction, 11);
-    let shrink = candidate(Group::IntegerReduction, &state, current, &all, &[0]).unwrap();
+fn candidates_apply_the_chosen_sites_and_never_propose_the_current_text() {
+    let text = "x = 10\ny = 2\n";
+    let state = state(text, Strategy::Ddmin);
+    let current = &PY.prepare(text, Group::IntegerReduction);
+    let shrink = candidate(Group::IntegerReduction, &state, current, &[0]).unwrap();
     assert_eq!(shrink.case, "x = 5\ny = 2\n");
     assert_eq!(shrink.change["group"], "integer-reduction");
-    assert!(candidate(Group::IntegerReduction, &state, current, &all, &[1]).is_none());
+    assert_eq!(shrink.change["rewrites"][0]["start"], 4);
     // A no-op is never proposed.
-    assert!(candidate(Group::SlowRemovals, &state, current, &all, &[2]).is_none());
+    assert!(candidate(Group::IntegerReduction, &state, current, &[]).is_none());
 }
 
 #[test]
 fn candidates_that_lose_a_used_definition_are_not_proposed() {
-    let current = "def f():\n    return 1\nprint(f())\n";
-    let state = SharedState::new(current, 11);
-    let current = &Prepared::new(current, Group::FastRemovals, 11);
-    let drop_def = rewrite(0..22, "");
-    assert!(candidate(Group::FastRemovals, &state, current, &[drop_def], &[0]).is_none());
-    let drop_use = rewrite(22..33, "");
-    let kept = candidate(Group::FastRemovals, &state, current, &[drop_use], &[0]).unwrap();
+    let text = "def f():\n    return 1\nprint(f())\n";
+    let state = state(text, Strategy::Ddmin);
+    let current = &PY.prepare(text, Group::FastRemovals);
+    let site = |start| {
+        let sites = minrepro_text::Prepared::sites(current);
+        sites.iter().position(|s| s.range.start == start).unwrap()
+    };
+    assert!(candidate(Group::FastRemovals, &state, current, &[site(0)]).is_none());
+    let kept = candidate(Group::FastRemovals, &state, current, &[site(22)]).unwrap();
     assert_eq!(kept.case, "def f():\n    return 1\n");
 }
 
 /// Every proposal of a search of `pass` over `text` when every candidate fails.
-fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
+fn all_failing(pass: &GroupPass<Python>, text: &str) -> Vec<String> {
     let current = text.to_owned();
     let mut search = pass.search(&current);
     let mut proposed = Vec::new();
@@ -63,7 +72,11 @@ fn all_failing(pass: &GroupPass, text: &str) -> Vec<String> {
 
 /// The proposals of `pass`'s search over `text`, in order, with the engine's rule: the first
 /// proposal of a batch for which `interesting` holds becomes the current text.
-fn reduce_with(pass: &GroupPass, text: &str, interesting: &dyn Fn(&str) -> bool) -> Vec<String> {
+fn reduce_with(
+    pass: &GroupPass<Python>,
+    text: &str,
+    interesting: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let mut current = text.to_owned();
     let mut search = pass.search(&current);
     let mut proposed = Vec::new();
@@ -84,7 +97,7 @@ fn statement_removals_decide_the_outer_level_before_trying_inner_statements() {
     let text = "def keep():\n    a = 1\n    b = 2\nprint(1)\n";
     let needs = |t: &str| t.contains("def keep") && t.contains("print(1)");
     for strategy in [Strategy::Ddmin, Strategy::ProbDd] {
-        let state = SharedState::with_strategy(text, 11, strategy);
+        let state = state(text, strategy);
         let passes = group_passes(&state);
         let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
         let proposed = reduce_with(removals.unwrap(), text, &needs);
@@ -115,7 +128,7 @@ fn statement_removals_of_large_texts_use_ddmin_whatever_the_strategy() {
             .collect()
     };
     let first_kept = |text: &str| {
-        let state = SharedState::with_strategy(text, 11, Strategy::ProbDd);
+        let state = state(text, Strategy::ProbDd);
         let passes = group_passes(&state);
         let removals = passes.iter().find(|p| p.group == Group::FastRemovals);
         let current = text.to_owned();
@@ -124,10 +137,10 @@ fn statement_removals_of_large_texts_use_ddmin_whatever_the_strategy() {
         batch[0].case.lines().count()
     };
     let small = statements(2);
-    assert!(token_count(&small) <= searches::PROBDD_STATEMENTS_MAX_TOKENS);
+    assert!(token_count(&small) <= PROBDD_STATEMENTS_MAX_TOKENS);
     assert_eq!(first_kept(&small), 91);
     let large = statements(30);
-    assert!(token_count(&large) > searches::PROBDD_STATEMENTS_MAX_TOKENS);
+    assert!(token_count(&large) > PROBDD_STATEMENTS_MAX_TOKENS);
     assert_eq!(first_kept(&large), 50);
 }
 
@@ -135,7 +148,7 @@ fn statement_removals_of_large_texts_use_ddmin_whatever_the_strategy() {
 fn expression_sites_that_failed_alone_are_left_out_later() {
     let text = "def f(a, b):\n    return a\nx = f(a + b, 2)\nprint(x)\n";
     for strategy in [Strategy::Ddmin, Strategy::ProbDd] {
-        let state = SharedState::with_strategy(text, 11, strategy);
+        let state = state(text, strategy);
         let passes = group_passes(&state);
         let simplifications = passes.iter().find(|p| p.group == Group::Simplifications);
         let simplifications = simplifications.unwrap();
@@ -163,30 +176,29 @@ fn expression_sites_that_failed_alone_are_left_out_later() {
 
 #[test]
 fn canonicalizations_may_grow_but_never_revisit() {
-    let original = "x = 10\n";
-    let state = SharedState::new(original, 11);
-    let all = vec![rewrite(4..6, "(10)")];
-    let base = &Prepared::new(original, Group::Canonicalizations, 11);
-    // Growing in bytes (not tokens beyond the original's count is allowed).
-    let grown = candidate(Group::Canonicalizations, &state, base, &all, &[0]);
-    if token_count("x = (10)\n") <= token_count(original) {
-        assert!(grown.is_some());
-    }
-    state.mark_current("x = (10)\n");
-    assert!(candidate(Group::Canonicalizations, &state, base, &all, &[0]).is_none());
+    let current = "def f(a):\n    return a\nf(1)\n";
+    let base = &PY.prepare(current, Group::Canonicalizations);
+    // Not beyond the original's size.
+    let state = state(current, Strategy::Ddmin);
+    assert!(candidate(Group::Canonicalizations, &state, base, &[0]).is_none());
+    let state = self::state(&format!("{current}x = [1, 2, 3]\n"), Strategy::Ddmin);
+    let grown = candidate(Group::Canonicalizations, &state, base, &[0]).unwrap();
+    assert!(PY.size(&grown.case) > PY.size(current), "{}", grown.case);
+    state.mark_current(&grown.case);
+    assert!(candidate(Group::Canonicalizations, &state, base, &[0]).is_none());
 }
 
 #[test]
 fn canonicalizations_stop_when_the_budget_is_spent() {
     let original = "def f(a):\n    return a\n";
-    let state = SharedState::new(original, 11);
+    let state = state(original, Strategy::Ddmin);
     let passes = group_passes(&state);
     let canon = &passes[1];
     assert_eq!(canon.name(), "canonicalizations");
     let current = original.to_owned();
     let mut search = canon.search(&current);
     // Set by the first search, from the text it starts from.
-    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+    let budget = state.growth_budget().unwrap();
     assert_eq!(budget, rewrites(original, Group::Canonicalizations).len());
     let mut spent = 0;
     while let Some(batch) = search.next_batch(&current) {
@@ -198,9 +210,9 @@ fn canonicalizations_stop_when_the_budget_is_spent() {
         search.feedback(Some(0));
         break;
     }
-    let left = state.canonicalization_budget.load(Ordering::SeqCst);
+    let left = state.growth_budget().unwrap();
     assert!(left + spent >= budget && left <= budget);
-    state.canonicalization_budget.store(0, Ordering::SeqCst);
+    state.set_growth_budget(0);
     let mut search = canon.search(&current);
     while let Some(batch) = search.next_batch(&current) {
         assert!(
@@ -218,28 +230,30 @@ fn the_canonicalization_budget_counts_the_first_searched_text_not_the_original()
     let original =
         "def f(a):\n    return a\ndef g(b):\n    return b\ndef h(c):\n    return c\nh(1)\n";
     let later = "def h(c):\n    return c\nh(1)\n";
-    let state = SharedState::new(original, 11);
+    let state = state(original, Strategy::Ddmin);
     let passes = group_passes(&state);
     let _search = passes[1].search(&later.to_owned());
-    let budget = state.canonicalization_budget.load(Ordering::SeqCst);
+    let budget = state.growth_budget().unwrap();
     assert_eq!(budget, rewrites(later, Group::Canonicalizations).len());
     assert!(budget < rewrites(original, Group::Canonicalizations).len());
     // A later search does not reset it.
-    state.canonicalization_budget.store(0, Ordering::SeqCst);
+    state.set_growth_budget(0);
     let _again = passes[1].search(&later.to_owned());
-    assert_eq!(state.canonicalization_budget.load(Ordering::SeqCst), 0);
+    assert_eq!(state.growth_budget().unwrap(), 0);
 }
 
 #[test]
 fn tidy_removes_blank_and_comment_lines_once() {
     let current = "\n\nx = 1\n   \n# leftover\n\ny = 2\n".to_owned();
-    let mut search = (TidyPass { minor: 11 }).search(&current);
+    let state = state(&current, Strategy::Ddmin);
+    let tidy_pass = TidyPass::new(&state);
+    let mut search = tidy_pass.search(&current);
     let batch = search.next_batch(&current).unwrap();
     assert_eq!(batch[0].case, "x = 1\ny = 2\n");
     search.feedback(None);
     assert!(search.next_batch(&current).is_none());
     let tidy = "x = 1\n".to_owned();
-    assert!((TidyPass { minor: 11 })
+    assert!(tidy_pass
         .search(&tidy)
         .next_batch(&tidy)
         .unwrap()
@@ -248,7 +262,7 @@ fn tidy_removes_blank_and_comment_lines_once() {
 
 #[test]
 fn passes_follow_group_order() {
-    let state = SharedState::new("", 11);
+    let state = state("", Strategy::Ddmin);
     let names: Vec<String> = group_passes(&state).iter().map(|p| p.name()).collect();
     let expected: Vec<String> = Group::ALL.iter().map(|g| g.name().to_owned()).collect();
     assert_eq!(names, expected);

@@ -13,13 +13,18 @@ use std::thread::JoinHandle;
 
 use minrepro_driver::write_atomically;
 
+/// Writing the output failed (the message names the file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SaveError(pub String);
+
 /// What the reduction and the writing thread share.
 #[derive(Default)]
 struct State {
     /// The newest accepted file content not yet being written.
     pending: Option<Vec<u8>>,
     /// The first write error.
-    error: Option<String>,
+    error: Option<SaveError>,
     /// Set by [`Saver::finish`]: write what is pending, then stop.
     closed: bool,
 }
@@ -57,7 +62,7 @@ impl Saver {
 
     /// Queues `bytes` as the output's new content (writes them at once if the thread could not
     /// start); `Err` if an earlier write failed.
-    pub fn save(&mut self, bytes: &[u8]) -> Result<(), String> {
+    pub fn save(&mut self, bytes: &[u8]) -> Result<(), SaveError> {
         if self.thread.is_none() {
             write_atomically_to(&self.output, bytes)?;
             self.saved_any = true;
@@ -80,7 +85,7 @@ impl Saver {
     }
 
     /// Writes what is still queued and stops the thread; `Err` if any write failed.
-    pub fn finish(&mut self) -> Result<(), String> {
+    pub fn finish(&mut self) -> Result<(), SaveError> {
         lock(&self.shared).closed = true;
         self.shared.1.notify_all();
         if let Some(thread) = self.thread.take() {
@@ -114,8 +119,9 @@ fn write_loop(output: &Path, shared: &Shared) {
 }
 
 /// Replaces `output` atomically and durably with `bytes`.
-fn write_atomically_to(output: &Path, bytes: &[u8]) -> Result<(), String> {
-    write_atomically(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
+fn write_atomically_to(output: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    write_atomically(output, bytes)
+        .map_err(|e| SaveError(format!("cannot write {}: {e}", output.display())))
 }
 
 #[cfg(test)]
@@ -149,7 +155,7 @@ mod tests {
         let mut saver = Saver::new(output);
         saver.save(b"x = 1\n").unwrap();
         let error = saver.finish().unwrap_err();
-        assert!(error.contains("cannot write"), "{error}");
+        assert!(error.to_string().contains("cannot write"), "{error}");
         assert!(saver.save(b"x = 2\n").is_err());
     }
 }

@@ -1,12 +1,13 @@
-//! The [`Oracle`] of Python programs: a candidate is its source text, digested with blake3,
-//! measured in Python tokens, and judged by writing it into an empty workspace (see
-//! [`workspace`](crate::workspace)) and running the predicate there.
+//! The [`Oracle`] of one text file: a candidate is its text, digested with blake3, measured by the
+//! [`Language`], and judged by writing it (in the language's encoding) into an empty workspace
+//! (see [`workspace`](crate::workspace)) and running the predicate there with the placeholders
+//! `{file}`, `{workspace}` and any the front end adds.
 //!
 //! For the engine benchmark (bench/engine), `MINREPRO_TIMING_LOG=FILE` makes the oracle append
 //! one line `START END` (seconds since the epoch) per predicate evaluation to FILE: from just
 //! before the predicate is launched to just after its verdict, so that the benchmark can
 //! subtract the time spent in predicates from the wall time without a timing wrapper (whose own
-//! launch would count as engine time). [`PythonOracle::log_cpu_time`] adds a last line
+//! launch would count as engine time). [`TextOracle::log_cpu_time`] adds a last line
 //! `cpu USER SYS`: minrepro's own processor seconds (all its threads, no child processes), a
 //! figure that other work on a shared machine does not inflate.
 
@@ -14,49 +15,61 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::language::Language;
+use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
 use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
 
-use crate::encoding::{file_bytes, SourceEncoding};
-
-/// Judges Python source candidates.
-pub struct PythonOracle<'a> {
+/// Judges candidate texts of language `L`.
+pub struct TextOracle<'a, L> {
+    language: &'a L,
     predicate: &'a Predicate,
     executor: &'a dyn Executor,
     workspaces: Workspaces<'a>,
     file_name: String,
-    python: PathBuf,
+    /// Placeholders besides `{file}` and `{workspace}` (e.g. `{python}`), with their values.
+    placeholders: Vec<(String, String)>,
     /// `MINREPRO_TIMING_LOG`, if set (see the module documentation).
     timing_log: Option<PathBuf>,
-    /// The source's declared encoding (PEP 263), if not UTF-8.
-    encoding: Option<&'a SourceEncoding>,
+    /// Sizes already measured (e.g. by the candidates' validity checks).
+    sizes: Option<&'a Sizes>,
 }
 
-impl<'a> PythonOracle<'a> {
-    /// An oracle writing candidates as `file_name` into workspaces under `temp`; `python` is the
-    /// resolved interpreter (the `{python}` placeholder).
+impl<'a, L: Language> TextOracle<'a, L> {
+    /// An oracle writing candidates as `file_name` into workspaces under `temp`.
     pub fn new(
+        language: &'a L,
         predicate: &'a Predicate,
         temp: &'a TempRoot,
         file_name: String,
-        python: PathBuf,
     ) -> Self {
-        PythonOracle {
+        TextOracle {
+            language,
             predicate,
             executor: &DirectExecutor,
             workspaces: Workspaces::new(temp),
             file_name,
-            python,
+            placeholders: Vec::new(),
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
-            encoding: None,
+            sizes: None,
         }
     }
-}
 
-impl<'a> PythonOracle<'a> {
+    /// Answers [`Oracle::size`] from `sizes` when it knows the text.
+    pub fn with_sizes(mut self, sizes: &'a Sizes) -> Self {
+        self.sizes = Some(sizes);
+        self
+    }
+
+    /// Adds the placeholder `{name}` standing for `value`.
+    pub fn with_placeholder(mut self, name: &str, value: &str) -> Self {
+        self.placeholders.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
     /// Appends the span of every predicate evaluation to `log` (see the module documentation;
-    /// [`PythonOracle::new`] takes it from `MINREPRO_TIMING_LOG`).
+    /// [`TextOracle::new`] takes it from `MINREPRO_TIMING_LOG`).
     pub fn with_timing_log(mut self, log: Option<PathBuf>) -> Self {
         self.timing_log = log;
         self
@@ -67,31 +80,20 @@ impl<'a> PythonOracle<'a> {
         self.executor = executor;
         self
     }
-
-    /// Writes candidates in `encoding` (the source's declared one) instead of UTF-8.
-    pub fn with_encoding(mut self, encoding: Option<&'a SourceEncoding>) -> Self {
-        self.encoding = encoding;
-        self
-    }
 }
 
-/// The ordering key of a candidate: tokens, then bytes, then the text itself (so that every
-/// strictly decreasing sequence of candidates is finite).
-pub fn size_key(text: &str) -> (usize, usize, &str) {
-    (minrepro_pysyntax::token_count(text), text.len(), text)
-}
-
-impl Oracle<String> for PythonOracle<'_> {
+impl<L: Language> Oracle<String> for TextOracle<'_, L> {
     fn digest(&self, case: &String) -> String {
         blake3::hash(case.as_bytes()).to_hex().to_string()
     }
 
     fn size(&self, case: &String) -> u64 {
-        minrepro_pysyntax::token_count(case) as u64
+        let known = self.sizes.and_then(|sizes| sizes.get(case));
+        known.unwrap_or_else(|| self.language.size(case)) as u64
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
-        let bytes = file_bytes(self.encoding, case).map_err(|e| {
+        let bytes = self.language.encode(case).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
         })?;
         let (workspace, file) = self.workspaces.take(&self.file_name, &bytes).map_err(|e| {
@@ -102,12 +104,14 @@ impl Oracle<String> for PythonOracle<'_> {
         })?;
         let file_text = file.to_string_lossy().into_owned();
         let workspace_text = workspace.path().to_string_lossy().into_owned();
-        let python_text = self.python.to_string_lossy().into_owned();
         let lookup = |name: &str| match name {
             "file" => Some(file_text.clone()),
             "workspace" => Some(workspace_text.clone()),
-            "python" => Some(python_text.clone()),
-            _ => None,
+            _ => self
+                .placeholders
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone()),
         };
         let started = SystemTime::now();
         let outcome =
@@ -122,7 +126,7 @@ impl Oracle<String> for PythonOracle<'_> {
     }
 }
 
-impl PythonOracle<'_> {
+impl<L> TextOracle<'_, L> {
     /// Appends `cpu USER SYS` (this process's processor seconds so far) to the timing log, if
     /// there is one.
     pub fn log_cpu_time(&self) -> Result<(), EvalError> {
@@ -172,7 +176,18 @@ fn append(log: &Path, line: &str) -> Result<(), EvalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testlang::Lines;
     use minrepro_predicate::{Acceptance, PredicateConfig, Status};
+
+    const LANG: Lines = Lines {
+        policy: crate::language::Policy {
+            probdd: false,
+            probdd_max_size: None,
+            levels: false,
+            skip_failed: false,
+            may_grow: false,
+        },
+    };
 
     fn config(args: Vec<String>, needle: &str) -> PredicateConfig {
         PredicateConfig {
@@ -196,17 +211,20 @@ mod tests {
         let temp = TempRoot::new().unwrap();
         let args = vec![
             "-c".into(),
-            "cat \"$0\"; basename \"$0\"".into(),
+            "cat \"$0\"; basename \"$0\"; echo \"$1\"".into(),
             "{file}".into(),
+            "{python}".into(),
         ];
         let predicate = Predicate::new(config(args, "needle")).unwrap();
-        let oracle = PythonOracle::new(&predicate, &temp, "prog.py".into(), "/bin/true".into());
+        let oracle = TextOracle::new(&LANG, &predicate, &temp, "prog.py".into())
+            .with_placeholder("python", "/bin/true");
         let cancel = CancelFlag::new();
         let hit = oracle
             .evaluate(&"needle = 1\n".to_owned(), &cancel)
             .unwrap();
         assert_eq!(hit.status, Status::Interesting);
         assert!(hit.last_run.stdout.head.contains("prog.py"));
+        assert!(hit.last_run.stdout.head.contains("/bin/true"));
         let miss = oracle.evaluate(&"x = 1\n".to_owned(), &cancel).unwrap();
         assert_eq!(miss.status, Status::Uninteresting);
         // One workspace, emptied and reused; it goes with the temporary root.
@@ -219,7 +237,7 @@ mod tests {
         let log = tempfile::tempdir().unwrap();
         let log = log.path().join("timing.log");
         let predicate = Predicate::new(config(vec!["-c".into(), "true".into()], "x")).unwrap();
-        let oracle = PythonOracle::new(&predicate, &temp, "p.py".into(), "/bin/true".into())
+        let oracle = TextOracle::new(&LANG, &predicate, &temp, "p.py".into())
             .with_timing_log(Some(log.clone()));
         let cancel = CancelFlag::new();
         for _ in 0..3 {
@@ -247,12 +265,10 @@ mod tests {
     fn digest_and_size() {
         let temp = TempRoot::new().unwrap();
         let predicate = Predicate::new(config(vec![], "x")).unwrap();
-        let oracle = PythonOracle::new(&predicate, &temp, "p.py".into(), "/bin/true".into());
+        let oracle = TextOracle::new(&LANG, &predicate, &temp, "p.py".into());
         let a = "a = 1\n".to_owned();
         assert_eq!(oracle.digest(&a), oracle.digest(&a.clone()));
         assert_ne!(oracle.digest(&a), oracle.digest(&"a = 2\n".to_owned()));
-        assert!(oracle.size(&a) > 0);
-        assert!(size_key("a = 1\n") < size_key("a = 1 + 2\n"));
-        assert!(size_key("a = 1\n") < size_key("a = 3\n"));
+        assert_eq!(oracle.size(&"a\nb\n".to_owned()), 2);
     }
 }

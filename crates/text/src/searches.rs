@@ -1,12 +1,11 @@
-//! The searches a group pass opens over the rewrite sites of the current text (all of them, or
-//! one [level](super::levels) of statement removals): ProbDD (`--strategy probdd`) or ddmin.
+//! The searches a group pass opens over the sites of the current text (all of them, or one
+//! [level](crate::levels) of nested sites): ProbDD (under [`Strategy::ProbDd`], when the group's
+//! policy allows it) or ddmin.
 //!
-//! Statement removals of a text longer than [`PROBDD_STATEMENTS_MAX_TOKENS`] use ddmin: ProbDD
-//! keeps the text it started from and re-applies every accepted site to it in each candidate, and
-//! every accepted removal re-prepares (parses) the text the name filter judges against; with the
-//! many acceptances of statement removals on a large file that cost more engine time per
-//! candidate (1.2 ms against 0.9 ms on the engine benchmark's 5,000-line file) than the runs it
-//! saved. Below the limit a parse is cheap and ProbDD's fewer runs win.
+//! A group's policy may cap the text size ProbDD searches (`probdd_max_size`): ProbDD keeps the
+//! text it started from and re-applies every accepted site to it in each candidate, and every
+//! acceptance re-prepares the text candidates are judged against, which on a large text can cost
+//! more than the runs ProbDD saves.
 //!
 //! ProbDD's sets hold about 1 / prior = 10 sites at first, however long the list: on thousands of
 //! sites of which few are needed (a 50,000-line file where one line fails) that is thousands of
@@ -17,47 +16,57 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, ProbDd, Search};
-use minrepro_pysyntax::{token_count, Group, Prepared};
 
-use super::levels;
-use super::{candidate, candidate_on, lock, signature, skips_failed_sites, BatchSites};
-use super::{SharedState, Strategy};
+use crate::language::{Language, Prepared, Strategy};
+use crate::levels;
+use crate::passes::{candidate, candidate_on, lock, signature, BatchSites, SharedState};
 
-/// ProbDD's prior probability that a rewrite site must stay unapplied.
+/// ProbDD's prior probability that a site must stay unapplied.
 const PROBDD_PRIOR: f64 = 0.1;
-
-/// Largest text (in tokens) whose statement removals ProbDD searches (see the module
-/// documentation).
-pub const PROBDD_STATEMENTS_MAX_TOKENS: usize = 4000;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
 
-/// The last text asked about, prepared with its rewrite sites (a search asks for the same text
-/// many times).
-type SiteMemo = Arc<Mutex<Option<Arc<Prepared>>>>;
+/// The last text asked about, prepared with its sites (a search asks for the same text many
+/// times).
+type SiteMemo<P> = Arc<Mutex<Option<Arc<P>>>>;
 
 /// What the searches of one group pass share.
-#[derive(Clone)]
-pub struct SiteSearches {
-    group: Group,
-    state: Arc<SharedState>,
-    /// Single rewrites that already failed alone (known when the pass's search started: the
-    /// list must not change under ddmin between two acceptances); left out.
+pub(crate) struct SiteSearches<L: Language> {
+    group: L::Group,
+    state: Arc<SharedState<L>>,
+    /// Whether the group skips single sites that already failed alone.
+    skips_failed: bool,
+    /// Single sites that already failed alone (known when the pass's search started: the list
+    /// must not change under ddmin between two acceptances); left out.
     skip: Arc<HashSet<[u8; 32]>>,
-    memo: SiteMemo,
+    memo: SiteMemo<L::Prepared>,
     /// What each ddmin proposal of the last batch applies (see `GroupSearch`).
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
 }
 
-impl SiteSearches {
+impl<L: Language> Clone for SiteSearches<L> {
+    fn clone(&self) -> Self {
+        SiteSearches {
+            group: self.group,
+            state: Arc::clone(&self.state),
+            skips_failed: self.skips_failed,
+            skip: Arc::clone(&self.skip),
+            memo: Arc::clone(&self.memo),
+            batch_sites: Arc::clone(&self.batch_sites),
+        }
+    }
+}
+
+impl<L: Language> SiteSearches<L> {
     /// The searches of `group`; ddmin reports its proposals' sites to `batch_sites`.
-    pub fn new(
-        group: Group,
-        state: &Arc<SharedState>,
+    pub(crate) fn new(
+        group: L::Group,
+        state: &Arc<SharedState<L>>,
         batch_sites: &Arc<Mutex<Vec<BatchSites>>>,
     ) -> Self {
-        let skip = if skips_failed_sites(group) {
+        let skips_failed = state.language().policy(group).skip_failed;
+        let skip = if skips_failed {
             lock(&state.failed_sites).clone()
         } else {
             HashSet::new()
@@ -65,6 +74,7 @@ impl SiteSearches {
         SiteSearches {
             group,
             state: Arc::clone(state),
+            skips_failed,
             skip: Arc::new(skip),
             memo: Arc::new(Mutex::new(None)),
             batch_sites: Arc::clone(batch_sites),
@@ -72,16 +82,21 @@ impl SiteSearches {
     }
 
     /// A search over the sites of `current` at `level` (every site when `None`): ProbDD when
-    /// the strategy asks for it and neither the list nor (for statement removals) the text is
-    /// too long, else ddmin. `None` when there are no such sites.
-    pub fn open(&self, current: &str, level: Option<usize>) -> Option<Box<dyn Search<String>>> {
-        let probdd =
-            self.state.strategy == Strategy::ProbDd && self.group != Group::Canonicalizations;
-        // The token count (a lex) decides before a ProbDD base that ddmin would not use is
-        // prepared (a parse and the site listing).
+    /// the strategy and policy ask for it and neither the list nor the text is too long, else
+    /// ddmin. `None` when there are no such sites.
+    pub(crate) fn open(
+        &self,
+        current: &str,
+        level: Option<usize>,
+    ) -> Option<Box<dyn Search<String>>> {
+        let policy = self.state.language().policy(self.group);
+        let probdd = self.state.strategy == Strategy::ProbDd && policy.probdd;
+        // The size (e.g. a lex) decides before a ProbDD base that ddmin would not use is
+        // prepared (e.g. a parse and the site listing).
         let small = || {
-            self.group != Group::FastRemovals
-                || token_count(current) <= PROBDD_STATEMENTS_MAX_TOKENS
+            policy
+                .probdd_max_size
+                .is_none_or(|max| self.state.language().size(current) <= max)
         };
         if probdd && small() {
             let base = self.fixed_sites(current, level);
@@ -99,7 +114,7 @@ impl SiteSearches {
 
     /// The prepared `current` without the skipped sites; a text seen for the first time is also
     /// marked as current (it is).
-    fn prepared(&self, current: &str) -> Arc<Prepared> {
+    fn prepared(&self, current: &str) -> Arc<L::Prepared> {
         let mut memo = lock(&self.memo);
         if let Some(prepared) = memo.as_ref() {
             if prepared.source() == current {
@@ -107,9 +122,11 @@ impl SiteSearches {
             }
         }
         self.state.mark_current(current);
-        let mut prepared = Prepared::new(current, self.group, self.state.minor);
+        let mut prepared = self.state.language().prepare(current, self.group);
         if !self.skip.is_empty() {
-            prepared.retain_sites(|site| !self.skip.contains(&signature(current, site)));
+            prepared.retain_sites(&mut |site| {
+                !self.skip.contains(&signature::<L::Prepared>(current, site))
+            });
         }
         let prepared = Arc::new(prepared);
         self.state.follow(&prepared);
@@ -118,7 +135,7 @@ impl SiteSearches {
     }
 
     /// Positions (in the prepared text's sites) of the sites at `level` (all when `None`).
-    fn positions(prepared: &Prepared, level: Option<usize>) -> Vec<usize> {
+    fn positions(prepared: &L::Prepared, level: Option<usize>) -> Vec<usize> {
         match level {
             None => (0..prepared.sites().len()).collect(),
             Some(level) => levels::at_level(&levels_of(prepared), level),
@@ -140,12 +157,12 @@ impl SiteSearches {
                     .iter()
                     .filter_map(|&i| positions.get(i).copied())
                     .collect();
-                let all = prepared.sites();
-                let proposal = candidate(build.group, &build.state, &prepared, all, &chosen)?;
+                let proposal = candidate(build.group, &build.state, &*prepared, &chosen)?;
                 let single = match chosen.as_slice() {
-                    [only] if skips_failed_sites(build.group) => {
-                        all.get(*only).map(|site| signature(current, site))
-                    }
+                    [only] if build.skips_failed => prepared
+                        .sites()
+                        .get(*only)
+                        .map(|site| signature::<L::Prepared>(current, site)),
                     _ => None,
                 };
                 lock(&build.batch_sites).push((chosen.len(), single));
@@ -163,27 +180,29 @@ impl SiteSearches {
 
     /// `current` prepared with the sites at `level` (all when `None`) that are not skipped:
     /// the fixed base of a ProbDD search.
-    fn fixed_sites(&self, current: &str, level: Option<usize>) -> Prepared {
-        let mut base = Prepared::new(current, self.group, self.state.minor);
+    fn fixed_sites(&self, current: &str, level: Option<usize>) -> L::Prepared {
+        let mut base = self.state.language().prepare(current, self.group);
         if let Some(level) = level {
             let mut at_level = levels_of(&base).into_iter().map(|l| l == level);
-            base.retain_sites(|_| at_level.next().unwrap_or(false));
+            base.retain_sites(&mut |_| at_level.next().unwrap_or(false));
         }
         if !self.skip.is_empty() {
-            base.retain_sites(|site| !self.skip.contains(&signature(current, site)));
+            base.retain_sites(&mut |site| {
+                !self.skip.contains(&signature::<L::Prepared>(current, site))
+            });
         }
         base
     }
 
     /// ProbDD over the sites of `base`, which stay fixed for the whole search: a candidate
     /// applies every site accepted so far plus the new set to the base text. A single site whose
-    /// removal alone failed is remembered as failed (for the groups that skip those).
-    fn probdd(&self, base: Prepared) -> Box<dyn Search<String>> {
+    /// application alone failed is remembered as failed (for the groups that skip those).
+    fn probdd(&self, base: L::Prepared) -> Box<dyn Search<String>> {
         let base = Arc::new(base);
         let state = Arc::clone(&self.state);
         state.follow(&base);
         let group = self.group;
-        // The current text, prepared with its chunks for the name filter.
+        // The current text, prepared for judging candidates against it.
         let judged = Mutex::new(Arc::clone(&base));
         let (failed_state, failed_base) = (Arc::clone(&state), Arc::clone(&base));
         let width = state.jobs;
@@ -195,22 +214,22 @@ impl SiteSearches {
                 let judged = {
                     let mut judged = lock(&judged);
                     if judged.source() != current.as_str() {
-                        let next = Arc::new(Prepared::chunked(current, state.minor));
+                        let next = Arc::new(state.language().prepare_current(current));
                         state.follow(&next);
                         *judged = next;
                     }
                     Arc::clone(&judged)
                 };
-                candidate_on(group, &state, &base, &judged, base.sites(), applied)
+                candidate_on(group, &state, &*base, &*judged, applied)
             },
         )
         .with_width(width);
-        if !skips_failed_sites(group) {
+        if !self.skips_failed {
             return Box::new(search);
         }
         Box::new(search.on_failed_alone(move |i| {
             if let Some(site) = failed_base.sites().get(i) {
-                let failed = signature(failed_base.source(), site);
+                let failed = signature::<L::Prepared>(failed_base.source(), site);
                 lock(&failed_state.failed_sites).insert(failed);
             }
         }))
@@ -218,7 +237,7 @@ impl SiteSearches {
 }
 
 /// The [level](levels::levels) of each site of `prepared`.
-fn levels_of(prepared: &Prepared) -> Vec<usize> {
-    let ranges: Vec<_> = prepared.sites().iter().map(|s| s.range.clone()).collect();
+fn levels_of<P: Prepared>(prepared: &P) -> Vec<usize> {
+    let ranges: Vec<_> = prepared.sites().iter().map(|s| P::info(s).range).collect();
     levels::levels(&ranges)
 }
