@@ -5,7 +5,7 @@
 //! and by the pids candidates recorded), and the output is absent or a valid Python program that
 //! still reproduces the failure.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! the original's run time instead of the full `--timeout`, and the summary and `--stats-json`
 //! report them.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! objects: bundles, direct objects with metadata, worklists with selector documents, the offline
 //! differential workflow, determinism, and the repository example.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use bundle_support::*;
 

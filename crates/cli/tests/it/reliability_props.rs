@@ -2,7 +2,7 @@
 //! input reduces to an output that the predicate still accepts; every corrupted input is rejected
 //! before any predicate run (the predicate writes a marker file whenever it runs).
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! to the test case (inherited by minrepro, its helpers and every descendant), by minrepro's run
 //! tag, and by the pids the candidate recorded (its own, its helper's, its children's).
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! SIGINT during `minrepro python`: exit 130, the output is absent or a valid earlier candidate,
 //! and no temporary directory is left behind.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::time::{Duration, Instant};
 

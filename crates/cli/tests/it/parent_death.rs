@@ -5,8 +5,8 @@
 //! unique to the test (inherited by minrepro, its guardian and every descendant) and by the pids
 //! the predicate's processes recorded.
 
-mod bundle_support;
-mod python_support;
+use crate::support::bundle as bundle_support;
+use crate::support::python as python_support;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

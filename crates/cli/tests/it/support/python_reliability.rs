@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{compiles, python};
+use super::python::{compiles, python};
 
 /// A private directory with `tmp/` (the TMPDIR of minrepro) and `in/` (inputs).
 pub struct Area {
@@ -64,11 +64,7 @@ impl Area {
     }
 }
 
-#[path = "../proc_support/mod.rs"]
-mod proc_support;
-// Not every test crate that includes this module uses every helper.
-#[allow(unused_imports)]
-pub use proc_support::{alive_pids, is_zombie, processes_with_env, survivors_of};
+pub use super::procs::{alive_pids, is_zombie, processes_with_env, survivors_of};
 
 /// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
 pub fn assert_no_survivors(pid: u32, pids_file: &Path) {

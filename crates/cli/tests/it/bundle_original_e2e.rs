@@ -3,7 +3,7 @@
 //! line: same inputs, same predicates, same expectations (see `crates/bundle/COMPATIBILITY.md`).
 //! The section twins also run with real LLVM 14 tools and, when installed, LLVM 19 tools.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

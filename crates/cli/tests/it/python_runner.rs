@@ -1,7 +1,7 @@
 //! `minrepro python --backend runner` against `--backend subproc` on every example program:
 //! the same verdicts and the same reduced files, plus the fallback and usage rules of the runner.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::path::{Path, PathBuf};
 

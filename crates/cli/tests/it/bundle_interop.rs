@@ -5,10 +5,11 @@
 //! original's cache (zero predicate runs), reports the same initial and final digests, and a
 //! fresh minrepro run writes a cache with the original's keys and entries.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bundle_support::*;
 
@@ -29,7 +30,10 @@ fn install_predicate() -> PathBuf {
     if installed.as_deref() != Some(&content[..]) || mode.ok() != Some(0o755) {
         let dir = target.parent().unwrap();
         std::fs::create_dir_all(dir).unwrap();
-        let temp = dir.join(format!(".predicate.{}", std::process::id()));
+        // Tests of this binary install side by side: each needs its own temporary name.
+        static INSTALLS: AtomicUsize = AtomicUsize::new(0);
+        let install = INSTALLS.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".predicate.{}.{install}", std::process::id()));
         std::fs::write(&temp, &content).unwrap();
         std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::rename(&temp, target).unwrap();

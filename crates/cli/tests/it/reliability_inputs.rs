@@ -3,7 +3,7 @@
 //! predicate runs, without publishing anything, without a panic or stack overflow, and without
 //! leaving temporary files behind.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;

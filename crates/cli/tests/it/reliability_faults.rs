@@ -5,8 +5,8 @@
 //! afterwards: the inputs are byte-identical, the private TMPDIR is empty, no process of ours is
 //! alive, and either a complete, verified output exists or none does.
 
-mod bundle_support;
-mod proc_support;
+use crate::support::bundle as bundle_support;
+use crate::support::procs as proc_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};

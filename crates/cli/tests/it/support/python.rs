@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-pub mod reliability;
+pub use super::python_reliability as reliability;
 
 /// The `minrepro` binary under test.
 pub fn minrepro() -> assert_cmd::Command {

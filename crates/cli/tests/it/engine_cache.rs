@@ -3,7 +3,7 @@
 //! indistinguishable from a run, and an identity file that changes mid-run aborts the reduction
 //! without publishing anything.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

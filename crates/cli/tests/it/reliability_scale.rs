@@ -3,7 +3,7 @@
 //! minimum, memory stays bounded, nothing is left over; candidate files hard linked from the
 //! content store survive predicates that write them in place.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;

@@ -2,7 +2,7 @@
 //! and inputs are never overwritten, malformed inputs fail before any predicate runs, and ELF
 //! tool failures are clear errors or logged rejections.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,8 +1,8 @@
 //! GPU slots (`{slot}`, `MINREPRO_SLOT`, `--slot-env`): every running candidate holds a distinct
 //! slot below -j, and the result does not depend on -j.
 
-mod bundle_support;
-mod slot_support;
+use crate::support::bundle as bundle_support;
+use crate::support::slots as slot_support;
 
 use bundle_support::{gamma_predicate, three_object_bundle, Area};
 use slot_support::{recorded, reset, slot_predicate};

@@ -1,6 +1,6 @@
 //! `minrepro python` refuses bad inputs clearly and writes nothing.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use python_support::*;
 

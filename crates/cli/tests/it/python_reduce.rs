@@ -1,7 +1,7 @@
 //! End-to-end reductions of the example programs with the real `minrepro` binary and a real
 //! Python interpreter.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use python_support::*;
 

@@ -2,7 +2,7 @@
 //! (`BundleValidationTests` and `PredicateTests` of its `test_hotswap_reduce.py`), through the
 //! `minrepro bundle` command line. The table in `crates/bundle/COMPATIBILITY.md` maps each.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -10,7 +10,7 @@
 //! it holds exactly the one run that judged the original, and no candidate ran). The seed is
 //! fixed, so CI runs the same cases every time.
 
-mod python_support;
+use crate::support::python as python_support;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Progress output: a live, redrawn line on a terminal, plain concise lines otherwise, nothing
 //! with `-q`; statistics at the end.
 
-mod bundle_support;
+use crate::support::bundle as bundle_support;
 
 use bundle_support::*;
 

@@ -4,9 +4,9 @@
 //! ports are fixed) and runs the scenarios in turn; without root or Slurm it is skipped with the
 //! reason printed.
 
-mod bundle_support;
-mod proc_support;
-mod slurm_support;
+use crate::support::bundle as bundle_support;
+use crate::support::procs as proc_support;
+use crate::support::slurm as slurm_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
