@@ -5,13 +5,12 @@
 //! original's cache (zero predicate runs), reports the same initial and final digests, and a
 //! fresh minrepro run writes a cache with the original's keys and entries.
 
-use crate::support::bundle as bundle_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 /// Where the fixtures' predicate must live: its absolute path, content and mode are part of the
 /// original's predicate identity and so of every cache key.

@@ -2,38 +2,13 @@
 //! (`BundleValidationTests` and `PredicateTests` of its `test_hotswap_reduce.py`), through the
 //! `minrepro bundle` command line. The table in `crates/bundle/COMPATIBILITY.md` maps each.
 
-use crate::support::bundle as bundle_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 use serde_json::json;
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn text(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-/// A shell predicate that appends a line to `count` and then exits `code`.
-fn counting(dir: &Path, name: &str, count: &Path, code: i32, extra: &str) -> PathBuf {
-    script(
-        dir,
-        name,
-        &format!(
-            "#!/bin/sh\n{extra}\necho run >> '{}'\nexit {code}\n",
-            count.display()
-        ),
-    )
-}
-
-fn runs(count: &Path) -> usize {
-    std::fs::read_to_string(count).map_or(0, |t| t.lines().count())
-}
 
 /// Runs `minrepro bundle` on `bundle` with `predicate` and `{bundle}`, plus `extra` flags.
 fn run(area: &Area, bundle: &Path, out: &str, predicate: &Path, extra: &[&str]) -> Output {
@@ -164,7 +139,7 @@ fn loads_inventory_nul_worklist_and_selector_metadata() {
          grep -q test-a metadata.json && grep -q test-b metadata.json\n",
     );
     let out = area.out("out");
-    area.cmd()
+    area.bundle_cmd()
         .arg("--worklist")
         .arg(&worklist)
         .arg("--metadata")
@@ -435,7 +410,7 @@ fn regular_file_argv_is_resolved_before_workspace_change() {
     let bundle = write_bundle(&root, &[b"one"], json!({}), None);
     std::fs::write(root.join("predicate.py"), "raise SystemExit(0)\n").unwrap();
     let out = area.out("out");
-    area.cmd()
+    area.bundle_cmd()
         .current_dir(&root)
         .arg("--bundle")
         .arg(&bundle)
@@ -501,7 +476,7 @@ fn duplicate_items_are_reduced_by_position() {
         "#!/bin/sh\ncat objects/* | grep -q x\n",
     );
     let out = area.out("out");
-    let mut command = area.cmd();
+    let mut command = area.bundle_cmd();
     for object in [&x, &y, &x] {
         command.arg("--code-object").arg(object);
     }

@@ -3,12 +3,10 @@
 //! line: same inputs, same predicates, same expectations (see `crates/bundle/COMPATIBILITY.md`).
 //! The section twins also run with real LLVM 14 tools and, when installed, LLVM 19 tools.
 
-use crate::support::bundle as bundle_support;
-
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 use serde_json::json;
 
 /// Writes a Python predicate (run as `python3 SCRIPT ARGS…`, like the original's tests).
@@ -42,14 +40,6 @@ fn metadata(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap()
 }
 
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn path_text(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
 #[test]
 fn reduces_bundle_and_metadata_and_writes_reproducer() {
     let area = Area::new();
@@ -81,7 +71,7 @@ raise SystemExit(0 if b"KEEP" in data and keep else 1)
 "#,
     );
     let out = area.out("reduced output [x]");
-    reduce(&area, &bundle, &out, &[path_text(&predicate), "{bundle}"])
+    reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .assert()
         .success();
     assert_eq!(objects(&out), [b"KEEP".to_vec()]);
@@ -127,7 +117,7 @@ fn deterministic_output_and_log() {
     let mut results = Vec::new();
     for (index, jobs) in ["1", "1", "2"].iter().enumerate() {
         let out = area.out(&format!("out-{index}"));
-        reduce(&area, &bundle, &out, &[path_text(&predicate), "{metadata}"])
+        reduce(&area, &bundle, &out, &[text(&predicate), "{metadata}"])
             .args(["-j", jobs])
             .assert()
             .success();
@@ -175,7 +165,7 @@ raise SystemExit(0 if difference else 1)
         &area,
         &bundle,
         &out,
-        &[path_text(&predicate), path_text(&reference), "{bundle}"],
+        &[text(&predicate), text(&reference), "{bundle}"],
     )
     .args(["--predicate-runs", "2"])
     .assert()
@@ -205,7 +195,7 @@ raise SystemExit(0 if interesting else 1)
 "#,
     );
     let out = area.out("reduced");
-    reduce(&area, &bundle, &out, &[path_text(&predicate), "{bundle}"])
+    reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .assert()
         .success();
     assert_eq!(objects(&out), [b"A".to_vec()]);
@@ -316,7 +306,7 @@ fn section_reduction_with_real_llvm_tools() {
         let area = Area::new();
         let object = copy_fixture("alpha.co", &area.input(), "alpha.co");
         let out = area.out("output");
-        area.cmd()
+        area.bundle_cmd()
             .arg("--code-object")
             .arg(&object)
             .arg("--output")
@@ -356,7 +346,7 @@ fn unsupported_section_format_publishes_nothing() {
             out,
             &[
                 "-c",
-                &format!("open({:?}, 'a').close()", path_text(&marker)),
+                &format!("open({:?}, 'a').close()", text(&marker)),
                 "{input}",
             ],
         )
@@ -375,12 +365,7 @@ fn unsupported_section_format_publishes_nothing() {
         // Refused before any predicate run (and so before any removal).
         assert!(!marker.exists());
     };
-    run(
-        path_text(&readobj),
-        path_text(&objcopy),
-        &bundle,
-        &area.out("output"),
-    );
+    run(text(&readobj), text(&objcopy), &bundle, &area.out("output"));
     // A real x86-64 ELF file, listed by the real tools.
     let x86_dir = area.root.path().join("x86");
     std::fs::create_dir(&x86_dir).unwrap();
@@ -428,7 +413,7 @@ fn cache_cannot_overwrite_input_or_live_inside_output() {
     let predicate = python_script(&root, "predicate.py", "raise SystemExit(0)\n");
     let out = area.out("output");
     for cache in [object.clone(), out.join("cache.json"), predicate.clone()] {
-        let output = reduce(&area, &bundle, &out, &[path_text(&predicate), "{bundle}"])
+        let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
             .arg("--cache-file")
             .arg(&cache)
             .output()
@@ -453,15 +438,15 @@ fn cache_cannot_overwrite_external_bundle_metadata() {
     let area = Area::new();
     let root = area.input();
     let external = root.join("metadata.json");
-    let text = r#"{"format": "comgr-hotswap-reduction-cache", "version": 1, "entries": {}}"#;
-    std::fs::write(&external, text).unwrap();
+    let cache = r#"{"format": "comgr-hotswap-reduction-cache", "version": 1, "entries": {}}"#;
+    std::fs::write(&external, cache).unwrap();
     let bundle = write_bundle(&root, &[b"object"], json!("metadata.json"), None);
     let predicate = python_script(&root, "predicate.py", "raise SystemExit(0)\n");
     let output = reduce(
         &area,
         &bundle,
         &area.out("output"),
-        &[path_text(&predicate), "{bundle}"],
+        &[text(&predicate), "{bundle}"],
     )
     .arg("--cache-file")
     .arg(&external)
@@ -473,7 +458,7 @@ fn cache_cannot_overwrite_external_bundle_metadata() {
         "{}",
         stderr(&output)
     );
-    assert_eq!(std::fs::read_to_string(&external).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&external).unwrap(), cache);
 }
 
 #[test]
@@ -496,12 +481,12 @@ if count == 1:
     pathlib.Path({dependency:?}).write_bytes(b"changed")
 raise SystemExit(0)
 "#,
-            counter = path_text(&counter),
-            dependency = path_text(&dependency),
+            counter = text(&counter),
+            dependency = text(&dependency),
         ),
     );
     let out = area.out("output");
-    let output = reduce(&area, &bundle, &out, &[path_text(&predicate), "{bundle}"])
+    let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .arg("--cache-dependency")
         .arg(&dependency)
         .output()
@@ -522,7 +507,7 @@ fn uninteresting_original_publishes_nothing() {
     let bundle = write_bundle(&root, &[b"object"], json!({}), None);
     let predicate = python_script(&root, "predicate.py", "raise SystemExit(1)\n");
     let out = area.out("output");
-    let output = reduce(&area, &bundle, &out, &[path_text(&predicate), "{bundle}"])
+    let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));

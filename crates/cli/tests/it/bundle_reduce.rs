@@ -2,9 +2,8 @@
 //! objects: bundles, direct objects with metadata, worklists with selector documents, the offline
 //! differential workflow, determinism, and the repository example.
 
-use crate::support::bundle as bundle_support;
-
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 #[test]
 fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
@@ -131,7 +130,7 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
         "#!/bin/sh\ngrep -q alpha \"$1\" || exit 1\ngrep -q alpha \"$2\" || exit 1\n[ -f \"$3/bundle.json\" ] || exit 1\n",
     );
     let out = area.out("out");
-    area.cmd()
+    area.bundle_cmd()
         .arg("--code-object")
         .arg(&a)
         .arg("--metadata")
@@ -200,7 +199,7 @@ fn worklist_with_selector_document() {
         "#!/bin/sh\ngrep -q '\"t4\"' metadata.json || exit 1\nfor f in objects/*; do grep -q beta \"$f\" && exit 0; done\nexit 1\n",
     );
     let out = area.out("out");
-    area.cmd()
+    area.bundle_cmd()
         .arg("--worklist")
         .arg(&worklist)
         .arg("--metadata")
@@ -346,7 +345,7 @@ fn repository_example_works_from_the_root() {
     let area = Area::new();
     let out = area.out("example-out");
     let assert = area
-        .cmd()
+        .bundle_cmd()
         .current_dir(repo_root())
         .args(["--bundle", "examples/bundle/bundle.json", "--output"])
         .arg(&out)
@@ -402,7 +401,7 @@ fn allow_empty_bundle_controls_the_last_object() {
     );
     let run = |name: &str, allow_empty: bool| {
         let out = area.out(name);
-        let mut command = area.cmd();
+        let mut command = area.bundle_cmd();
         command
             .arg("--bundle")
             .arg(&bundle)

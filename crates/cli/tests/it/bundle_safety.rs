@@ -2,27 +2,10 @@
 //! and inputs are never overwritten, malformed inputs fail before any predicate runs, and ELF
 //! tool failures are clear errors or logged rejections.
 
-use crate::support::bundle as bundle_support;
-
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bundle_support::*;
-
-/// A predicate that records every run in `marker` and is always interesting.
-fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
-    let marker = dir.join("ran");
-    let predicate = script(
-        dir,
-        "mark.sh",
-        &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
-    );
-    (predicate, marker)
-}
-
-fn stderr_of(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::bundle::*;
+use crate::support::*;
 
 #[test]
 fn existing_output_is_never_overwritten() {
@@ -34,7 +17,7 @@ fn existing_output_is_never_overwritten() {
     std::fs::write(out.join("keep"), "mine").unwrap();
     let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    let stderr = stderr_of(&output);
+    let stderr = stderr(&output);
     assert!(
         stderr.starts_with("minrepro bundle: error:")
             && stderr.contains("refusing to overwrite existing output"),
@@ -93,7 +76,7 @@ fn cache_file_refusals() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1), "{}", cache.display());
-        let stderr = stderr_of(&output);
+        let stderr = stderr(&output);
         assert!(stderr.contains(needle), "{}: {stderr}", cache.display());
         assert!(!out.exists());
         assert!(!marker.exists(), "the predicate ran before the refusal");
@@ -114,7 +97,7 @@ fn uninteresting_original_publishes_nothing() {
     let out = area.out("out");
     let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    let stderr = stderr_of(&output);
+    let stderr = stderr(&output);
     assert!(
         stderr.contains("not interesting") && stderr.contains("exit codes [3]"),
         "{stderr}"
@@ -150,11 +133,7 @@ fn flaky_original_is_rejected() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr_of(&output).contains("flaky"),
-        "{}",
-        stderr_of(&output)
-    );
+    assert!(stderr(&output).contains("flaky"), "{}", stderr(&output));
     assert!(!out.exists());
 }
 
@@ -173,7 +152,7 @@ fn interruption_publishes_nothing_and_cleans_up() {
         ),
     );
     let out = area.out("out");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("minrepro"))
+    let child = std::process::Command::new(binary())
         .env("TMPDIR", area.tmp())
         .arg("bundle")
         .arg("--bundle")
@@ -199,8 +178,8 @@ fn interruption_publishes_nothing_and_cleans_up() {
         .unwrap();
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130), "{}", stderr_of(&output));
-    assert!(stderr_of(&output).contains("no output was published"));
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("no output was published"));
     assert!(!out.exists());
     assert!(
         area.tmp_is_empty(),
@@ -239,7 +218,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     for (text, needle) in bundles {
         let bundle = write("bundle.json", text.as_bytes());
         let output = area
-            .cmd()
+            .bundle_cmd()
             .arg("--bundle")
             .arg(&bundle)
             .arg("--output")
@@ -249,7 +228,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1), "{text}");
-        let stderr = stderr_of(&output);
+        let stderr = stderr(&output);
         assert!(stderr.contains(needle), "{text}: {stderr}");
         assert!(stderr.contains("bundle.json"), "{stderr}");
     }
@@ -261,7 +240,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     ] {
         let worklist = write("list", list);
         let output = area
-            .cmd()
+            .bundle_cmd()
             .arg("--worklist")
             .arg(&worklist)
             .arg("--output")
@@ -271,7 +250,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1));
-        let stderr = stderr_of(&output);
+        let stderr = stderr(&output);
         assert!(
             stderr.contains("list") && stderr.contains(needle),
             "{stderr}"
@@ -279,7 +258,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     }
     let meta = write("selector.json", br#"{"selected_tests": {"a": 1}}"#);
     let output = area
-        .cmd()
+        .bundle_cmd()
         .arg("--code-object")
         .arg(dir.join("a.co"))
         .arg("--metadata")
@@ -292,9 +271,9 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output).contains("selector.json"),
+        stderr(&output).contains("selector.json"),
         "{}",
-        stderr_of(&output)
+        stderr(&output)
     );
     assert!(!marker.exists(), "a predicate ran on malformed input");
     assert!(!area.out("out").exists());
@@ -317,12 +296,12 @@ fn usage_errors_exit_2() {
         [&full[..], &["--tool-timeout=0".as_ref()]].concat(),
     ];
     for args in cases {
-        let output = area.cmd().args(&args).output().unwrap();
+        let output = area.bundle_cmd().args(&args).output().unwrap();
         assert_eq!(
             output.status.code(),
             Some(2),
             "{args:?}: {}",
-            stderr_of(&output)
+            stderr(&output)
         );
     }
     // {input} with three objects, and --metadata with --bundle: refused (exit 1, as the
@@ -334,13 +313,9 @@ fn usage_errors_exit_2() {
             "--bundle cannot be combined",
         ),
     ] {
-        let output = area.cmd().args(&full).args(extra).output().unwrap();
+        let output = area.bundle_cmd().args(&full).args(extra).output().unwrap();
         assert_eq!(output.status.code(), Some(1));
-        assert!(
-            stderr_of(&output).contains(needle),
-            "{}",
-            stderr_of(&output)
-        );
+        assert!(stderr(&output).contains(needle), "{}", stderr(&output));
     }
     assert!(!marker.exists());
     assert!(!out.exists());
@@ -358,7 +333,7 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
         "#!/bin/sh\necho '[{\"FileSummary\"'\n",
     );
     let run = |extra: &[String]| {
-        area.cmd()
+        area.bundle_cmd()
             .arg("--bundle")
             .arg(&bundle)
             .arg("--output")
@@ -373,23 +348,23 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
     let output = run(&["--readobj=/nonexistent/llvm-readobj".into()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output)
+        stderr(&output)
             .contains("--readobj: could not find executable \"/nonexistent/llvm-readobj\""),
         "{}",
-        stderr_of(&output)
+        stderr(&output)
     );
     let output = run(&[format!("--readobj={}", bad_json.display())]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr_of(&output).contains("malformed section JSON"),
+        stderr(&output).contains("malformed section JSON"),
         "{}",
-        stderr_of(&output)
+        stderr(&output)
     );
     // Not AMDGPU ELF: a text file posing as a code object.
     std::fs::write(area.input().join("objects/gamma.co"), "not elf").unwrap();
     let output = run(&[]);
     assert_eq!(output.status.code(), Some(1));
-    let stderr = stderr_of(&output);
+    let stderr = stderr(&output);
     assert!(
         stderr.contains("\"gamma\"") && stderr.contains("AMDGPU ELF"),
         "{stderr}"
@@ -398,7 +373,7 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
     assert!(!area.out("out").exists());
     // Without section removal the tools are not needed at all.
     let output = area
-        .cmd()
+        .bundle_cmd()
         .arg("--bundle")
         .arg(&bundle)
         .arg("--output")
@@ -408,7 +383,7 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
         .arg("--readobj=/nonexistent/llvm-readobj")
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr);
 }
 
 #[test]
@@ -425,7 +400,7 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\nexec llvm-objcopy '--remove-section=.debug_*' \"$@\"\n",
     );
     let out = area.out("out");
-    area.cmd()
+    area.bundle_cmd()
         .arg("--code-object")
         .arg(&object)
         .arg("--output")
@@ -471,7 +446,7 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\necho 'cannot do that' >&2\nexit 1\n",
     );
     let out2 = area.out("out2");
-    area.cmd()
+    area.bundle_cmd()
         .arg("--code-object")
         .arg(&object)
         .arg("--output")

@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::support::binary;
+
 fn minrepro(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = Command::new(binary())
         .args(args)
         .output()
         .expect("minrepro runs");
@@ -168,7 +170,7 @@ fn man_pages_render_with_every_subcommand() {
 
 #[test]
 fn man_refuses_an_unknown_subcommand() {
-    let output = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = Command::new(binary())
         .args(["man", "nope"])
         .output()
         .unwrap();
@@ -192,7 +194,7 @@ fn help_lists_the_placeholders_and_bundle_takes_dash_o() {
         assert!(python.contains(placeholder), "{placeholder}: {python}");
     }
     // -o parses: the run gets as far as its own check of the predicate flag.
-    let output = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = Command::new(binary())
         .args([
             "bundle",
             "--code-object",

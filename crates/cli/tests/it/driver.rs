@@ -4,14 +4,12 @@
 //! candidates.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::support::{binary, stderr, text};
 
 fn minrepro() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_minrepro"))
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    Command::new(binary())
 }
 
 /// The first line of clap's complaint, e.g. `error: invalid value '0' for '--predicate-runs <N>':
@@ -144,7 +142,7 @@ fn the_live_line_shows_the_original_size_elapsed_time_and_timeouts() {
     );
     let out = dir.path().join("out");
     let mut words = vec![
-        env!("CARGO_BIN_EXE_minrepro").to_owned(),
+        text(binary()).to_owned(),
         "bundle".into(),
         "--predicate".into(),
         predicate.to_string_lossy().into_owned(),

@@ -3,12 +3,11 @@
 //! indistinguishable from a run, and an identity file that changes mid-run aborts the reduction
 //! without publishing anything.
 
-use crate::support::bundle as bundle_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 /// A wrapper predicate that counts its runs in `count` and defers to the gamma predicate.
 fn counting_predicate(dir: &Path, count: &Path) -> PathBuf {
@@ -22,12 +21,6 @@ fn counting_predicate(dir: &Path, count: &Path) -> PathBuf {
             inner.display()
         ),
     )
-}
-
-fn runs(count: &Path) -> usize {
-    std::fs::read_to_string(count)
-        .map(|t| t.lines().count())
-        .unwrap_or(0)
 }
 
 #[test]

@@ -5,21 +5,20 @@
 //! unique to the test (inherited by minrepro, its guardian and every descendant) and by the pids
 //! the predicate's processes recorded.
 
-use crate::support::bundle as bundle_support;
-use crate::support::python as python_support;
-
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bundle_support::{reduce_args, script, three_object_bundle, tree};
-use python_support::reliability::{alive_pids, processes_with_env, staged_program};
+use crate::support::bundle::{reduce_args, three_object_bundle, tree};
+use crate::support::procs::{alive_pids, processes_with_env};
+use crate::support::python::staged_program;
+use crate::support::{binary, script, Area};
 
 const MARKER_VAR: &str = "MINREPRO_TEST_MARKER";
 
 #[test]
 fn the_running_predicate_dies_with_a_killed_minrepro() {
-    let area = bundle_support::Area::new();
+    let area = Area::new();
     let bundle = three_object_bundle(&area.input());
     let pid_file = area.out("predicate.pid");
     // The original is judged quickly; the first candidate's run then becomes a long sleep.
@@ -31,7 +30,7 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
             pid_file.display()
         ),
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let mut child = Command::new(binary())
         .env("TMPDIR", area.tmp())
         .args(["bundle", "-q"])
         .args(reduce_args(&bundle, &area.out("out"), &predicate))
@@ -157,7 +156,7 @@ fn kill_and_expect_nothing_left(
 
 #[test]
 fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory() {
-    let area = bundle_support::Area::new();
+    let area = Area::new();
     let bundle = three_object_bundle(&area.input());
     let before = tree(&area.input());
     let pids = area.out("pids");
@@ -177,7 +176,7 @@ fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory(
         ),
     );
     let (value, entry) = marker("bundle", area.root.path());
-    let child = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let child = Command::new(binary())
         .env("TMPDIR", area.tmp())
         .env(MARKER_VAR, &value)
         .args(["bundle", "-q"])
@@ -195,7 +194,7 @@ fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory(
 #[test]
 fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory() {
     for backend in ["subproc", "runner"] {
-        let area = python_support::reliability::Area::new();
+        let area = Area::new();
         let pids = area.input().join("pids");
         let running = area.input().join("running");
         let descendants = descendants_script(area.root.path(), &pids);
@@ -213,7 +212,7 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
         std::fs::write(&source, &text).unwrap();
         let (value, entry) = marker(backend, area.root.path());
         let child = area
-            .command(
+            .python_cmd(
                 &source,
                 &[
                     "--err-msg",
@@ -241,11 +240,11 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
 
 #[test]
 fn no_guardian_remains_after_a_normal_run() {
-    let area = bundle_support::Area::new();
+    let area = Area::new();
     let bundle = three_object_bundle(&area.input());
     let predicate = script(area.root.path(), "yes.sh", "#!/bin/sh\nexit 0\n");
     let (value, entry) = marker("normal", area.root.path());
-    let status = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let status = Command::new(binary())
         .env("TMPDIR", area.tmp())
         .env(MARKER_VAR, &value)
         .args(["bundle", "-q"])

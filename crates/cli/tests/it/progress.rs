@@ -1,9 +1,8 @@
 //! Progress output: a live, redrawn line on a terminal, plain concise lines otherwise, nothing
 //! with `-q`; statistics at the end.
 
-use crate::support::bundle as bundle_support;
-
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 fn bundle_args(area: &Area, out: &str) -> Vec<String> {
     let bundle = three_object_bundle(&area.input());
@@ -24,7 +23,7 @@ fn bundle_args(area: &Area, out: &str) -> Vec<String> {
 fn plain_lines_when_stderr_is_not_a_terminal_and_silence_with_q() {
     let area = Area::new();
     let args = bundle_args(&area, "plain");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = std::process::Command::new(binary())
         .args(&args)
         .output()
         .unwrap();
@@ -54,7 +53,7 @@ fn plain_lines_when_stderr_is_not_a_terminal_and_silence_with_q() {
 
     let mut quiet = bundle_args(&area, "quiet");
     quiet.push("-q".into());
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = std::process::Command::new(binary())
         .args(&quiet)
         .output()
         .unwrap();
@@ -74,7 +73,7 @@ fn live_line_on_a_terminal() {
     }
     let area = Area::new();
     let args = bundle_args(&area, "tty");
-    let mut command_line = shell_quote(env!("CARGO_BIN_EXE_minrepro"));
+    let mut command_line = shell_quote(text(binary()));
     for arg in &args {
         command_line.push(' ');
         command_line.push_str(&shell_quote(arg));

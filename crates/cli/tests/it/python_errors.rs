@@ -1,8 +1,7 @@
 //! `minrepro python` refuses bad inputs clearly and writes nothing.
 
-use crate::support::python as python_support;
-
-use python_support::*;
+use crate::support::python::*;
+use crate::support::*;
 
 #[test]
 fn uninteresting_original_shows_its_output() {
@@ -143,8 +142,7 @@ fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
             2,
         );
         let bundle = stderr_of(
-            assert_cmd::Command::cargo_bin("minrepro")
-                .unwrap()
+            minrepro()
                 .args([
                     "bundle",
                     "--code-object",
@@ -242,10 +240,9 @@ fn an_original_slower_than_the_timeout_is_explained() {
 /// with NO_COLOR; both front ends answer --version.
 #[test]
 fn colour_only_on_a_terminal_and_versions() {
-    let binary = assert_cmd::cargo::cargo_bin("minrepro");
     let command = format!(
         "{} python /nonexistent/p.py --err-msg x -o /nonexistent/o.py",
-        binary.display()
+        binary().display()
     );
     let on_terminal = |no_color: &str| {
         let output = std::process::Command::new("script")

@@ -1,11 +1,10 @@
 //! SIGINT during `minrepro python`: exit 130, the output is absent or a valid earlier candidate,
 //! and no temporary directory is left behind.
 
-use crate::support::python as python_support;
-
 use std::time::{Duration, Instant};
 
-use python_support::*;
+use crate::support::python::*;
+use crate::support::*;
 
 #[test]
 fn sigint_stops_cleanly() {
@@ -22,7 +21,7 @@ fn sigint_stops_cleanly() {
     text.push_str("raise KeyError('slow needle')\n");
     std::fs::write(&source, &text).unwrap();
     let out = dir.path().join("out.py");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let mut child = std::process::Command::new(binary())
         .arg("python")
         .arg(&source)
         .args(["--err-msg", "slow needle", "-q", "-o"])

@@ -1,9 +1,8 @@
 //! End-to-end reductions of the example programs with the real `minrepro` binary and a real
 //! Python interpreter.
 
-use crate::support::python as python_support;
-
-use python_support::*;
+use crate::support::python::*;
+use crate::support::*;
 
 /// The README's main command: the shape-mismatch example.
 #[test]

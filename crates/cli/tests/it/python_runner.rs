@@ -1,11 +1,10 @@
 //! `minrepro python --backend runner` against `--backend subproc` on every example program:
 //! the same verdicts and the same reduced files, plus the fallback and usage rules of the runner.
 
-use crate::support::python as python_support;
-
 use std::path::{Path, PathBuf};
 
-use python_support::*;
+use crate::support::python::*;
+use crate::support::*;
 
 /// Every example program with its message (see examples/python/README.md).
 fn examples() -> Vec<(PathBuf, &'static str)> {

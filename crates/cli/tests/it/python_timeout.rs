@@ -2,11 +2,9 @@
 //! the original's run time instead of the full `--timeout`, and the summary and `--stats-json`
 //! report them.
 
-use crate::support::python as python_support;
-
 use std::time::Duration;
 
-use python_support::*;
+use crate::support::python::*;
 
 /// The loop needs its increment, made by a helper function (statement removal does not offer
 /// what visibly advances a `while` loop, but a call elsewhere is not recognised): removing the

@@ -1,9 +1,7 @@
 //! Wrappers around the failing code go: a `def main():` called once is inlined at its call, and
 //! a loop whose header makes the failing call shrinks to that call (real `minrepro`, real Python).
 
-use crate::support::python as python_support;
-
-use python_support::*;
+use crate::support::python::*;
 
 const PROGRAM: &str = r#"def check(values):
     total = 0

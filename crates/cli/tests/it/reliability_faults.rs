@@ -5,19 +5,13 @@
 //! afterwards: the inputs are byte-identical, the private TMPDIR is empty, no process of ours is
 //! alive, and either a complete, verified output exists or none does.
 
-use crate::support::bundle as bundle_support;
-use crate::support::procs as proc_support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use bundle_support::*;
-use proc_support::{alive_pids, survivors_of};
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("minrepro")
-}
+use crate::support::bundle::*;
+use crate::support::procs::*;
+use crate::support::*;
 
 /// No staging directory or temporary file of ours next to an output.
 fn assert_no_staging(dir: &Path) {
@@ -32,25 +26,12 @@ fn assert_no_staging(dir: &Path) {
 
 /// Starts `minrepro bundle -q ARGS` in the area with piped output.
 fn spawn(area: &Area, args: &[&std::ffi::OsStr]) -> std::process::Child {
-    StdCommand::new(bin())
-        .env("TMPDIR", area.tmp())
-        .current_dir(area.root.path())
-        .arg("bundle")
-        .arg("-q")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+    area.process("bundle").args(args).spawn().unwrap()
 }
 
 /// Runs minrepro bundle (spawned, so its pid is known) and returns (pid, output).
 fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
-    let child = spawn(area, args);
-    let pid = child.id();
-    let output = child.wait_with_output().unwrap();
-    (pid, output)
+    run_with_pid(area.process("bundle").args(args))
 }
 
 /// A predicate that is interesting (exit 0) on its first run, does `hostile` on its second run,
@@ -588,7 +569,7 @@ fn two_processes_on_one_cache_file_never_corrupt_it() {
     );
     let cache = area.root.path().join("shared-cache.json");
     let first_out = area.out("first");
-    let first = StdCommand::new(bin())
+    let first = StdCommand::new(binary())
         .env("TMPDIR", area.tmp())
         .args(["bundle", "-q", "--predicate-arg={bundle}"])
         .arg("--bundle")

@@ -3,27 +3,15 @@
 //! predicate runs, without publishing anything, without a panic or stack overflow, and without
 //! leaving temporary files behind.
 
-use crate::support::bundle as bundle_support;
-
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 const HEAD: &str = r#""format": "comgr-hotswap-reducer-bundle", "version": 1"#;
-
-/// A predicate that records every run in `marker` and is always interesting.
-fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
-    let marker = dir.join("ran");
-    let predicate = script(
-        dir,
-        "mark.sh",
-        &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
-    );
-    (predicate, marker)
-}
 
 /// A test area with one object `a.co`, a marking predicate and a `mkfifo`'d `fifo`.
 struct Setup {
@@ -69,7 +57,7 @@ impl Setup {
         let out = self.area.out("out");
         let output = self
             .area
-            .cmd()
+            .bundle_cmd()
             .args(args)
             .arg("--output")
             .arg(&out)
@@ -307,7 +295,7 @@ fn duplicate_keys_huge_numbers_and_deep_nesting_are_rejected() {
     let out = setup.area.out("deep-ok");
     setup
         .area
-        .cmd()
+        .bundle_cmd()
         .arg("--code-object")
         .arg(setup.dir().join("a.co"))
         .arg("--metadata")
@@ -750,7 +738,7 @@ fn bad_worklists_are_rejected_and_odd_names_work() {
     let out = setup.area.out("odd-out");
     setup
         .area
-        .cmd()
+        .bundle_cmd()
         .arg("--worklist")
         .arg(&list)
         .arg("--output")
@@ -814,7 +802,7 @@ fn unusable_output_locations_fail_before_the_predicate() {
         }
         let output = setup
             .area
-            .cmd()
+            .bundle_cmd()
             .arg("--code-object")
             .arg(&object)
             .arg("--output")
@@ -834,7 +822,7 @@ fn unusable_output_locations_fail_before_the_predicate() {
     // published.
     let top = setup.area.root.path().join("no");
     for (predicate, code) in [("/bin/false", 1), ("/bin/true", 0)] {
-        let mut command = setup.area.cmd();
+        let mut command = setup.area.bundle_cmd();
         command.arg("--code-object").arg(&object);
         command.args(["--predicate", predicate]);
         let output = command
@@ -859,7 +847,7 @@ fn non_utf8_tmpdir_is_a_clear_error() {
     let out = setup.area.out("out");
     let output = setup
         .area
-        .cmd()
+        .bundle_cmd()
         .env("TMPDIR", &odd)
         .arg("--code-object")
         .arg(setup.dir().join("a.co"))

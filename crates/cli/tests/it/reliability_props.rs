@@ -2,11 +2,9 @@
 //! input reduces to an output that the predicate still accepts; every corrupted input is rejected
 //! before any predicate run (the predicate writes a marker file whenever it runs).
 
-use crate::support::bundle as bundle_support;
-
 use std::path::Path;
 
-use bundle_support::*;
+use crate::support::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

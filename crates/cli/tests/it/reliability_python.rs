@@ -5,13 +5,12 @@
 //! and by the pids candidates recorded), and the output is absent or a valid Python program that
 //! still reproduces the failure.
 
-use crate::support::python as python_support;
-
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use python_support::reliability::*;
-use python_support::{compiles, python};
+use crate::support::procs::*;
+use crate::support::python::*;
+use crate::support::*;
 
 #[test]
 fn bad_python_sources_are_rejected_before_any_run() {
@@ -119,7 +118,7 @@ fn bad_python_sources_are_rejected_before_any_run() {
                     "{file}",
                 ],
             ] {
-                let (_, output) = area.run(&source, &extra);
+                let (_, output) = area.python_run(&source, &extra);
                 assert_eq!(output.status.code(), Some(1), "{label}: {output:?}");
                 let line = one_error_line(&output);
                 assert!(
@@ -128,7 +127,7 @@ fn bad_python_sources_are_rejected_before_any_run() {
                 );
                 assert!(line.contains(expected), "{label}: {line}");
                 assert!(!marker.exists(), "{label}: the predicate ran");
-                assert!(!area.out().exists(), "{label}: output written");
+                assert!(!area.out_py().exists(), "{label}: output written");
                 assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
                 area.assert_tmp_empty();
             }
@@ -178,14 +177,14 @@ fn odd_but_valid_sources_reduce() {
         let area = Area::new();
         let source = area.input().join("odd.py");
         std::fs::write(&source, &bytes).unwrap();
-        let (_, output) = area.run(&source, &["--err-msg", "needle"]);
+        let (_, output) = area.python_run(&source, &["--err-msg", "needle"]);
         assert!(
             output.status.success(),
             "{label}: {}",
             String::from_utf8_lossy(&output.stderr)
         );
         assert_output_reproduces(&area, "needle");
-        let reduced = std::fs::read(area.out()).unwrap();
+        let reduced = std::fs::read(area.out_py()).unwrap();
         assert!(reduced.len() < bytes.len(), "{label}: not reduced");
         assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
         area.assert_tmp_empty();
@@ -227,10 +226,11 @@ fn pep_263_encodings_are_decoded_and_written_back() {
             let area = Area::new();
             let source = area.input().join("coded.py");
             std::fs::write(&source, &bytes).unwrap();
-            let (_, output) = area.run(&source, &["--err-msg", needle, "--backend", backend]);
+            let (_, output) =
+                area.python_run(&source, &["--err-msg", needle, "--backend", backend]);
             let stderr = String::from_utf8_lossy(&output.stderr);
             assert!(output.status.success(), "{label} {backend}: {stderr}");
-            let reduced = std::fs::read(area.out()).unwrap();
+            let reduced = std::fs::read(area.out_py()).unwrap();
             assert!(reduced.len() < bytes.len(), "{label}: not reduced");
             // Written back in the declared encoding, with the declaration (when still needed).
             if !kept.is_empty() {
@@ -241,8 +241,8 @@ fn pep_263_encodings_are_decoded_and_written_back() {
                     String::from_utf8_lossy(&reduced)
                 );
             }
-            assert!(compiles(&area.out()), "{label} {backend}");
-            let text = run_candidate(&area.out(), area.root.path());
+            assert!(compiles(&area.out_py()), "{label} {backend}");
+            let text = run_candidate(&area.out_py(), area.root.path());
             assert!(text.contains(needle), "{label} {backend}: {text}");
             assert_eq!(std::fs::read(&source).unwrap(), bytes, "{label}");
             area.assert_tmp_empty();
@@ -271,7 +271,7 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
         std::fs::write(&predicate, "#!/bin/sh\ngrep -q needle \"$1\"\n").unwrap();
         make_executable(&predicate);
         let mut child = area
-            .command(
+            .python_cmd(
                 &source,
                 &[
                     "--predicate",
@@ -284,7 +284,7 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
             .unwrap();
         let start = Instant::now();
         let mut finished = None;
-        while !area.out().exists() && start.elapsed() < Duration::from_secs(120) {
+        while !area.out_py().exists() && start.elapsed() < Duration::from_secs(120) {
             if let Some(status) = child.try_wait().unwrap() {
                 finished = Some(status);
                 break;
@@ -292,7 +292,7 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
             std::thread::sleep(Duration::from_millis(20));
         }
         if finished.is_none() {
-            send("-INT", child.id());
+            send("INT", child.id());
         }
         let output = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -302,7 +302,7 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
             output.status
         );
         assert!(!stderr.contains("overflow") && !stderr.contains("panicked"));
-        let reduced = std::fs::read_to_string(area.out()).unwrap();
+        let reduced = std::fs::read_to_string(area.out_py()).unwrap();
         // (A lambda chain has no smaller form; every other chain loses levels.)
         assert!(
             reduced.contains("needle") && reduced.len() <= text.len(),
@@ -410,7 +410,7 @@ fn hostile_candidates_leave_nothing_behind(backend: &str) {
         let source = area.input().join("hostile.py");
         let text = staged_program(&area.input(), hostile, "_n == 3");
         std::fs::write(&source, &text).unwrap();
-        let (pid, output) = area.run(
+        let (pid, output) = area.python_run(
             &source,
             &[
                 "--err-msg",
@@ -439,7 +439,8 @@ fn flaky_candidates_do_not_break_the_output() {
         // Every second candidate exits early without the needle.
         let text = staged_program(&area.input(), "sys.exit(0)", "_n > 2 and _n % 2 == 0");
         std::fs::write(&source, &text).unwrap();
-        let (pid, output) = area.run(&source, &["--err-msg", "needle", "--backend", backend]);
+        let (pid, output) =
+            area.python_run(&source, &["--err-msg", "needle", "--backend", backend]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "{backend}: {stderr}");
         assert_no_survivors(pid, &area.input().join("pids"));
@@ -476,7 +477,7 @@ fn signals_during_a_reduction_leave_a_valid_output_or_none() {
         );
         std::fs::write(&source, &text).unwrap();
         let child = area
-            .command(
+            .python_cmd(
                 &source,
                 &["--err-msg", "needle", "--backend", backend, "-j", "2"],
             )
@@ -497,7 +498,7 @@ fn signals_during_a_reduction_leave_a_valid_output_or_none() {
         assert_no_survivors(pid, &area.input().join("pids"));
         area.assert_tmp_empty();
         assert_eq!(std::fs::read_to_string(&source).unwrap(), text, "{label}");
-        if area.out().exists() {
+        if area.out_py().exists() {
             std::fs::write(area.input().join("calm"), "").unwrap();
             // A candidate killed by the signal between truncating the run counter and writing
             // it leaves the counter empty, which the output's frozen code would choke on.
@@ -528,7 +529,7 @@ fn corrupt_cache_files_are_refused_before_any_run() {
         let (predicate, marker) = marker_predicate(&area.input());
         let cache = area.input().join("cache.json");
         std::fs::write(&cache, &garbage).unwrap();
-        let (_, output) = area.run(
+        let (_, output) = area.python_run(
             &source,
             &[
                 "--err-msg",
@@ -548,7 +549,7 @@ fn corrupt_cache_files_are_refused_before_any_run() {
         assert!(line.contains("cache.json"), "{stderr}");
         let runs = std::fs::read_to_string(&marker).unwrap_or_default();
         assert_eq!(runs.lines().count(), 0, "the predicate ran: {runs}");
-        assert!(!area.out().exists());
+        assert!(!area.out_py().exists());
         assert_eq!(std::fs::read(&cache).unwrap(), garbage);
         area.assert_tmp_empty();
     }
@@ -573,7 +574,7 @@ fn five_thousand_statements_with_eight_jobs() {
     }
     text.push_str("raise ValueError('needle %d' % v0)\n");
     std::fs::write(&source, &text).unwrap();
-    let (pid, output) = area.run(&source, &["--err-msg", "needle", "-j", "8"]);
+    let (pid, output) = area.python_run(&source, &["--err-msg", "needle", "-j", "8"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     // SAFETY: getrusage fills the struct we pass.
@@ -591,5 +592,5 @@ fn five_thousand_statements_with_eight_jobs() {
     area.assert_tmp_empty();
     assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
     assert_output_reproduces(&area, "needle");
-    assert!(std::fs::read(area.out()).unwrap().len() < 100);
+    assert!(std::fs::read(area.out_py()).unwrap().len() < 100);
 }

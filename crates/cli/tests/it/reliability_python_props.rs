@@ -10,15 +10,14 @@
 //! it holds exactly the one run that judged the original, and no candidate ran). The seed is
 //! fixed, so CI runs the same cases every time.
 
-use crate::support::python as python_support;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::support::procs::*;
+use crate::support::python::*;
+use crate::support::*;
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed, TestRunner};
-use python_support::reliability::*;
-use python_support::{all_output, compiles, run_python};
 
 /// One generated statement: a kind and three numbers that pick variables and constants.
 type Step = (u8, u16, u16, u16);
@@ -209,16 +208,16 @@ fn reduces_and_reproduces(
     backend: &str,
     jobs: &str,
 ) -> Result<(), TestCaseError> {
-    let (pid, output) = area.run(
+    let (pid, output) = area.python_run(
         source,
         &["--err-msg", msg, "--backend", backend, "-j", jobs],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     prop_assert_eq!(output.status.code(), Some(0), "{}\n{}", text, stderr);
-    let (after, before) = python_support::sizes(&output.stdout);
+    let (after, before) = sizes(&output.stdout);
     prop_assert!(after <= before);
-    prop_assert!(compiles(&area.out()), "{}", text);
-    let reduced = all_output(&run_python(&area.out(), None));
+    prop_assert!(compiles(&area.out_py()), "{}", text);
+    let reduced = all_output(&run_python(&area.out_py(), None));
     prop_assert!(
         reduced.contains(msg),
         "{}\nreduced to an output printing {}",
@@ -228,7 +227,7 @@ fn reduces_and_reproduces(
     prop_assert_eq!(std::fs::read_to_string(source).unwrap(), text);
     assert_no_survivors(pid, &area.input().join("pids"));
     area.assert_tmp_empty();
-    std::fs::remove_file(area.out()).unwrap();
+    std::fs::remove_file(area.out_py()).unwrap();
     Ok(())
 }
 
@@ -258,7 +257,7 @@ fn rejected_before_any_run(
     ];
     let with_runner = ["--err-msg", &err_msg, "--backend", "runner", "-j", jobs];
     for extra in [&with_predicate[..], &with_runner[..]] {
-        let (_, output) = area.run(source, extra);
+        let (_, output) = area.python_run(source, extra);
         let label = format!("fault {kind} in\n{}", String::from_utf8_lossy(&bytes));
         prop_assert_eq!(output.status.code(), Some(1), "{}: {:?}", label, output);
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -283,7 +282,7 @@ fn rejected_before_any_run(
         // works); no candidate ever runs.
         let expected_runs = if kind >= 6 { 1 } else { 0 };
         prop_assert_eq!(runs.lines().count(), expected_runs, "{}", label);
-        prop_assert!(!area.out().exists(), "{}", label);
+        prop_assert!(!area.out_py().exists(), "{}", label);
         prop_assert_eq!(std::fs::read(source).unwrap(), bytes.clone());
         area.assert_tmp_empty();
     }

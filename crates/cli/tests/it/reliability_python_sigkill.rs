@@ -5,12 +5,12 @@
 //! to the test case (inherited by minrepro, its helpers and every descendant), by minrepro's run
 //! tag, and by the pids the candidate recorded (its own, its helper's, its children's).
 
-use crate::support::python as python_support;
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use python_support::reliability::*;
+use crate::support::procs::*;
+use crate::support::python::*;
+use crate::support::*;
 
 const MARKER_VAR: &str = "MINREPRO_TEST_MARKER";
 
@@ -58,7 +58,7 @@ fn start_victim(area: &Area, body: &str, jobs: &str) -> (std::process::Child, St
         area.root.path().display()
     );
     let child = area
-        .command(
+        .python_cmd(
             &source,
             &[
                 "--err-msg",

@@ -3,12 +3,11 @@
 //! minimum, memory stays bounded, nothing is left over; candidate files hard linked from the
 //! content store survive predicates that write them in place.
 
-use crate::support::bundle as bundle_support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 
-use bundle_support::*;
+use crate::support::bundle::*;
+use crate::support::*;
 
 /// Generates `bench/scale/gen_bundle.py DIR ARGS…` input under the area and returns DIR.
 fn generate(area: &Area, name: &str, args: &[&str]) -> PathBuf {
@@ -27,7 +26,7 @@ fn generate(area: &Area, name: &str, args: &[&str]) -> PathBuf {
 /// output `out_name`; asserts success, a verified output and an empty TMPDIR.
 fn reduce(area: &Area, dir: &Path, predicate: &Path, jobs: u32, out_name: &str) -> PathBuf {
     let out = area.out(out_name);
-    let output = StdCommand::new(assert_cmd::cargo::cargo_bin("minrepro"))
+    let output = StdCommand::new(binary())
         .env("TMPDIR", area.tmp())
         .args(["bundle", "-q", "--predicate-arg={workspace}", "-j"])
         .arg(jobs.to_string())

@@ -1,11 +1,9 @@
 //! GPU slots (`{slot}`, `MINREPRO_SLOT`, `--slot-env`): every running candidate holds a distinct
 //! slot below -j, and the result does not depend on -j.
 
-use crate::support::bundle as bundle_support;
-use crate::support::slots as slot_support;
-
-use bundle_support::{gamma_predicate, three_object_bundle, Area};
-use slot_support::{recorded, reset, slot_predicate};
+use crate::support::bundle::{gamma_predicate, three_object_bundle, tree};
+use crate::support::slots::{recorded, reset, slot_predicate};
+use crate::support::Area;
 
 /// Reduces the three-object bundle with the slot-checking predicate at `-j jobs`.
 fn reduce(area: &Area, out: &str, jobs: &str, wait: bool) -> std::path::PathBuf {
@@ -56,7 +54,7 @@ fn concurrent_candidates_never_share_a_slot_and_results_do_not_depend_on_jobs() 
         locks.join("overlap").exists(),
         "no two runs overlapped at -j 3, so slots were not put to the test: {slots:?}"
     );
-    assert_eq!(bundle_support::tree(&one), bundle_support::tree(&three));
+    assert_eq!(tree(&one), tree(&three));
     assert!(area.tmp_is_empty());
 }
 

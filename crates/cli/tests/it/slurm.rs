@@ -4,29 +4,26 @@
 //! ports are fixed) and runs the scenarios in turn; without root or Slurm it is skipped with the
 //! reason printed.
 
-use crate::support::bundle as bundle_support;
-use crate::support::procs as proc_support;
-use crate::support::slurm as slurm_support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use bundle_support::{gamma_predicate, script, three_object_bundle, tree, Area};
-use proc_support::{alive_pids, survivors_of};
-use slurm_support::{wait_until, Cluster};
+use crate::support::bundle::{gamma_predicate, log, reduce_args, three_object_bundle, tree};
+use crate::support::procs::{alive_pids, survivors_of};
+use crate::support::slurm::{wait_until, Cluster};
+use crate::support::{binary, script, Area};
 
 /// `minrepro bundle` on the three-object bundle with `predicate {bundle}` through Slurm.
 fn slurm_bundle(area: &Area, cluster: &Cluster, out: &Path, predicate: &Path) -> Command {
     let work = area.root.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let bundle = three_object_bundle(&area.input());
-    let mut command = Command::new(env!("CARGO_BIN_EXE_minrepro"));
+    let mut command = Command::new(binary());
     command
         .env("TMPDIR", area.tmp())
         .env("SLURM_CONF", cluster.conf())
         .args(["bundle", "-q", "--launcher", "slurm", "--work-dir"])
         .arg(&work)
-        .args(bundle_support::reduce_args(&bundle, out, predicate))
+        .args(reduce_args(&bundle, out, predicate))
         .args(["--predicate-arg", "{bundle}", "-j", "2"])
         .stdin(Stdio::null());
     command
@@ -73,7 +70,7 @@ fn python_results_equal_local_ones(cluster: &Cluster) {
     let work = area.root.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let run = |out: &Path, extra: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+        let output = Command::new(binary())
             .env("TMPDIR", area.tmp())
             .env("SLURM_CONF", cluster.conf())
             .arg("python")
@@ -148,7 +145,7 @@ fn a_hanging_step_is_killed_at_the_timeout(cluster: &Cluster) {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let log = bundle_support::log(&out);
+    let log = log(&out);
     let timeouts = log["transformations"]
         .as_array()
         .unwrap()
@@ -216,7 +213,7 @@ fn the_guardian_cancels_the_jobs_of_its_runs(cluster: &Cluster) {
         let jobs = cluster.jobs();
         (jobs.len() == 2).then_some(()).ok_or(format!("{jobs:?}"))
     });
-    let mut guardian = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let mut guardian = Command::new(binary())
         .args(["__minrepro-guardian", prefix])
         .env("SLURM_CONF", cluster.conf())
         .stdin(Stdio::piped())

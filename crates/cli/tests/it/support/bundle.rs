@@ -1,28 +1,11 @@
-//! Helpers shared by the `minrepro bundle` end-to-end tests.
-#![allow(dead_code)]
+//! Helpers of the `minrepro bundle` tests: fixtures and bundles, the gamma predicate, and
+//! checks of a published output.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// The committed AMDGPU code-object fixtures.
-pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundle/tests/fixtures")
-}
-
-/// The repository root.
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Writes an executable script.
-pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, body).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
+use super::{fixtures, minrepro, script, Area};
 
 /// Copies a fixture to `dir/name` (creating parents).
 pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
@@ -32,53 +15,19 @@ pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
     path
 }
 
-/// A test area: inputs, a private TMPDIR and room for outputs.
-pub struct Area {
-    /// Root of everything.
-    pub root: tempfile::TempDir,
-}
-
 impl Area {
-    /// A fresh area.
-    pub fn new() -> Self {
-        let root = tempfile::tempdir().unwrap();
-        std::fs::create_dir(root.path().join("tmp")).unwrap();
-        std::fs::create_dir(root.path().join("in")).unwrap();
-        Area { root }
-    }
-    /// Input directory.
-    pub fn input(&self) -> PathBuf {
-        self.root.path().join("in")
-    }
-    /// Path for an output (not created).
-    pub fn out(&self, name: &str) -> PathBuf {
-        self.root.path().join(name)
-    }
-    /// The private TMPDIR.
-    pub fn tmp(&self) -> PathBuf {
-        self.root.path().join("tmp")
-    }
-    /// `minrepro bundle` with TMPDIR set to the private directory.
-    pub fn cmd(&self) -> Command {
-        let mut command = Command::cargo_bin("minrepro").unwrap();
+    /// `minrepro bundle -q` with TMPDIR set to the private directory.
+    pub fn bundle_cmd(&self) -> Command {
+        let mut command = minrepro();
         command.env("TMPDIR", self.tmp()).arg("bundle").arg("-q");
         command
     }
+
     /// `minrepro bundle --bundle BUNDLE --output OUT --predicate PREDICATE`, ready for more flags.
     pub fn reduce_cmd(&self, bundle: &Path, out: &Path, predicate: &Path) -> Command {
-        let mut command = self.cmd();
+        let mut command = self.bundle_cmd();
+        command.args(reduce_args(bundle, out, predicate));
         command
-            .arg("--bundle")
-            .arg(bundle)
-            .arg("--output")
-            .arg(out)
-            .arg("--predicate")
-            .arg(predicate);
-        command
-    }
-    /// Whether the private TMPDIR is empty (no leftover candidate workspaces).
-    pub fn tmp_is_empty(&self) -> bool {
-        std::fs::read_dir(self.tmp()).unwrap().next().is_none()
     }
 }
 

@@ -1,8 +1,158 @@
-//! Helpers shared by every integration-test module.
+//! Helpers shared by every integration-test module: the binary under test, the repository's
+//! files, executable scripts, a private area with its own TMPDIR (for both front ends), and small
+//! readers of a run's results. Front-end specifics live in [`bundle`] and [`python`], process
+//! hunting in [`procs`], the slot predicate in [`slots`] and the local Slurm cluster in [`slurm`].
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Output, Stdio};
 
 pub mod bundle;
 pub mod procs;
 pub mod python;
-pub mod python_reliability;
 pub mod slots;
 pub mod slurm;
+
+/// The `minrepro` binary under test.
+pub fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_minrepro"))
+}
+
+/// The `minrepro` binary under test as an `assert_cmd` command.
+pub fn minrepro() -> assert_cmd::Command {
+    assert_cmd::Command::new(binary())
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The committed AMDGPU code-object fixtures.
+pub fn fixtures() -> PathBuf {
+    repo_root().join("crates/bundle/tests/fixtures")
+}
+
+/// Makes `path` executable (mode 0755).
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Writes an executable script `dir/name`.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    make_executable(&path);
+    path
+}
+
+/// A shell predicate `dir/name` that appends a line to `count` (after running `extra`) and then
+/// exits `code`: [`runs`] tells how often it ran.
+pub fn counting(dir: &Path, name: &str, count: &Path, code: i32, extra: &str) -> PathBuf {
+    script(
+        dir,
+        name,
+        &format!(
+            "#!/bin/sh\n{extra}\necho run >> '{}'\nexit {code}\n",
+            count.display()
+        ),
+    )
+}
+
+/// How many runs a counting predicate recorded in `count` (0 when it never ran).
+pub fn runs(count: &Path) -> usize {
+    std::fs::read_to_string(count).map_or(0, |t| t.lines().count())
+}
+
+/// A predicate `dir/mark.sh` that records every run in `dir/ran` and is always interesting;
+/// returns both paths.
+pub fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
+    let marker = dir.join("ran");
+    (counting(dir, "mark.sh", &marker, 0, ""), marker)
+}
+
+/// A run's stderr as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A path as UTF-8 text (test paths always are).
+pub fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Sends `signal` (a name such as `INT`) to `pid` with kill(1); a process already gone is fine.
+pub fn send(signal: &str, pid: u32) {
+    let _ = StdCommand::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status();
+}
+
+/// A private test area: `in/` for inputs, `tmp/` as minrepro's TMPDIR (so leftovers of a run
+/// are seen), and room for outputs. Removed when dropped.
+pub struct Area {
+    /// Root of everything.
+    pub root: tempfile::TempDir,
+}
+
+impl Area {
+    /// A fresh area.
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        std::fs::create_dir(root.path().join("in")).unwrap();
+        Area { root }
+    }
+
+    /// The input directory.
+    pub fn input(&self) -> PathBuf {
+        self.root.path().join("in")
+    }
+
+    /// Path for an output (not created).
+    pub fn out(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// The private TMPDIR.
+    pub fn tmp(&self) -> PathBuf {
+        self.root.path().join("tmp")
+    }
+
+    /// Whether the private TMPDIR is empty (no leftover candidate workspaces).
+    pub fn tmp_is_empty(&self) -> bool {
+        std::fs::read_dir(self.tmp()).unwrap().next().is_none()
+    }
+
+    /// Asserts the private TMPDIR is empty, naming what was left.
+    pub fn assert_tmp_empty(&self) {
+        let left: Vec<_> = std::fs::read_dir(self.tmp())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    }
+
+    /// `minrepro SUBCOMMAND -q` run from the area with the private TMPDIR, no stdin and piped
+    /// output, ready for more arguments; spawn it to learn its pid.
+    pub fn process(&self, subcommand: &str) -> StdCommand {
+        let mut command = StdCommand::new(binary());
+        command
+            .env("TMPDIR", self.tmp())
+            .current_dir(self.root.path())
+            .args([subcommand, "-q"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+}
+
+/// Spawns `command` and waits for it; returns its pid and output.
+pub fn run_with_pid(command: &mut StdCommand) -> (u32, Output) {
+    let child = command.spawn().unwrap();
+    let pid = child.id();
+    (pid, child.wait_with_output().unwrap())
+}

@@ -2,9 +2,8 @@
 //! tests: every predicate (and each of its descendants) inherits `MINREPRO_RUN_TAG=<pid>-…`, and
 //! hostile test predicates record their pids in a file.
 
-#![allow(dead_code)]
-
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Processes (not zombies) whose environment carries a run tag of minrepro process `pid`, as
 /// `"<pid>: <command line>"`.
@@ -54,6 +53,22 @@ pub fn alive_pids(file: &Path) -> Vec<String> {
         .filter(|pid| !is_zombie(pid))
         .map(str::to_owned)
         .collect()
+}
+
+/// Asserts no process of minrepro `pid` survives (briefly waiting for SIGKILLed ones to go).
+pub fn assert_no_survivors(pid: u32, pids_file: &Path) {
+    let start = Instant::now();
+    loop {
+        let tagged = survivors_of(pid);
+        let recorded = alive_pids(pids_file);
+        if tagged.is_empty() && recorded.is_empty() {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            panic!("survivors: tagged {tagged:?}, recorded {recorded:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// At most `max` bytes of `text`, cut at a character boundary.

@@ -1,17 +1,36 @@
-//! Helpers shared by the `minrepro python` end-to-end tests: the real binary, the real
-//! interpreter, the example programs and checks on reduced files.
-
-#![allow(dead_code)]
+//! Helpers of the `minrepro python` tests: the real interpreter, the example programs, checks on
+//! reduced files, a run-counting `--predicate` and staged hostile programs.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command as StdCommand, Output};
 use std::sync::OnceLock;
 
-pub use super::python_reliability as reliability;
+use super::{make_executable, minrepro, run_with_pid, Area};
 
-/// The `minrepro` binary under test.
-pub fn minrepro() -> assert_cmd::Command {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+impl Area {
+    /// Where `minrepro python` writes its output in the area.
+    pub fn out_py(&self) -> PathBuf {
+        self.out("out.py")
+    }
+
+    /// `minrepro python SOURCE -o OUT --python PYTHON -q EXTRA` in the area (see
+    /// [`Area::process`]).
+    pub fn python_cmd(&self, source: &Path, extra: &[&str]) -> StdCommand {
+        let mut command = self.process("python");
+        command
+            .arg(source)
+            .arg("-o")
+            .arg(self.out_py())
+            .arg("--python")
+            .arg(python())
+            .args(extra);
+        command
+    }
+
+    /// Runs `minrepro python` to the end; returns its pid and output.
+    pub fn python_run(&self, source: &Path, extra: &[&str]) -> (u32, Output) {
+        run_with_pid(&mut self.python_cmd(source, extra))
+    }
 }
 
 /// `examples/python/NAME`.
@@ -124,4 +143,83 @@ pub fn python_command(source: &Path, err_msg: &str, out: &Path) -> assert_cmd::C
 pub fn stderr_of(command: &mut assert_cmd::Command, code: i32) -> String {
     let assert = command.assert().code(code);
     String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+/// Runs `file` with the real interpreter from `cwd`; returns stdout+stderr.
+pub fn run_candidate(file: &Path, cwd: &Path) -> String {
+    let out = StdCommand::new(python())
+        .arg(file)
+        .current_dir(cwd)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// An existing output must be valid Python that still ends in `ValueError: ...needle...`.
+pub fn assert_output_reproduces(area: &Area, needle: &str) {
+    let out = area.out_py();
+    assert!(
+        compiles(&out),
+        "output does not compile: {:?}",
+        std::fs::read(&out)
+    );
+    let text = run_candidate(&out, area.root.path());
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    assert!(
+        last.is_some_and(|l| l.starts_with("ValueError") && l.contains(needle)),
+        "output does not reproduce: {text}"
+    );
+}
+
+/// A `--predicate` script that records every run in `marker`, then runs the candidate.
+pub fn marker_predicate(dir: &Path) -> (PathBuf, PathBuf) {
+    let marker = dir.join("marker");
+    let script = dir.join("pred.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
+            marker.display(),
+            python().display()
+        ),
+    )
+    .unwrap();
+    make_executable(&script);
+    (script, marker)
+}
+
+pub fn one_error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "not one line: {stderr:?}");
+    assert!(
+        !lines[0].chars().any(char::is_control),
+        "control characters in {:?}",
+        lines[0]
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    lines[0].to_owned()
+}
+
+/// A program whose frozen prologue counts its runs in `dir/count` and runs `hostile` (Python,
+/// one statement per line) on run `stage` (runs 1 and 2 judge the original); every process it
+/// starts should record its pid in `dir/pids`.
+pub fn staged_program(dir: &Path, hostile: &str, stage: &str) -> String {
+    let mut text = format!(
+        "# autodd: freeze-start\nimport os, sys, time, signal, subprocess\nPIDS = {pids:?}\n_c = {count:?}\n_n = int(open(_c).read()) + 1 if os.path.exists(_c) else 1\nopen(_c, 'w').write(str(_n))\nif {stage}:\n",
+        pids = dir.join("pids").display().to_string(),
+        count = dir.join("count").display().to_string(),
+    );
+    for line in hostile.lines() {
+        text.push_str(&format!("    {line}\n"));
+    }
+    text.push_str(
+        "# autodd: end-freeze\na = 1\nprint('value', a)\nraise ValueError('needle %d' % a)\n",
+    );
+    text
 }

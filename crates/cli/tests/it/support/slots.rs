@@ -2,9 +2,10 @@
 //! the Slurm tests: it takes its slot's lock (a `flock` on `LOCKS/slot-N`, released by the
 //! kernel even when the run is killed) and records a loud error if the lock is already held, so
 //! two running candidates with the same slot cannot go unnoticed.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+use super::script;
 
 /// Writes the slot-checking predicate into `dir`. Arguments: `{slot} LOCKS INNER ARGS…`; it
 /// checks that `{slot}`, `MINREPRO_SLOT`, `GPU_A` and `GPU_B` agree, holds the slot's lock while
@@ -13,9 +14,9 @@ use std::path::{Path, PathBuf};
 /// wait (at most 5 s, until one run saw it) for another slot to be held at the same time and
 /// then create `LOCKS/overlap`: proof that runs did overlap.
 pub fn slot_predicate(dir: &Path) -> PathBuf {
-    let path = dir.join("slot-check.py");
-    std::fs::write(
-        &path,
+    script(
+        dir,
+        "slot-check.py",
         r#"#!/usr/bin/python3 -S
 import fcntl, os, subprocess, sys, time
 slot, locks, inner = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -61,10 +62,6 @@ if env.get("SLOT_TEST_WAIT") == "1" and not os.path.exists(overlap):
 sys.exit(subprocess.call(inner))
 "#,
     )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
 }
 
 /// The slots recorded in `LOCKS/slots`, and the violations in `LOCKS/errors` (empty if none).

@@ -2,9 +2,8 @@
 //! `scripts/slurm-local.sh` (slurmctld and slurmd on 127.0.0.1, configuration in a temporary
 //! directory). Slurm's ports are fixed, so one test function owns the cluster and runs every
 //! scenario in turn.
-#![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -31,7 +30,7 @@ fn lock_host() -> std::fs::File {
 }
 
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm-local.sh")
+    super::repo_root().join("scripts/slurm-local.sh")
 }
 
 impl Cluster {
