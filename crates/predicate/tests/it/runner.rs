@@ -7,15 +7,10 @@ use std::time::{Duration, Instant};
 
 use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
 
+use crate::script;
+
 /// A change to a configuration under test.
 type Mutation = dyn Fn(&mut PredicateConfig);
-
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
 
 fn config(executable: &Path, args: &[&str]) -> PredicateConfig {
     PredicateConfig {
