@@ -4,11 +4,9 @@
 
 use std::path::Path;
 
-use minrepro_predicate::{
-    Acceptance, CancelFlag, Predicate, PredicateConfig, Status, OUTPUT_HEAD_LIMIT,
-};
+use minrepro_predicate::{CancelFlag, Predicate, Status, OUTPUT_HEAD_LIMIT};
 
-use crate::script;
+use crate::{config, script};
 
 fn peak_rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -52,21 +50,9 @@ fn measured_in_a_process_of_its_own() {
         "loud.sh",
         "head -c 100000000 /dev/zero | tr '\\0' x\necho NEEDLE-AT-END\nexit 0",
     );
-    let config = PredicateConfig {
-        executable: exe.to_string_lossy().into_owned(),
-        args: Vec::new(),
-        placeholders: Vec::new(),
-        acceptance: Acceptance {
-            exit_code: Some(0),
-            substring: Some("NEEDLE-AT-END".into()),
-            output_check: None,
-        },
-        runs: 1,
-        timeout_secs: 120.0,
-        cache_tags: Vec::new(),
-        cache_dependencies: Vec::new(),
-        env: Vec::new(),
-    };
+    let mut config = config(&exe, &[]);
+    config.acceptance.substring = Some("NEEDLE-AT-END".into());
+    config.timeout_secs = 120.0;
     let predicate = Predicate::new(config).unwrap();
     let before = peak_rss_kib();
     let outcome = predicate

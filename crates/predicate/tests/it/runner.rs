@@ -7,27 +7,10 @@ use std::time::{Duration, Instant};
 
 use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
 
-use crate::script;
+use crate::{config, installed, script, script_in_temp};
 
 /// A change to a configuration under test.
 type Mutation = dyn Fn(&mut PredicateConfig);
-
-fn config(executable: &Path, args: &[&str]) -> PredicateConfig {
-    PredicateConfig {
-        executable: executable.to_string_lossy().into_owned(),
-        args: args.iter().map(|s| s.to_string()).collect(),
-        placeholders: vec!["workspace", "state"],
-        acceptance: Acceptance {
-            exit_code: Some(0),
-            ..Acceptance::default()
-        },
-        runs: 1,
-        timeout_secs: 30.0,
-        cache_tags: Vec::new(),
-        cache_dependencies: Vec::new(),
-        env: Vec::new(),
-    }
-}
 
 fn lookup(state: &Path) -> impl Fn(&str) -> Option<String> + '_ {
     move |name| match name {
@@ -80,8 +63,7 @@ fn read_pids(path: &Path) -> Vec<i32> {
 
 #[test]
 fn background_descendants_die_after_a_normal_exit() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(dir.path(), "p.sh", "sleep 1000 & echo $! >> \"$1/pids\"\n(sleep 1000; echo late) & echo $! >> \"$1/pids\"\nexit 0");
+    let (dir, exe) = script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\n(sleep 1000; echo late) & echo $! >> \"$1/pids\"\nexit 0");
     let outcome = evaluate_once(config(&exe, &["{state}"]), dir.path());
     assert_eq!(outcome.status, Status::Interesting);
     let pids = read_pids(&dir.path().join("pids"));
@@ -93,12 +75,8 @@ fn background_descendants_die_after_a_normal_exit() {
 
 #[test]
 fn timeout_kills_the_whole_group_and_is_not_interesting() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(
-        dir.path(),
-        "p.sh",
-        "sleep 1000 & echo $! >> \"$1/pids\"\ntrap '' TERM\nsleep 1000\nexit 0",
-    );
+    let (dir, exe) =
+        script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\ntrap '' TERM\nsleep 1000\nexit 0");
     let mut cfg = config(&exe, &["{state}"]);
     cfg.timeout_secs = 0.5;
     let outcome = evaluate_once(cfg, dir.path());
@@ -109,20 +87,11 @@ fn timeout_kills_the_whole_group_and_is_not_interesting() {
 
 #[test]
 fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
-    if std::process::Command::new("setsid")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if !installed("setsid") {
         eprintln!("setsid not installed; skipping");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(
-        dir.path(),
-        "p.sh",
-        "setsid sh -c 'echo $$ >> \"$0/pids\"; exec sleep 1000' \"$1\" &\nwhile [ ! -s \"$1/pids\" ]; do sleep 0.01; done\necho done\nexit 0",
-    );
+    let (dir, exe) = script_in_temp("setsid sh -c 'echo $$ >> \"$0/pids\"; exec sleep 1000' \"$1\" &\nwhile [ ! -s \"$1/pids\" ]; do sleep 0.01; done\necho done\nexit 0");
     let outcome = evaluate_once(config(&exe, &["{state}"]), dir.path());
     assert_eq!(outcome.status, Status::Interesting);
     assert!(outcome.last_run.stdout.head.contains("done"));
@@ -132,72 +101,52 @@ fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
 #[test]
 fn disagreeing_runs_are_flaky() {
     let dir = tempfile::tempdir().unwrap();
-    // Exit 0, then 1, then 0, … using a counter kept outside the workspace.
-    let exe = script(
-        dir.path(),
-        "p.sh",
-        "n=$(cat \"$1/n\" 2>/dev/null || echo 0); echo $((n+1)) > \"$1/n\"; exit $((n % 2))",
-    );
-    let mut cfg = config(&exe, &["{state}"]);
-    cfg.runs = 2;
-    let outcome = evaluate_once(cfg, dir.path());
-    assert_eq!(outcome.status, Status::Flaky);
-    assert_eq!(outcome.exit_codes, vec![Some(0), Some(1)]);
-    // Two different non-interesting codes are flaky too.
-    let exe = script(
-        dir.path(),
-        "q.sh",
-        "n=$(cat \"$1/m\" 2>/dev/null || echo 0); echo $((n+1)) > \"$1/m\"; exit $((n % 2 + 3))",
-    );
-    let mut cfg = config(&exe, &["{state}"]);
-    cfg.runs = 3;
-    let outcome = evaluate_once(cfg, dir.path());
-    assert_eq!(outcome.status, Status::Flaky);
-    assert_eq!(outcome.exit_codes, vec![Some(3), Some(4), Some(3)]);
+    // Exit FIRST, FIRST + 1, FIRST, … using a counter kept outside the workspace: 0 then 1, and
+    // two different non-interesting codes (3 and 4), are both flaky.
+    for (name, first, runs, codes) in [
+        ("p.sh", 0, 2, vec![Some(0), Some(1)]),
+        ("q.sh", 3, 3, vec![Some(3), Some(4), Some(3)]),
+    ] {
+        let counter = format!("\"$1/{name}.n\"");
+        let body = format!(
+            "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $((n % 2 + {first}))"
+        );
+        let exe = script(dir.path(), name, &body);
+        let mut cfg = config(&exe, &["{state}"]);
+        cfg.runs = runs;
+        let outcome = evaluate_once(cfg, dir.path());
+        assert_eq!(outcome.status, Status::Flaky, "{name}");
+        assert_eq!(outcome.exit_codes, codes, "{name}");
+    }
 }
 
 #[test]
 fn runs_in_the_workspace_with_null_stdin_and_substring_acceptance() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(
-        dir.path(),
-        "p.sh",
-        "pwd; cat; echo \"needle in $1\" >&2; exit 7",
-    );
-    let mut cfg = config(&exe, &["{workspace}"]);
-    cfg.acceptance = Acceptance {
-        exit_code: Some(7),
-        substring: Some("needle".into()),
-        output_check: None,
-    };
-    let predicate = Predicate::new(cfg).unwrap();
+    let (_dir, exe) = script_in_temp("pwd; cat; echo \"needle in $1\" >&2; exit 7");
     let ws = tempfile::tempdir().unwrap();
     let ws_text = ws.path().to_string_lossy().into_owned();
-    let outcome = predicate
-        .evaluate(
-            ws.path(),
-            &|name| (name == "workspace").then(|| ws_text.clone()),
-            &CancelFlag::new(),
-        )
-        .unwrap();
+    let evaluate = |substring: &str| {
+        let mut cfg = config(&exe, &["{workspace}"]);
+        cfg.acceptance = Acceptance {
+            exit_code: Some(7),
+            substring: Some(substring.into()),
+            output_check: None,
+        };
+        Predicate::new(cfg)
+            .unwrap()
+            .evaluate(
+                ws.path(),
+                &|name| (name == "workspace").then(|| ws_text.clone()),
+                &CancelFlag::new(),
+            )
+            .unwrap()
+    };
+    let outcome = evaluate("needle");
     assert_eq!(outcome.status, Status::Interesting);
     assert_eq!(outcome.last_run.stdout.head, "{workspace}\n");
     assert_eq!(outcome.last_run.stderr.head, "needle in {workspace}\n");
     // Same script, a substring that never appears: uninteresting although the exit code matches.
-    let mut cfg = config(&exe, &["{workspace}"]);
-    cfg.acceptance = Acceptance {
-        exit_code: Some(7),
-        substring: Some("haystack".into()),
-        output_check: None,
-    };
-    let predicate = Predicate::new(cfg).unwrap();
-    let outcome = predicate
-        .evaluate(
-            ws.path(),
-            &|name| (name == "workspace").then(|| ws_text.clone()),
-            &CancelFlag::new(),
-        )
-        .unwrap();
+    let outcome = evaluate("haystack");
     assert_eq!(outcome.status, Status::Uninteresting);
 }
 
@@ -230,8 +179,7 @@ fn launch_errors_and_signals_are_reported() {
 
 #[test]
 fn bad_configuration_is_rejected_with_one_line_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(dir.path(), "p.sh", "exit 0");
+    let (_dir, exe) = script_in_temp("exit 0");
     let cases: Vec<(Box<Mutation>, &str)> = vec![
         (Box::new(|c| c.runs = 0), "--predicate-runs"),
         (Box::new(|c| c.timeout_secs = f64::NAN), "--timeout"),
@@ -262,8 +210,7 @@ fn bad_configuration_is_rejected_with_one_line_errors() {
 
 #[test]
 fn regular_file_arguments_become_absolute_identities() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(dir.path(), "p.sh", "exit 0");
+    let (dir, exe) = script_in_temp("exit 0");
     std::fs::write(dir.path().join("ref.json"), "{}").unwrap();
     let previous = std::env::current_dir().unwrap();
     std::env::set_current_dir(dir.path()).unwrap();
@@ -312,12 +259,7 @@ fn identity_change_during_a_run_is_fatal_and_digest_tracks_identity() {
 
 #[test]
 fn cancellation_stops_a_run_and_kills_its_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(
-        dir.path(),
-        "p.sh",
-        "sleep 1000 & echo $! >> \"$1/pids\"\nsleep 1000",
-    );
+    let (dir, exe) = script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\nsleep 1000");
     let predicate = Predicate::new(config(&exe, &["{state}"])).unwrap();
     let ws = tempfile::tempdir().unwrap();
     let cancel = CancelFlag::new();
@@ -339,8 +281,7 @@ fn cancellation_stops_a_run_and_kills_its_group() {
 
 #[test]
 fn configuration_digest_is_sensitive_to_everything_a_verdict_depends_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = script(dir.path(), "p.sh", "exit 0");
+    let (dir, exe) = script_in_temp("exit 0");
     let dep = dir.path().join("lib.so");
     std::fs::write(&dep, "lib v1").unwrap();
     let base = || {
