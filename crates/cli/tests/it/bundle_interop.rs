@@ -191,9 +191,7 @@ fn original_cache_with_a_corrupt_entry_or_format_is_refused_before_any_run() {
             .env("MINREPRO_COMPAT_PREDICATE", example_predicate())
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(needle), "{stderr}");
+        assert_fails(&output, 1, needle);
         assert!(!area.out("count").exists() && !area.out("out").exists());
         assert_eq!(std::fs::read_to_string(&cache).unwrap(), damaged);
     }

@@ -24,12 +24,7 @@ fn refused(area: &Area, bundle: &Path, needle: &str) {
     let count = area.out("refused.count");
     let predicate = counting(&area.input(), "never.sh", &count, 0, "");
     let output = run(area, bundle, "refused", &predicate, &[]);
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains(needle),
-        "{needle}: {}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, needle);
     assert_eq!(runs(&count), 0);
     assert!(!area.out("refused").exists());
 }
@@ -62,8 +57,7 @@ fn bundle_paths_and_symlinks_cannot_escape_the_bundle_directory() {
     let area = Area::new();
     let root = area.input().join("bundle");
     std::fs::create_dir(&root).unwrap();
-    let outside = area.input().join("outside.co");
-    std::fs::write(&outside, "outside").unwrap();
+    let outside = area.write_input("outside.co", "outside");
     std::os::unix::fs::symlink(&outside, root.join("linked.co")).unwrap();
     let bundle = root.join("bundle.json");
     for (path, needle) in [
@@ -81,8 +75,7 @@ fn bundle_paths_and_symlinks_cannot_escape_the_bundle_directory() {
 #[test]
 fn rejects_non_finite_json() {
     let area = Area::new();
-    let bundle = area.input().join("bundle.json");
-    std::fs::write(&bundle, r#"{"value": NaN}"#).unwrap();
+    let bundle = area.write_input("bundle.json", r#"{"value": NaN}"#);
     refused(&area, &bundle, "non-finite");
 }
 
@@ -284,12 +277,7 @@ fn changed_identity_mode_during_the_run_is_rejected() {
     .unwrap();
     std::fs::set_permissions(&predicate, std::fs::Permissions::from_mode(0o755)).unwrap();
     let output = run(&area, &bundle, "out", &predicate, &[]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("identity changed"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "identity changed");
     assert!(!area.out("out").exists());
 }
 
@@ -297,7 +285,7 @@ fn changed_identity_mode_during_the_run_is_rejected() {
 fn nonzero_exit_can_mean_interesting() {
     let area = Area::new();
     let bundle = write_bundle(&area.input(), &[b"one", b"two"], json!({}), None);
-    let predicate = script(&area.input(), "p.sh", "#!/bin/sh\nexit 17\n");
+    let predicate = area.script("p.sh", "#!/bin/sh\nexit 17\n");
     let output = run(
         &area,
         &bundle,
@@ -325,8 +313,7 @@ fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
     let slow = counting(&area.input(), "slow.sh", &count, 0, "sleep 10");
     // Alternates 0 and 1 (flaky), and 1 and 2 (two different uninteresting codes: also flaky).
     let alternating = |name: &str, base: i32| {
-        script(
-            &area.input(),
+        area.script(
             name,
             &format!(
                 "#!/bin/sh\necho run >> '{0}'\nexit $(( {base} + $(wc -l < '{0}') % 2 ))\n",
@@ -351,12 +338,7 @@ fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
         let mut args = flags.clone();
         args.extend(["--cache-file", text(&cache)]);
         let output = run(&area, &bundle, "out", &predicate, &args);
-        assert_eq!(output.status.code(), Some(1));
-        assert!(
-            stderr(&output).contains("original input is not"),
-            "{}",
-            stderr(&output)
-        );
+        assert_fails(&output, 1, "original input is not");
         assert!(stderr(&output).contains(needle), "{}", stderr(&output));
         let stored: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
@@ -370,8 +352,7 @@ fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
 fn capture_is_bounded() {
     let area = Area::new();
     let bundle = write_bundle(&area.input(), &[b"one", b"two"], json!({}), None);
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "loud.sh",
         "#!/bin/sh\nhead -c 409600 /dev/zero | tr '\\0' x\nexit 0\n",
     );
@@ -397,8 +378,7 @@ fn unknown_placeholder_fails_before_launch() {
             .arg(format!("--predicate-arg={argument}"))
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        assert!(stderr(&output).contains("unknown interestingness placeholder"));
+        assert_fails(&output, 1, "unknown interestingness placeholder");
         assert_eq!(runs(&count), 0);
     }
 }
@@ -446,7 +426,7 @@ fn nonfinite_timeouts_are_rejected_by_the_command_line() {
 fn missing_section_tool_is_reported() {
     let area = Area::new();
     let bundle = write_bundle(&area.input(), &[b"one"], json!({}), None);
-    let predicate = script(&area.input(), "p.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = area.script("p.sh", "#!/bin/sh\nexit 0\n");
     let output = run(
         &area,
         &bundle,
@@ -454,12 +434,7 @@ fn missing_section_tool_is_reported() {
         &predicate,
         &["--allow-remove-section=*", "--readobj=/does-not-exist"],
     );
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("could not find executable"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "could not find executable");
 }
 
 #[test]
@@ -470,11 +445,7 @@ fn duplicate_items_are_reduced_by_position() {
     std::fs::write(&x, "x").unwrap();
     std::fs::write(&y, "y").unwrap();
     // The same file twice is two objects (object-0000 and object-0002 here); one x suffices.
-    let predicate = script(
-        &area.input(),
-        "x.sh",
-        "#!/bin/sh\ncat objects/* | grep -q x\n",
-    );
+    let predicate = area.script("x.sh", "#!/bin/sh\ncat objects/* | grep -q x\n");
     let out = area.out("out");
     let mut command = area.bundle_cmd();
     for object in [&x, &y, &x] {

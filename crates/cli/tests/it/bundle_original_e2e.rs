@@ -355,12 +355,7 @@ fn unsupported_section_format_publishes_nothing() {
         .arg(format!("--objcopy={objcopy}"))
         .output()
         .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        assert!(
-            stderr(&output).contains("requires an AMDGPU ELF"),
-            "{}",
-            stderr(&output)
-        );
+        assert_fails(&output, 1, "requires an AMDGPU ELF");
         assert!(!out.exists());
         // Refused before any predicate run (and so before any removal).
         assert!(!marker.exists());
@@ -396,8 +391,7 @@ fn existing_output_is_never_overwritten() {
     )
     .output()
     .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("refusing to overwrite"));
+    assert_fails(&output, 1, "refusing to overwrite");
     assert_eq!(
         std::fs::read_to_string(out.join("marker")).unwrap(),
         "preserve"
@@ -452,12 +446,7 @@ fn cache_cannot_overwrite_external_bundle_metadata() {
     .arg(&external)
     .output()
     .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("overwrite reducer input"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "overwrite reducer input");
     assert_eq!(std::fs::read_to_string(&external).unwrap(), cache);
 }
 
@@ -491,12 +480,7 @@ raise SystemExit(0)
         .arg(&dependency)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("identity changed"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "identity changed");
     assert!(!out.exists());
 }
 
@@ -510,11 +494,6 @@ fn uninteresting_original_publishes_nothing() {
     let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("original input is not"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "original input is not");
     assert!(!out.exists());
 }

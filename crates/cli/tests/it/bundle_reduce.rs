@@ -7,9 +7,7 @@ use crate::support::*;
 
 #[test]
 fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let before = tree(&area.input());
     let out = area.out("reduced");
     let assert = area
@@ -124,9 +122,7 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
     )
     .unwrap();
     // {input} is the sole object; {metadata} and {workspace} are the candidate's paths.
-    let predicate = script(
-        &area.input(),
-        "p.sh",
+    let predicate = area.script("p.sh",
         "#!/bin/sh\ngrep -q alpha \"$1\" || exit 1\ngrep -q alpha \"$2\" || exit 1\n[ -f \"$3/bundle.json\" ] || exit 1\n",
     );
     let out = area.out("out");
@@ -184,8 +180,7 @@ fn worklist_with_selector_document() {
     let mut list = b"alpha.co\0".to_vec();
     list.extend_from_slice(beta.to_str().unwrap().as_bytes());
     list.extend_from_slice(b"\0sub/gamma.co\0");
-    let worklist = area.input().join("list dir/unique.list");
-    std::fs::write(&worklist, list).unwrap();
+    let worklist = area.write_input("list dir/unique.list", list);
     let selector = area.input().join("selection.json");
     std::fs::write(
         &selector,
@@ -193,9 +188,7 @@ fn worklist_with_selector_document() {
             "kernels": ["k1", "k2"], "filters": {"gpu": "gfx90a"}, "arguments": []}"#,
     )
     .unwrap();
-    let predicate = script(
-        &area.input(),
-        "p.sh",
+    let predicate = area.script("p.sh",
         "#!/bin/sh\ngrep -q '\"t4\"' metadata.json || exit 1\nfor f in objects/*; do grep -q beta \"$f\" && exit 0; done\nexit 1\n",
     );
     let out = area.out("out");
@@ -229,8 +222,7 @@ fn worklist_with_selector_document() {
 
 #[test]
 fn offline_differential_workflow_keeps_the_reference_outside() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let tools = tempfile::tempdir().unwrap();
     // The fixed reference manifest (as produced by the older build) lives outside the bundle.
     let reference = tools.path().join("pr3598-reference.json");
@@ -296,9 +288,7 @@ sys.exit(1 if diff else 0)
 
 #[test]
 fn identical_bytes_across_runs_and_jobs() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let run = |name: &str, jobs: &str| {
         let out = area.out(name);
         area.reduce_cmd(&bundle, &out, &predicate)
@@ -320,9 +310,7 @@ fn identical_bytes_across_runs_and_jobs() {
 
 #[test]
 fn persistent_cache_gives_identical_output() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let cache = area.out("cache.json");
     let run = |name: &str| {
         let out = area.out(name);
@@ -371,9 +359,7 @@ fn llvm_19_tools_when_installed() {
         println!("note: /usr/lib/llvm-19/bin tools are not installed; skipping the LLVM 19 run");
         return;
     }
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let out = area.out("out");
     area.reduce_cmd(&bundle, &out, &predicate)
         .arg("--predicate-arg={bundle}")
@@ -391,11 +377,9 @@ fn llvm_19_tools_when_installed() {
 
 #[test]
 fn allow_empty_bundle_controls_the_last_object() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     // Only the metadata matters to this predicate.
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "meta-only.sh",
         "#!/bin/sh\ngrep -q '\"owner\"' metadata.json\n",
     );

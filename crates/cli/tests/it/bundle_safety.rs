@@ -9,8 +9,7 @@ use crate::support::*;
 
 #[test]
 fn existing_output_is_never_overwritten() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let (predicate, marker) = marking_predicate(&area.input());
     let out = area.out("exists");
     std::fs::create_dir(&out).unwrap();
@@ -69,10 +68,8 @@ fn cache_file_refusals() {
     ] {
         let output = area
             .reduce_cmd(&bundle, &out, &predicate)
-            .arg("--cache-dependency")
-            .arg(&dependency)
-            .arg("--cache-file")
-            .arg(&cache)
+            .arg(format!("--cache-dependency={}", dependency.display()))
+            .arg(format!("--cache-file={}", cache.display()))
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1), "{}", cache.display());
@@ -87,13 +84,8 @@ fn cache_file_refusals() {
 
 #[test]
 fn uninteresting_original_publishes_nothing() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = script(
-        &area.input(),
-        "no.sh",
-        "#!/bin/sh\necho 'works fine here'\nexit 3\n",
-    );
+    let (area, bundle) = bundle_area();
+    let predicate = area.script("no.sh", "#!/bin/sh\necho 'works fine here'\nexit 3\n");
     let out = area.out("out");
     let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
@@ -105,21 +97,15 @@ fn uninteresting_original_publishes_nothing() {
     assert!(stderr.contains("works fine here"), "{stderr}");
     assert!(!out.exists());
     assert!(area.tmp_is_empty());
-    let leftovers: Vec<_> = std::fs::read_dir(area.root.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
+    let leftovers = names(area.root.path());
     assert_eq!(leftovers.len(), 2, "{leftovers:?}");
 }
 
 #[test]
 fn flaky_original_is_rejected() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let state = area.input().join("count");
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "flaky.sh",
         &format!(
             "#!/bin/sh\nif [ -f '{0}' ]; then rm '{0}'; exit 1; fi\ntouch '{0}'\nexit 0\n",
@@ -132,19 +118,16 @@ fn flaky_original_is_rejected() {
         .args(["--predicate-runs", "2"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("flaky"), "{}", stderr(&output));
+    assert_fails(&output, 1, "flaky");
     assert!(!out.exists());
 }
 
 #[test]
 fn interruption_publishes_nothing_and_cleans_up() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let started = area.input().join("started");
     // The original is interesting quickly; the first candidate then hangs.
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "slow.sh",
         &format!(
             "#!/bin/sh\nif [ -f '{0}' ]; then sleep 60; fi\ntouch '{0}'\nexit 0\n",
@@ -172,11 +155,7 @@ fn interruption_publishes_nothing_and_cleans_up() {
     assert!(started.exists(), "the predicate never ran");
     // Let the first candidate's run start.
     std::thread::sleep(Duration::from_millis(300));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    assert!(send("INT", child.id()));
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     assert!(stderr(&output).contains("no output was published"));
@@ -185,11 +164,7 @@ fn interruption_publishes_nothing_and_cleans_up() {
         area.tmp_is_empty(),
         "temporary directories were left behind"
     );
-    let siblings: Vec<_> = std::fs::read_dir(area.root.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let siblings = names(area.root.path());
     assert!(
         !siblings.iter().any(|n| n.contains("minrepro")),
         "{siblings:?}"
@@ -269,20 +244,14 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
         .arg(&predicate)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("selector.json"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "selector.json");
     assert!(!marker.exists(), "a predicate ran on malformed input");
     assert!(!area.out("out").exists());
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let object = area.input().join("objects/alpha.co");
     let (predicate, marker) = marking_predicate(&area.input());
     let out = area.out("out");
@@ -314,8 +283,7 @@ fn usage_errors_exit_2() {
         ),
     ] {
         let output = area.bundle_cmd().args(&full).args(extra).output().unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        assert!(stderr(&output).contains(needle), "{}", stderr(&output));
+        assert_fails(&output, 1, needle);
     }
     assert!(!marker.exists());
     assert!(!out.exists());
@@ -323,8 +291,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn section_tool_problems_are_clear_errors_before_the_predicate() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let (predicate, marker) = marking_predicate(&area.input());
     let bin = tempfile::tempdir().unwrap();
     let bad_json = script(
@@ -346,20 +313,13 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
             .unwrap()
     };
     let output = run(&["--readobj=/nonexistent/llvm-readobj".into()]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output)
-            .contains("--readobj: could not find executable \"/nonexistent/llvm-readobj\""),
-        "{}",
-        stderr(&output)
+    assert_fails(
+        &output,
+        1,
+        "--readobj: could not find executable \"/nonexistent/llvm-readobj\"",
     );
     let output = run(&[format!("--readobj={}", bad_json.display())]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("malformed section JSON"),
-        "{}",
-        stderr(&output)
-    );
+    assert_fails(&output, 1, "malformed section JSON");
     // Not AMDGPU ELF: a text file posing as a code object.
     std::fs::write(area.input().join("objects/gamma.co"), "not elf").unwrap();
     let output = run(&[]);

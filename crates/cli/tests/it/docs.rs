@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::support::binary;
+use crate::support::{assert_fails, binary, names};
 
 fn minrepro(args: &[&str]) -> Output {
     let output = Command::new(binary())
@@ -150,13 +150,8 @@ fn man_pages_render_with_every_subcommand() {
     let all = dir.path().join("all");
     std::fs::create_dir(&all).unwrap();
     minrepro(&["man", "--dir", all.to_str().unwrap()]);
-    let mut names: Vec<String> = std::fs::read_dir(&all)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        names(&all),
         [
             "minrepro-bundle.1",
             "minrepro-completions.1",
@@ -174,9 +169,7 @@ fn man_refuses_an_unknown_subcommand() {
         .args(["man", "nope"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("no subcommand \"nope\""), "{stderr}");
+    assert_fails(&output, 1, "no subcommand \"nope\"");
 }
 
 /// `--help` names every placeholder a front end's predicate arguments may use, and `bundle`

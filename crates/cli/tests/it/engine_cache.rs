@@ -25,12 +25,10 @@ fn counting_predicate(dir: &Path, count: &Path) -> PathBuf {
 
 #[test]
 fn cache_hits_replace_runs_only_while_every_identity_is_unchanged() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let count = area.out("count");
     let predicate = counting_predicate(&area.input(), &count);
-    let dependency = area.input().join("libdep.so");
-    std::fs::write(&dependency, "v1").unwrap();
+    let dependency = area.write_input("libdep.so", "v1");
     let cache = area.out("cache.json");
     let mut serial = 0;
     let mut reduce = |tag: &str| {
@@ -78,15 +76,11 @@ fn cache_hits_replace_runs_only_while_every_identity_is_unchanged() {
 
 #[test]
 fn an_identity_file_changing_mid_run_aborts_and_publishes_nothing() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let dependency = area.input().join("reference.json");
-    std::fs::write(&dependency, "{}").unwrap();
+    let (area, bundle) = bundle_area();
+    let dependency = area.write_input("reference.json", "{}");
     let count = area.out("count");
     // The third run rewrites the dependency, as a rebuilt library would.
-    let predicate = script(
-        &area.input(),
-        "mutating.sh",
+    let predicate = area.script("mutating.sh",
         &format!(
             "#!/bin/sh\necho run >> '{0}'\nif [ $(wc -l < '{0}') -ge 3 ]; then echo '{{\"x\":1}}' > '{1}'; fi\nexit 0\n",
             count.display(),

@@ -9,22 +9,19 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::bundle::{reduce_args, three_object_bundle, tree};
-use crate::support::procs::{alive_pids, processes_with_env};
-use crate::support::python::staged_program;
-use crate::support::{binary, script, Area};
+use crate::support::bundle::*;
+use crate::support::procs::*;
+use crate::support::python::staged_flags;
+use crate::support::*;
 
 const MARKER_VAR: &str = "MINREPRO_TEST_MARKER";
 
 #[test]
 fn the_running_predicate_dies_with_a_killed_minrepro() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let pid_file = area.out("predicate.pid");
     // The original is judged quickly; the first candidate's run then becomes a long sleep.
-    let predicate = script(
-        &area.input(),
-        "slow.sh",
+    let predicate = area.script("slow.sh",
         &format!(
             "#!/bin/sh\nif [ -f '{0}' ]; then echo $$ > '{0}.running'; exec sleep 1000; fi\ntouch '{0}'\nexit 0\n",
             pid_file.display()
@@ -156,8 +153,7 @@ fn kill_and_expect_nothing_left(
 
 #[test]
 fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let before = tree(&area.input());
     let pids = area.out("pids");
     let running = area.out("running");
@@ -207,22 +203,10 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
             descendants = descendants.display().to_string(),
             running = running.display().to_string(),
         );
-        let source = area.input().join("victim.py");
-        let text = staged_program(&area.input(), &body, "_n >= 3");
-        std::fs::write(&source, &text).unwrap();
+        let (source, text) = area.stage("victim.py", &body, "_n >= 3");
         let (value, entry) = marker(backend, area.root.path());
         let child = area
-            .python_cmd(
-                &source,
-                &[
-                    "--err-msg",
-                    "needle",
-                    "--backend",
-                    backend,
-                    "--timeout",
-                    "600",
-                ],
-            )
+            .python_cmd(&source, &staged_flags(backend, "600"))
             .env(MARKER_VAR, &value)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -240,8 +224,7 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
 
 #[test]
 fn no_guardian_remains_after_a_normal_run() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let predicate = script(area.root.path(), "yes.sh", "#!/bin/sh\nexit 0\n");
     let (value, entry) = marker("normal", area.root.path());
     let status = Command::new(binary())

@@ -36,12 +36,7 @@ fn sigint_stops_cleanly() {
     while !out.exists() && start.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    let pid = child.id().to_string();
-    assert!(std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    assert!(send("INT", child.id()));
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     if out.exists() {

@@ -7,85 +7,49 @@ use crate::support::*;
 /// The README's main command: the shape-mismatch example.
 #[test]
 fn shape_mismatch_readme_example() {
-    let dir = tempfile::tempdir().unwrap();
     let source = example("shape_mismatch.py");
     let before = std::fs::read(&source).unwrap();
-    let (out, (after, was)) = reduce(
-        &source,
-        dir.path(),
-        &["--err-msg", "T.gemm K shape check failed"],
+    let reduced = reduce_example(
+        "shape_mismatch.py",
+        "T.gemm K shape check failed",
+        &[],
+        None,
     );
     assert_eq!(std::fs::read(&source).unwrap(), before, "source untouched");
-    assert!(
-        after * 3 < was,
-        "{after} tokens is not much smaller than {was}"
-    );
-    assert!(compiles(&out));
-    let run = run_python(&out, None);
-    assert!(all_output(&run).contains("T.gemm K shape check failed"));
-    assert!(last_stderr_line(&run).starts_with("ValueError"));
+    reduced.assert_shrunk(3);
+    assert!(compiles(&reduced.out));
+    assert!(reduced.output().contains("T.gemm K shape check failed"));
+    assert!(last_stderr_line(&reduced.run).starts_with("ValueError"));
 }
 
 #[test]
 fn failure_inside_if_for_with() {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, (after, was)) = reduce(
-        &example("control_flow.py"),
-        dir.path(),
-        &["--err-msg", "budget exceeded"],
-    );
-    assert!(
-        after * 2 < was,
-        "{after} tokens is not much smaller than {was}"
-    );
-    let run = run_python(&out, None);
-    assert!(all_output(&run).contains("budget exceeded"));
-    assert!(last_stderr_line(&run).starts_with("RuntimeError"));
+    let reduced = reduce_example("control_flow.py", "budget exceeded", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(reduced.output().contains("budget exceeded"));
+    assert!(last_stderr_line(&reduced.run).starts_with("RuntimeError"));
 }
 
 #[test]
 fn failure_on_stdout_with_exit_zero() {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, (after, was)) = reduce(
-        &example("stdout_exit0.py"),
-        dir.path(),
-        &["--err-msg", "CHECKSUM MISMATCH"],
-    );
-    assert!(
-        after * 2 < was,
-        "{after} tokens is not much smaller than {was}"
-    );
-    let run = run_python(&out, None);
-    assert!(String::from_utf8_lossy(&run.stdout).contains("CHECKSUM MISMATCH"));
+    let reduced = reduce_example("stdout_exit0.py", "CHECKSUM MISMATCH", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(String::from_utf8_lossy(&reduced.run.stdout).contains("CHECKSUM MISMATCH"));
 }
 
 #[test]
 fn failure_behind_main_guard() {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, (after, was)) = reduce(
-        &example("main_guard.py"),
-        dir.path(),
-        &["--err-msg", "empty input"],
-    );
-    assert!(
-        after * 2 < was,
-        "{after} tokens is not much smaller than {was}"
-    );
-    let run = run_python(&out, None);
-    assert!(all_output(&run).contains("empty input"));
-    assert!(last_stderr_line(&run).starts_with("LookupError"));
+    let reduced = reduce_example("main_guard.py", "empty input", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(reduced.output().contains("empty input"));
+    assert!(last_stderr_line(&reduced.run).starts_with("LookupError"));
 }
 
 #[test]
 fn frozen_code_is_kept_in_all_three_forms() {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, (after, was)) = reduce(
-        &example("frozen.py"),
-        dir.path(),
-        &["--err-msg", "frozen failure 42"],
-    );
-    assert!(after < was);
-    let text = std::fs::read_to_string(&out).unwrap();
+    let reduced = reduce_example("frozen.py", "frozen failure 42", &[], None);
+    reduced.assert_shrunk(1);
+    let text = reduced.text();
     for kept in [
         "setup_marker = \"kept by the line annotation\"  # autodd: freeze",
         "class _Freeze:",
@@ -100,36 +64,28 @@ fn frozen_code_is_kept_in_all_three_forms() {
         !text.contains("extra = sum(unused)"),
         "unfrozen code kept:\n{text}"
     );
-    assert!(all_output(&run_python(&out, None)).contains("frozen failure 42"));
+    assert!(reduced.output().contains("frozen failure 42"));
 }
 
 #[test]
 fn parallel_jobs_give_the_same_result() {
-    let dir1 = tempfile::tempdir().unwrap();
-    let dir2 = tempfile::tempdir().unwrap();
-    let flags = ["--err-msg", "budget exceeded"];
-    let (out1, _) = reduce(&example("control_flow.py"), dir1.path(), &flags);
-    let (out2, _) = reduce(
-        &example("control_flow.py"),
-        dir2.path(),
-        &[flags[0], flags[1], "-j", "2"],
-    );
-    assert_eq!(std::fs::read(out1).unwrap(), std::fs::read(out2).unwrap());
+    let one = reduce_example("control_flow.py", "budget exceeded", &[], None);
+    let two = reduce_example("control_flow.py", "budget exceeded", &["-j", "2"], None);
+    assert_eq!(one.text(), two.text());
 }
 
 #[test]
 fn sibling_import_from_the_source_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, (after, was)) = reduce(
-        &example("sibling/main.py"),
-        dir.path(),
-        &["--err-msg", "sibling helper overflow"],
+    let pythonpath = example("sibling");
+    let reduced = reduce_example(
+        "sibling/main.py",
+        "sibling helper overflow",
+        &[],
+        Some(&pythonpath),
     );
-    assert!(after < was);
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains("helper"), "{text}");
-    let run = run_python(&out, Some(&example("sibling")));
-    assert!(all_output(&run).contains("sibling helper overflow"));
+    reduced.assert_shrunk(1);
+    assert!(reduced.text().contains("helper"), "{}", reduced.text());
+    assert!(reduced.output().contains("sibling helper overflow"));
     assert!(
         !example("sibling/__pycache__").exists(),
         "no bytecode written next to the source"

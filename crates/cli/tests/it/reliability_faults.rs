@@ -15,12 +15,8 @@ use crate::support::*;
 
 /// No staging directory or temporary file of ours next to an output.
 fn assert_no_staging(dir: &Path) {
-    let left: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".minrepro-"))
-        .collect();
+    let mut left = names(dir);
+    left.retain(|n| n.contains(".minrepro-"));
     assert!(left.is_empty(), "staging leftovers: {left:?}");
 }
 
@@ -85,8 +81,7 @@ fn hostile_predicates_leave_nothing_behind() {
     ];
     for (label, hostile, timeout) in cases {
         for jobs in ["1", "3"] {
-            let area = Area::new();
-            let bundle = three_object_bundle(&area.input());
+            let (area, bundle) = bundle_area();
             let hostile = hostile
                 .replace("PIDS", &format!("'{}'", pids_of(&area.input())))
                 .replace("INPUTDIR", &format!("'{}'", area.input().display()));
@@ -177,10 +172,8 @@ fn hostile_original_runs_are_clear_errors() {
             "flaky",
         ),
     ] {
-        let area = Area::new();
-        let bundle = three_object_bundle(&area.input());
-        let predicate = script(
-            &area.input(),
+        let (area, bundle) = bundle_area();
+        let predicate = area.script(
             "p.sh",
             &format!(
                 "#!/bin/sh\nD='{}'\necho $$ >> \"$D/pids\"\n{body}\n",
@@ -189,14 +182,7 @@ fn hostile_original_runs_are_clear_errors() {
         );
         let before = tree(&area.input());
         let out = area.out("out");
-        let mut args: Vec<&std::ffi::OsStr> = vec![
-            "--bundle".as_ref(),
-            bundle.as_os_str(),
-            "--output".as_ref(),
-            out.as_os_str(),
-            "--predicate".as_ref(),
-            predicate.as_os_str(),
-        ];
+        let mut args = reduce_args(&bundle, &out, &predicate);
         args.extend(extra.iter().map(std::ffi::OsStr::new));
         let (pid, output) = run(&area, &args);
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -224,12 +210,9 @@ fn hostile_original_runs_are_clear_errors() {
 
 #[test]
 fn a_signal_death_can_be_the_interesting_behaviour() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     // Crashes with SIGSEGV while gamma is present (the crash is what is being reduced).
-    let predicate = script(
-        &area.input(),
-        "segv.sh",
+    let predicate = area.script("segv.sh",
         "#!/bin/sh\nif grep -q gamma \"$(dirname \"$1\")\"/objects/*; then kill -SEGV $$; fi\nexit 0\n",
     );
     let out = area.out("out");
@@ -250,21 +233,10 @@ fn a_signal_death_can_be_the_interesting_behaviour() {
         String::from_utf8_lossy(&output.stderr)
     );
     verify_output(&out);
-    let objects: Vec<_> = std::fs::read_dir(out.join("objects"))
-        .unwrap()
-        .flatten()
-        .collect();
+    let objects = names(&out.join("objects"));
     assert_eq!(objects.len(), 1);
-    assert!(objects[0].file_name().to_string_lossy().contains("gamma"));
+    assert!(objects[0].contains("gamma"));
     assert_eq!(log(&out)["reproduction"]["interesting_exit_code"], -11);
-}
-
-/// Sends `signal` to `pid` (via kill(1)).
-fn send(signal: &str, pid: u32) {
-    let _ = StdCommand::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid.to_string())
-        .status();
 }
 
 /// Runs minrepro and signals it after `delay`; returns (pid, exit code or -signal, stderr).
@@ -294,12 +266,9 @@ fn run_and_signal(
 #[test]
 fn signals_at_random_moments_publish_all_or_nothing() {
     // A reduction with many accepted steps and a slowish predicate that leaves a daemon behind.
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let pids = area.input().join("pids");
-    let predicate = script(
-        &area.input(),
-        "slow-gamma.sh",
+    let predicate = area.script("slow-gamma.sh",
         &format!(
             "#!/bin/sh\necho $$ >> '{0}'\nsetsid sh -c 'echo $$ >> {0}; exec sleep 1000' &\nsleep 0.05\n\
              grep -q '\"gamma\"' \"$1\" || exit 1\nexec {1} \"$@\"\n",
@@ -389,7 +358,7 @@ fn signals_during_publication_publish_all_or_nothing() {
     bytes.resize(64 << 20, 0x5a);
     std::fs::write(&object, &bytes).unwrap();
     drop(bytes);
-    let predicate = script(&area.input(), "yes.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = area.script("yes.sh", "#!/bin/sh\nexit 0\n");
     let before = tree(&area.input());
     let mut codes = Vec::new();
     for (index, delay_ms) in [100u64, 250, 400, 600, 900, 1300].into_iter().enumerate() {
@@ -446,12 +415,10 @@ fn cache_run(
 
 #[test]
 fn corrupt_truncated_and_odd_cache_files() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let gamma = gamma_predicate(&area.input());
     let count = area.input().join("count");
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "counting.sh",
         &format!(
             "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
@@ -554,12 +521,10 @@ fn corrupt_truncated_and_odd_cache_files() {
 
 #[test]
 fn two_processes_on_one_cache_file_never_corrupt_it() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let gamma = gamma_predicate(&area.input());
     let started = area.input().join("started");
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "slow.sh",
         &format!(
             "#!/bin/sh\ntouch '{}'\nsleep 0.3\nexec '{}' \"$@\"\n",
@@ -618,26 +583,19 @@ fn two_processes_on_one_cache_file_never_corrupt_it() {
         .success());
     assert_eq!(tree(&later), tree(&first_out));
     assert!(area.tmp_is_empty());
-    let leftovers: Vec<_> = std::fs::read_dir(area.root.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("lock") || n.contains("minrepro-tmp"))
-        .collect();
+    let leftovers = area.root_names_with(&["lock", "minrepro-tmp"]);
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[test]
 fn output_parent_vanishing_mid_run_is_a_clear_error() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let parent = area.root.path().join("parent");
     std::fs::create_dir(&parent).unwrap();
     let gamma = gamma_predicate(&area.input());
     // The third predicate run removes the output's parent directory.
     let count = area.input().join("count");
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "vanish.sh",
         &format!(
             "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
@@ -683,12 +641,9 @@ fn output_parent_vanishing_mid_run_is_a_clear_error() {
         "{stderr}"
     );
     verify_output(&rescued[0]);
-    let objects: Vec<_> = std::fs::read_dir(rescued[0].join("objects"))
-        .unwrap()
-        .flatten()
-        .collect();
+    let objects = names(&rescued[0].join("objects"));
     assert_eq!(objects.len(), 1);
-    assert!(objects[0].file_name().to_string_lossy().contains("gamma"));
+    assert!(objects[0].contains("gamma"));
     assert!(area.tmp_is_empty());
     assert_clean_processes("vanishing parent", pid, &area.input().join("none"));
 }
@@ -726,8 +681,7 @@ impl Drop for ReadOnlyMount {
 
 #[test]
 fn read_only_output_parent_is_refused_before_the_predicate() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
+    let (area, bundle) = bundle_area();
     let source = area.root.path().join("rw");
     std::fs::create_dir(&source).unwrap();
     let target = area.root.path().join("ro");
@@ -748,8 +702,7 @@ fn read_only_output_parent_is_refused_before_the_predicate() {
         return;
     };
     let marker = area.input().join("ran");
-    let predicate = script(
-        &area.input(),
+    let predicate = area.script(
         "mark.sh",
         &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
     );

@@ -90,12 +90,7 @@ impl Setup {
         assert!(!out.exists(), "{label}: something was published");
         assert!(self.area.tmp_is_empty(), "{label}: temporary leftovers");
         assert!(files(&self.dir()) == before, "{label}: inputs changed");
-        let siblings: Vec<String> = std::fs::read_dir(self.area.root.path())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.contains("minrepro"))
-            .collect();
+        let siblings = self.area.root_names_with(&["minrepro"]);
         assert!(siblings.is_empty(), "{label}: staging left: {siblings:?}");
     }
 

@@ -186,9 +186,7 @@ proptest! {
         let dir = area.input().join("b");
         let bundle = write_input(&dir, &input);
         let marker = area.input().join("ran");
-        let predicate = script(
-            &area.input(),
-            "keep.sh",
+        let predicate = area.script("keep.sh",
             &format!(
                 "#!/bin/sh\necho run >> '{}'\ncd \"$1\" || exit 3\ngrep -q '\"keep\"' metadata.json || exit 1\n\
                  grep -qa KEY objects/* 2>/dev/null || exit 1\nexit 0\n",

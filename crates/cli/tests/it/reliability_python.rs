@@ -103,8 +103,7 @@ fn bad_python_sources_are_rejected_before_any_run() {
     for (label, bytes, expected) in cases {
         for backend in ["runner", "subproc"] {
             let area = Area::new();
-            let source = area.input().join("bad.py");
-            std::fs::write(&source, &bytes).unwrap();
+            let source = area.write_input("bad.py", &bytes);
             let (predicate, marker) = marker_predicate(&area.input());
             let predicate = predicate.to_string_lossy().into_owned();
             for extra in [
@@ -175,8 +174,7 @@ fn odd_but_valid_sources_reduce() {
     ];
     for (label, bytes) in cases {
         let area = Area::new();
-        let source = area.input().join("odd.py");
-        std::fs::write(&source, &bytes).unwrap();
+        let source = area.write_input("odd.py", &bytes);
         let (_, output) = area.python_run(&source, &["--err-msg", "needle"]);
         assert!(
             output.status.success(),
@@ -224,8 +222,7 @@ fn pep_263_encodings_are_decoded_and_written_back() {
     for (label, bytes, needle, kept) in cases {
         for backend in ["runner", "subproc"] {
             let area = Area::new();
-            let source = area.input().join("coded.py");
-            std::fs::write(&source, &bytes).unwrap();
+            let source = area.write_input("coded.py", &bytes);
             let (_, output) =
                 area.python_run(&source, &["--err-msg", needle, "--backend", backend]);
             let stderr = String::from_utf8_lossy(&output.stderr);
@@ -265,10 +262,8 @@ fn deeply_nested_expressions_do_not_overflow_the_stack() {
     for text in cases {
         let label = &text[..30];
         let area = Area::new();
-        let source = area.input().join("deep.py");
-        std::fs::write(&source, &text).unwrap();
-        let predicate = area.input().join("grep.sh");
-        std::fs::write(&predicate, "#!/bin/sh\ngrep -q needle \"$1\"\n").unwrap();
+        let source = area.write_input("deep.py", &text);
+        let predicate = area.write_input("grep.sh", "#!/bin/sh\ngrep -q needle \"$1\"\n");
         make_executable(&predicate);
         let mut child = area
             .python_cmd(
@@ -407,20 +402,8 @@ fn hostile_candidates_leave_nothing_behind(backend: &str) {
     ];
     for (label, hostile, timeout) in cases {
         let area = Area::new();
-        let source = area.input().join("hostile.py");
-        let text = staged_program(&area.input(), hostile, "_n == 3");
-        std::fs::write(&source, &text).unwrap();
-        let (pid, output) = area.python_run(
-            &source,
-            &[
-                "--err-msg",
-                "needle",
-                "--backend",
-                backend,
-                "--timeout",
-                timeout,
-            ],
-        );
+        let (source, text) = area.stage("hostile.py", hostile, "_n == 3");
+        let (pid, output) = area.python_run(&source, &staged_flags(backend, timeout));
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "{label} {backend}: {stderr}");
         assert_no_survivors(pid, &area.input().join("pids"));
@@ -435,10 +418,8 @@ fn hostile_candidates_leave_nothing_behind(backend: &str) {
 fn flaky_candidates_do_not_break_the_output() {
     for backend in ["runner", "subproc"] {
         let area = Area::new();
-        let source = area.input().join("flaky.py");
         // Every second candidate exits early without the needle.
-        let text = staged_program(&area.input(), "sys.exit(0)", "_n > 2 and _n % 2 == 0");
-        std::fs::write(&source, &text).unwrap();
+        let (source, text) = area.stage("flaky.py", "sys.exit(0)", "_n > 2 and _n % 2 == 0");
         let (pid, output) =
             area.python_run(&source, &["--err-msg", "needle", "--backend", backend]);
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -456,26 +437,24 @@ fn signals_during_a_reduction_leave_a_valid_output_or_none() {
     // Every run sleeps and leaves a forked setsid daemon (no exec) and a subprocess daemon.
     let hostile = "if os.fork() == 0:\n    os.setsid()\n    open(PIDS, 'a').write('%d\\n' % os.getpid())\n    time.sleep(1000)\n    os._exit(0)\np = subprocess.Popen(['sleep', '1000'], start_new_session=True)\nopen(PIDS, 'a').write('%d\\n' % p.pid)\ntime.sleep(0.3)";
     let plan = [
-        ("runner", "-INT", 150),
-        ("runner", "-TERM", 700),
-        ("runner", "-INT", 1600),
-        ("runner", "-TERM", 2600),
-        ("subproc", "-TERM", 150),
-        ("subproc", "-INT", 700),
-        ("subproc", "-TERM", 1600),
-        ("subproc", "-INT", 2600),
+        ("runner", "INT", 150),
+        ("runner", "TERM", 700),
+        ("runner", "INT", 1600),
+        ("runner", "TERM", 2600),
+        ("subproc", "TERM", 150),
+        ("subproc", "INT", 700),
+        ("subproc", "TERM", 1600),
+        ("subproc", "INT", 2600),
     ];
     let mut interrupted = 0;
     for (backend, signal, delay) in plan {
         let area = Area::new();
-        let source = area.input().join("slow.py");
         // The verification run of the output (below) must not start daemons: `calm` stops them.
-        let text = staged_program(
-            &area.input(),
+        let (source, text) = area.stage(
+            "slow.py",
             hostile,
             "not os.path.exists(os.path.join(os.path.dirname(PIDS), 'calm'))",
         );
-        std::fs::write(&source, &text).unwrap();
         let child = area
             .python_cmd(
                 &source,
@@ -505,12 +484,7 @@ fn signals_during_a_reduction_leave_a_valid_output_or_none() {
             let _ = std::fs::remove_file(area.input().join("count"));
             assert_output_reproduces(&area, "needle");
         }
-        let staging: Vec<_> = std::fs::read_dir(area.root.path())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with(".out.py") || n.contains(".minrepro-"))
-            .collect();
+        let staging = area.root_names_with(&[".out.py", ".minrepro-"]);
         assert!(staging.is_empty(), "{label}: {staging:?}");
     }
     assert!(interrupted > 0, "no run was interrupted");
@@ -524,11 +498,9 @@ fn corrupt_cache_files_are_refused_before_any_run() {
         b"{\"format\": \"minrepro-cache\", \"version\"".to_vec(),
     ] {
         let area = Area::new();
-        let source = area.input().join("p.py");
-        std::fs::write(&source, "a = 1\nraise ValueError('needle')\n").unwrap();
+        let source = area.write_input("p.py", "a = 1\nraise ValueError('needle')\n");
         let (predicate, marker) = marker_predicate(&area.input());
-        let cache = area.input().join("cache.json");
-        std::fs::write(&cache, &garbage).unwrap();
+        let cache = area.write_input("cache.json", &garbage);
         let (_, output) = area.python_run(
             &source,
             &[
@@ -574,19 +546,11 @@ fn five_thousand_statements_with_eight_jobs() {
     }
     text.push_str("raise ValueError('needle %d' % v0)\n");
     std::fs::write(&source, &text).unwrap();
-    let (pid, output) = area.python_run(&source, &["--err-msg", "needle", "-j", "8"]);
+    let (pid, output, peak_kib) =
+        run_measured(&mut area.python_cmd(&source, &["--err-msg", "needle", "-j", "8"]));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    // SAFETY: getrusage fills the struct we pass.
-    let peak_kib = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage.ru_maxrss
-    };
-    eprintln!(
-        "peak RSS of the largest child so far: {} MiB",
-        peak_kib / 1024
-    );
+    eprintln!("peak RSS of minrepro: {} MiB", peak_kib / 1024);
     assert!(peak_kib < 1024 * 1024, "peak RSS {peak_kib} KiB");
     assert_no_survivors(pid, &area.input().join("pids"));
     area.assert_tmp_empty();

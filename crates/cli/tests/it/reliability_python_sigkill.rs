@@ -46,31 +46,15 @@ fn kill_leftovers(marker: &str, pids_file: &Path) {
 /// Starts minrepro on a hostile program with the runner backend and `-j jobs`; returns once a
 /// candidate is running (minrepro's child handle, and the marker variable's environment entry).
 fn start_victim(area: &Area, body: &str, jobs: &str) -> (std::process::Child, String) {
-    let source = area.input().join("victim.py");
-    std::fs::write(
-        &source,
-        staged_program(&area.input(), &hostile(body), "_n >= 3"),
-    )
-    .unwrap();
+    let (source, _) = area.stage("victim.py", &hostile(body), "_n >= 3");
     let marker = format!(
         "sigkill-{}-{}",
         std::process::id(),
         area.root.path().display()
     );
+    let flags = [&staged_flags("runner", "600")[..], &["-j", jobs]].concat();
     let child = area
-        .python_cmd(
-            &source,
-            &[
-                "--err-msg",
-                "needle",
-                "--backend",
-                "runner",
-                "-j",
-                jobs,
-                "--timeout",
-                "600",
-            ],
-        )
+        .python_cmd(&source, &flags)
         .env(MARKER_VAR, &marker)
         .spawn()
         .unwrap();

@@ -24,36 +24,26 @@ fn generate(area: &Area, name: &str, args: &[&str]) -> PathBuf {
 
 /// Reduces `dir/bundle.json` with `predicate` (argument `{workspace}`) at `-j jobs` into a new
 /// output `out_name`; asserts success, a verified output and an empty TMPDIR.
-fn reduce(area: &Area, dir: &Path, predicate: &Path, jobs: u32, out_name: &str) -> PathBuf {
+/// Returns the output and minrepro's peak RSS in KiB.
+fn reduce(area: &Area, dir: &Path, predicate: &Path, jobs: u32, out_name: &str) -> (PathBuf, i64) {
     let out = area.out(out_name);
-    let output = StdCommand::new(binary())
-        .env("TMPDIR", area.tmp())
-        .args(["bundle", "-q", "--predicate-arg={workspace}", "-j"])
-        .arg(jobs.to_string())
-        .arg("--bundle")
-        .arg(dir.join("bundle.json"))
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(predicate)
-        .output()
-        .unwrap();
+    let bundle = dir.join("bundle.json");
+    let (_, output, peak_kib) = run_measured(
+        area.process("bundle")
+            .args(["--predicate-arg={workspace}", "-j"])
+            .arg(jobs.to_string())
+            .args(reduce_args(&bundle, &out, predicate)),
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     verify_output(&out);
     assert!(area.tmp_is_empty());
-    out
+    (out, peak_kib)
 }
 
 /// Names of the objects in an output, sorted.
 fn object_names(out: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(out.join("objects"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    names(&out.join("objects"))
 }
 
 fn metadata(out: &Path) -> serde_json::Value {
@@ -65,14 +55,7 @@ fn three_hundred_objects_and_ten_thousand_entries_with_eight_jobs() {
     let area = Area::new();
     let dir = generate(&area, "scale", &["300", "10000"]);
     let before = tree(&dir);
-    let out = reduce(&area, &dir, &dir.join("predicate.sh"), 8, "out");
-    // Peak RSS of the largest child so far (minrepro itself; predicates are tiny).
-    // SAFETY: getrusage fills the struct we pass.
-    let peak_kib = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage.ru_maxrss
-    };
+    let (out, peak_kib) = reduce(&area, &dir, &dir.join("predicate.sh"), 8, "out");
     eprintln!("peak RSS of minrepro: {} MiB", peak_kib / 1024);
     assert!(peak_kib < 1024 * 1024, "peak RSS {peak_kib} KiB");
     assert_eq!(object_names(&out), ["o7.co"]);
@@ -102,8 +85,8 @@ fn spread_case_reduces_identically_with_one_and_eight_jobs() {
     let dir = generate(&area, "spread", &args.each_ref().map(String::as_str));
     let before = tree(&dir);
     let predicate = dir.join("predicate.sh");
-    let parallel = reduce(&area, &dir, &predicate, 8, "out-8");
-    let sequential = reduce(&area, &dir, &predicate, 1, "out-1");
+    let parallel = reduce(&area, &dir, &predicate, 8, "out-8").0;
+    let sequential = reduce(&area, &dir, &predicate, 1, "out-1").0;
     assert_eq!(tree(&parallel), tree(&sequential));
     // What gen_bundle.py's predicate needs: object 7, kernel k/2, and `spread` evenly spaced
     // objects and kernels.
@@ -172,9 +155,9 @@ fn predicates_writing_linked_files_in_place_corrupt_nothing() {
     let before = tree(&dir);
     let marker = area.out("corrupted-candidates");
     let vandal = vandal_predicate(&dir, &marker);
-    let reference = reduce(&area, &dir, &dir.join("predicate.sh"), 8, "reference");
-    let parallel = reduce(&area, &dir, &vandal, 8, "vandal-8");
-    let sequential = reduce(&area, &dir, &vandal, 1, "vandal-1");
+    let reference = reduce(&area, &dir, &dir.join("predicate.sh"), 8, "reference").0;
+    let parallel = reduce(&area, &dir, &vandal, 8, "vandal-8").0;
+    let sequential = reduce(&area, &dir, &vandal, 1, "vandal-1").0;
     assert!(
         !marker.exists(),
         "candidates saw modified objects: {}",

@@ -1,9 +1,9 @@
 //! GPU slots (`{slot}`, `MINREPRO_SLOT`, `--slot-env`): every running candidate holds a distinct
 //! slot below -j, and the result does not depend on -j.
 
-use crate::support::bundle::{gamma_predicate, three_object_bundle, tree};
+use crate::support::bundle::*;
 use crate::support::slots::{recorded, reset, slot_predicate};
-use crate::support::Area;
+use crate::support::*;
 
 /// Reduces the three-object bundle with the slot-checking predicate at `-j jobs`.
 fn reduce(area: &Area, out: &str, jobs: &str, wait: bool) -> std::path::PathBuf {
@@ -60,15 +60,11 @@ fn concurrent_candidates_never_share_a_slot_and_results_do_not_depend_on_jobs() 
 
 #[test]
 fn slot_env_names_are_checked() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let output = area
         .reduce_cmd(&bundle, &area.out("out"), &predicate)
         .args(["--slot-env", "MINREPRO_RUN_TAG"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--slot-env"), "{stderr}");
+    assert_fails(&output, 2, "--slot-env");
 }

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::support::bundle::{gamma_predicate, log, reduce_args, three_object_bundle, tree};
-use crate::support::procs::{alive_pids, survivors_of};
+use crate::support::bundle::*;
+use crate::support::procs::*;
 use crate::support::slurm::{wait_until, Cluster};
-use crate::support::{binary, script, Area};
+use crate::support::*;
 
 /// `minrepro bundle` on the three-object bundle with `predicate {bundle}` through Slurm.
 fn slurm_bundle(area: &Area, cluster: &Cluster, out: &Path, predicate: &Path) -> Command {
@@ -270,9 +270,7 @@ fn slurm_launcher_against_a_real_cluster() {
 /// Usage errors need no cluster: they are found before anything runs.
 #[test]
 fn launcher_flags_are_checked_before_anything_runs() {
-    let area = Area::new();
-    let bundle = three_object_bundle(&area.input());
-    let predicate = gamma_predicate(&area.input());
+    let (area, bundle, predicate) = gamma_area();
     let not_dir = area.input().join("bundle.json");
     let cases: [(&[&str], &str); 4] = [
         (&["--launcher", "slurm"], "--work-dir"),

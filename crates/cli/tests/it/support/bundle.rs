@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use super::{fixtures, minrepro, script, Area};
+use super::{fixtures, minrepro, names, script, Area};
 
 /// Copies a fixture to `dir/name` (creating parents).
 pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
@@ -78,6 +78,20 @@ pub fn three_object_bundle(dir: &Path) -> PathBuf {
     )
     .unwrap();
     bundle
+}
+
+/// A fresh area with the [`three_object_bundle`] in its input; returns both and the bundle's path.
+pub fn bundle_area() -> (Area, PathBuf) {
+    let area = Area::new();
+    let bundle = three_object_bundle(&area.input());
+    (area, bundle)
+}
+
+/// [`bundle_area`] plus the [`gamma_predicate`] in the input; returns the predicate's path too.
+pub fn gamma_area() -> (Area, PathBuf, PathBuf) {
+    let (area, bundle) = bundle_area();
+    let predicate = gamma_predicate(&area.input());
+    (area, bundle, predicate)
 }
 
 /// A predicate (python3 -S) that is interesting while an object containing `gamma` remains, the
@@ -253,12 +267,6 @@ pub fn verify_output(out: &Path) {
         assert!(sha.starts_with(entry["sha256"].as_str().unwrap()), "{path}");
         named.push(path.trim_start_matches("objects/").to_owned());
     }
-    let mut present: Vec<String> = std::fs::read_dir(out.join("objects"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
     named.sort();
-    present.sort();
-    assert_eq!(named, present);
+    assert_eq!(named, names(&out.join("objects")));
 }

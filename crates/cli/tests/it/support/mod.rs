@@ -71,6 +71,24 @@ pub fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
     (counting(dir, "mark.sh", &marker, 0, ""), marker)
 }
 
+/// The names of the entries of `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts a run exited with `code` and its stderr names `needle`; returns the stderr.
+pub fn assert_fails(output: &Output, code: i32, needle: &str) -> String {
+    let stderr = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    stderr
+}
+
 /// A run's stderr as text.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
@@ -81,12 +99,14 @@ pub fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-/// Sends `signal` (a name such as `INT`) to `pid` with kill(1); a process already gone is fine.
-pub fn send(signal: &str, pid: u32) {
-    let _ = StdCommand::new("kill")
+/// Sends `signal` (a name such as `INT`) to `pid` with kill(1); returns whether kill succeeded
+/// (false when the process is already gone).
+pub fn send(signal: &str, pid: u32) -> bool {
+    StdCommand::new("kill")
         .arg(format!("-{signal}"))
         .arg(pid.to_string())
-        .status();
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// A private test area: `in/` for inputs, `tmp/` as minrepro's TMPDIR (so leftovers of a run
@@ -110,6 +130,18 @@ impl Area {
         self.root.path().join("in")
     }
 
+    /// Writes `contents` to `in/NAME` and returns its path.
+    pub fn write_input(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.input().join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// Writes an executable script `in/NAME` and returns its path.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        script(&self.input(), name, body)
+    }
+
     /// Path for an output (not created).
     pub fn out(&self, name: &str) -> PathBuf {
         self.root.path().join(name)
@@ -127,12 +159,15 @@ impl Area {
 
     /// Asserts the private TMPDIR is empty, naming what was left.
     pub fn assert_tmp_empty(&self) {
-        let left: Vec<_> = std::fs::read_dir(self.tmp())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
+        let left = names(&self.tmp());
         assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    }
+
+    /// Names in the area's root that contain any of `parts` (leftovers next to an output).
+    pub fn root_names_with(&self, parts: &[&str]) -> Vec<String> {
+        let mut found = names(self.root.path());
+        found.retain(|n| parts.iter().any(|p| n.contains(p)));
+        found
     }
 
     /// `minrepro SUBCOMMAND -q` run from the area with the private TMPDIR, no stdin and piped
@@ -155,4 +190,50 @@ pub fn run_with_pid(command: &mut StdCommand) -> (u32, Output) {
     let child = command.spawn().unwrap();
     let pid = child.id();
     (pid, child.wait_with_output().unwrap())
+}
+
+/// Runs `command` to the end with piped output; returns its pid, its output and the peak RSS (KiB)
+/// of that one process. The peak is read with `wait4` for its pid: `RUSAGE_CHILDREN` would report
+/// the largest of every child of this process, which runs other tests side by side.
+pub fn run_measured(command: &mut StdCommand) -> (u32, Output, i64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    // Reaped below with wait4, which std's handle cannot do.
+    #[allow(clippy::zombie_processes)]
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut err = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        err.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    let stderr = stderr.join().unwrap();
+    let mut status = 0;
+    // SAFETY: waits for our own child (its handle never waits for it) and fills the structs we
+    // pass; a specific pid, so no other test's child is reaped.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let waited = libc::wait4(pid as i32, &mut status, 0, &mut usage);
+        assert_eq!(waited, pid as i32, "wait4 failed");
+        usage
+    };
+    let status = std::process::ExitStatus::from_raw(status);
+    let output = Output {
+        status,
+        stdout,
+        stderr,
+    };
+    (pid, output, usage.ru_maxrss)
 }

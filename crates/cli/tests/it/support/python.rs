@@ -27,6 +27,15 @@ impl Area {
         command
     }
 
+    /// Writes [`staged_program`] (`hostile` on run `stage`) to `in/NAME`; returns its path and
+    /// text.
+    pub fn stage(&self, name: &str, hostile: &str, stage: &str) -> (PathBuf, String) {
+        let source = self.input().join(name);
+        let text = staged_program(&self.input(), hostile, stage);
+        std::fs::write(&source, &text).unwrap();
+        (source, text)
+    }
+
     /// Runs `minrepro python` to the end; returns its pid and output.
     pub fn python_run(&self, source: &Path, extra: &[&str]) -> (u32, Output) {
         run_with_pid(&mut self.python_cmd(source, extra))
@@ -128,6 +137,57 @@ pub fn reduce(source: &Path, dir: &Path, extra: &[&str]) -> (PathBuf, (u64, u64)
     (out, sizes)
 }
 
+/// A finished reduction of an example program, its output run by the real interpreter.
+pub struct Reduced {
+    /// Keeps the output's directory alive.
+    pub _dir: tempfile::TempDir,
+    /// The reduced file.
+    pub out: PathBuf,
+    /// Its size in tokens.
+    pub after: u64,
+    /// The original's size in tokens.
+    pub was: u64,
+    /// The reduced file run by `python3` from the current directory.
+    pub run: Output,
+}
+
+impl Reduced {
+    /// Asserts the output is at most `1/factor` of the original's size.
+    pub fn assert_shrunk(&self, factor: u64) {
+        let (after, was) = (self.after, self.was);
+        assert!(
+            after * factor < was,
+            "{after} tokens is not 1/{factor} of {was}"
+        );
+    }
+
+    /// stdout and stderr of the output's run.
+    pub fn output(&self) -> String {
+        all_output(&self.run)
+    }
+
+    /// The reduced text.
+    pub fn text(&self) -> String {
+        std::fs::read_to_string(&self.out).unwrap()
+    }
+}
+
+/// Reduces `examples/python/NAME` for `--err-msg MSG` with `extra` flags into a fresh directory,
+/// then runs the output (with `pythonpath` on the module search path).
+pub fn reduce_example(name: &str, msg: &str, extra: &[&str], pythonpath: Option<&Path>) -> Reduced {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [&["--err-msg", msg][..], extra].concat();
+    let (out, (after, was)) = reduce(&example(name), dir.path(), &flags);
+    let run = run_python(&out, pythonpath);
+    Reduced {
+        _dir: dir,
+        out,
+        after,
+        was,
+        run,
+    }
+}
+
 /// `minrepro python SOURCE --err-msg MSG -o OUT`, ready for more flags.
 pub fn python_command(source: &Path, err_msg: &str, out: &Path) -> assert_cmd::Command {
     let mut command = minrepro();
@@ -204,6 +264,18 @@ pub fn one_error_line(output: &Output) -> String {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
     lines[0].to_owned()
+}
+
+/// `--err-msg needle --backend BACKEND --timeout SECONDS`: how a staged program is reduced.
+pub fn staged_flags<'a>(backend: &'a str, timeout: &'a str) -> [&'a str; 6] {
+    [
+        "--err-msg",
+        "needle",
+        "--backend",
+        backend,
+        "--timeout",
+        timeout,
+    ]
 }
 
 /// A program whose frozen prologue counts its runs in `dir/count` and runs `hostile` (Python,
