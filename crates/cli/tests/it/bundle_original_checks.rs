@@ -132,15 +132,11 @@ fn loads_inventory_nul_worklist_and_selector_metadata() {
          grep -q test-a metadata.json && grep -q test-b metadata.json\n",
     );
     let out = area.out("out");
-    area.bundle_cmd()
+    area.output_cmd(&out, &predicate)
         .arg("--worklist")
         .arg(&worklist)
         .arg("--metadata")
         .arg(&selection)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
         .assert()
         .success();
     let log = log(&out);

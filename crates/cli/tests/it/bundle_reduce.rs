@@ -126,15 +126,11 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
         "#!/bin/sh\ngrep -q alpha \"$1\" || exit 1\ngrep -q alpha \"$2\" || exit 1\n[ -f \"$3/bundle.json\" ] || exit 1\n",
     );
     let out = area.out("out");
-    area.bundle_cmd()
+    area.output_cmd(&out, &predicate)
         .arg("--code-object")
         .arg(&a)
         .arg("--metadata")
         .arg(&meta)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
         .args([
             "--predicate-arg={input}",
             "--predicate-arg={metadata}",
@@ -192,15 +188,11 @@ fn worklist_with_selector_document() {
         "#!/bin/sh\ngrep -q '\"t4\"' metadata.json || exit 1\nfor f in objects/*; do grep -q beta \"$f\" && exit 0; done\nexit 1\n",
     );
     let out = area.out("out");
-    area.bundle_cmd()
+    area.output_cmd(&out, &predicate)
         .arg("--worklist")
         .arg(&worklist)
         .arg("--metadata")
         .arg(&selector)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
         .args(["-j", "2"])
         .assert()
         .success();

@@ -193,13 +193,9 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     for (text, needle) in bundles {
         let bundle = write("bundle.json", text.as_bytes());
         let output = area
-            .bundle_cmd()
+            .output_cmd(&area.out("out"), &predicate)
             .arg("--bundle")
             .arg(&bundle)
-            .arg("--output")
-            .arg(area.out("out"))
-            .arg("--predicate")
-            .arg(&predicate)
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1), "{text}");
@@ -215,13 +211,9 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     ] {
         let worklist = write("list", list);
         let output = area
-            .bundle_cmd()
+            .output_cmd(&area.out("out"), &predicate)
             .arg("--worklist")
             .arg(&worklist)
-            .arg("--output")
-            .arg(area.out("out"))
-            .arg("--predicate")
-            .arg(&predicate)
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1));
@@ -233,15 +225,11 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     }
     let meta = write("selector.json", br#"{"selected_tests": {"a": 1}}"#);
     let output = area
-        .bundle_cmd()
+        .output_cmd(&area.out("out"), &predicate)
         .arg("--code-object")
         .arg(dir.join("a.co"))
         .arg("--metadata")
         .arg(&meta)
-        .arg("--output")
-        .arg(area.out("out"))
-        .arg("--predicate")
-        .arg(&predicate)
         .output()
         .unwrap();
     assert_fails(&output, 1, "selector.json");
@@ -300,13 +288,9 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
         "#!/bin/sh\necho '[{\"FileSummary\"'\n",
     );
     let run = |extra: &[String]| {
-        area.bundle_cmd()
+        area.output_cmd(&area.out("out"), &predicate)
             .arg("--bundle")
             .arg(&bundle)
-            .arg("--output")
-            .arg(area.out("out"))
-            .arg("--predicate")
-            .arg(&predicate)
             .arg("--allow-remove-section=.debug_*")
             .args(extra)
             .output()
@@ -333,13 +317,9 @@ fn section_tool_problems_are_clear_errors_before_the_predicate() {
     assert!(!area.out("out").exists());
     // Without section removal the tools are not needed at all.
     let output = area
-        .bundle_cmd()
+        .output_cmd(&area.out("out"), &predicate)
         .arg("--bundle")
         .arg(&bundle)
-        .arg("--output")
-        .arg(area.out("out"))
-        .arg("--predicate")
-        .arg(&predicate)
         .arg("--readobj=/nonexistent/llvm-readobj")
         .output()
         .unwrap();
@@ -360,13 +340,9 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\nexec llvm-objcopy '--remove-section=.debug_*' \"$@\"\n",
     );
     let out = area.out("out");
-    area.bundle_cmd()
+    area.output_cmd(&out, &predicate)
         .arg("--code-object")
         .arg(&object)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
         .arg("--allow-remove-section=.debug_*")
         .arg("--allow-remove-section=.comment")
         .arg(format!("--objcopy={}", greedy.display()))
@@ -406,13 +382,9 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\necho 'cannot do that' >&2\nexit 1\n",
     );
     let out2 = area.out("out2");
-    area.bundle_cmd()
+    area.output_cmd(&out2, &predicate)
         .arg("--code-object")
         .arg(&object)
-        .arg("--output")
-        .arg(&out2)
-        .arg("--predicate")
-        .arg(&predicate)
         .arg("--allow-remove-section=.debug_*")
         .arg(format!("--objcopy={}", failing.display()))
         .assert()

@@ -49,6 +49,18 @@ impl Setup {
         path
     }
 
+    /// `minrepro bundle --code-object OBJECT --output OUT` with the marking predicate.
+    fn object_cmd(&self, object: &Path, out: &Path) -> assert_cmd::Command {
+        let mut command = self.area.bundle_cmd();
+        command
+            .arg("--code-object")
+            .arg(object)
+            .arg("--output")
+            .arg(out);
+        command.arg("--predicate").arg(&self.predicate);
+        command
+    }
+
     /// Runs `minrepro bundle` with `args` plus output and predicate, and checks the rejection:
     /// exit 1, one line naming `names_file` and containing `needle`, no predicate run, nothing
     /// published, no temporary leftovers, inputs unchanged.
@@ -57,12 +69,8 @@ impl Setup {
         let out = self.area.out("out");
         let output = self
             .area
-            .bundle_cmd()
+            .output_cmd(&out, &self.predicate)
             .args(args)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&self.predicate)
             .timeout(std::time::Duration::from_secs(60))
             .output()
             .unwrap();
@@ -92,6 +100,14 @@ impl Setup {
         assert!(files(&self.dir()) == before, "{label}: inputs changed");
         let siblings = self.area.root_names_with(&["minrepro"]);
         assert!(siblings.is_empty(), "{label}: staging left: {siblings:?}");
+    }
+
+    /// Expects `FLAGS PATH` (the last flag takes the file `path` of a bad kind) to be rejected
+    /// with an error naming the file.
+    fn rejects_file(&self, label: &str, flags: &[OsString], path: PathBuf, needle: &str) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let args = [flags, &[path.into()]].concat();
+        self.rejects(label, &args, &name, needle);
     }
 
     /// Writes `text` as `bundle.json` and expects it to be accepted as the original accepts it,
@@ -165,6 +181,19 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 fn bundle_with(objects: &str, metadata: &str) -> String {
     format!("{{{HEAD}, \"code_objects\": {objects}, \"metadata\": {metadata}}}")
+}
+
+/// The rows `label | JSON | needle` of a table written one case a line.
+fn rows(table: &str) -> impl Iterator<Item = [&str; 3]> {
+    table
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let cells: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(cells.len(), 3, "{line}");
+            [cells[0], cells[1], cells[2]]
+        })
 }
 
 const ONE: &str = r#"[{"id": "a", "path": "a.co"}]"#;
@@ -289,16 +318,9 @@ fn duplicate_keys_huge_numbers_and_deep_nesting_are_rejected() {
     let meta = setup.write("meta-ok.json", fine.as_bytes());
     let out = setup.area.out("deep-ok");
     setup
-        .area
-        .bundle_cmd()
-        .arg("--code-object")
-        .arg(setup.dir().join("a.co"))
+        .object_cmd(&setup.dir().join("a.co"), &out)
         .arg("--metadata")
         .arg(&meta)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&setup.predicate)
         .assert()
         .success();
     assert!(out.join("metadata.json").is_file());
@@ -370,96 +392,6 @@ fn wrong_types_at_every_level_are_rejected() {
             "code_objects must be a non-empty JSON list",
         ),
         (
-            "item string",
-            obj("\"a.co\""),
-            "code_objects[0] must be a JSON object",
-        ),
-        (
-            "item list",
-            obj("[]"),
-            "code_objects[0] must be a JSON object",
-        ),
-        (
-            "id number",
-            obj(r#"{"id": 1, "path": "a.co"}"#),
-            "id must be a non-empty string",
-        ),
-        (
-            "id empty",
-            obj(r#"{"id": "", "path": "a.co"}"#),
-            "id must be a non-empty string",
-        ),
-        (
-            "id null",
-            obj(r#"{"id": null, "path": "a.co"}"#),
-            "id must be a non-empty string",
-        ),
-        (
-            "id missing",
-            obj(r#"{"path": "a.co"}"#),
-            "id must be a non-empty string",
-        ),
-        (
-            "path number",
-            obj(r#"{"id": "a", "path": 1}"#),
-            "path must be a non-empty string",
-        ),
-        (
-            "path object",
-            obj(r#"{"id": "a", "path": {}}"#),
-            "path must be a non-empty string",
-        ),
-        (
-            "path missing",
-            obj(r#"{"id": "a"}"#),
-            "path must be a non-empty string",
-        ),
-        (
-            "metadata number",
-            bundle_with(ONE, "1"),
-            "metadata must be a JSON object",
-        ),
-        (
-            "metadata list",
-            bundle_with(ONE, "[]"),
-            "metadata must be a JSON object",
-        ),
-        (
-            "metadata bool",
-            bundle_with(ONE, "true"),
-            "metadata must be a JSON object",
-        ),
-        (
-            "kernels object",
-            bundle_with(ONE, r#"{"kernels": {}}"#),
-            "metadata.kernels must be a JSON list",
-        ),
-        (
-            "kernels string",
-            bundle_with(ONE, r#"{"kernels": "k"}"#),
-            "metadata.kernels must be a JSON list",
-        ),
-        (
-            "cases null",
-            bundle_with(ONE, r#"{"cases": null}"#),
-            "metadata.cases must be a JSON list",
-        ),
-        (
-            "arguments number",
-            bundle_with(ONE, r#"{"arguments": 3}"#),
-            "metadata.arguments must be a JSON list",
-        ),
-        (
-            "selected_tests object",
-            bundle_with(ONE, r#"{"selected_tests": {"a": 1}}"#),
-            "metadata.selected_tests must be a JSON list",
-        ),
-        (
-            "case arguments string",
-            bundle_with(ONE, r#"{"cases": [{"arguments": "1 2"}]}"#),
-            "metadata.cases[0].arguments must be a JSON list",
-        ),
-        (
             "duplicate id",
             bundle_with(
                 r#"[{"id": "a", "path": "a.co"}, {"id": "a", "path": "sub/b.co"}]"#,
@@ -470,6 +402,35 @@ fn wrong_types_at_every_level_are_rejected() {
     ];
     for (label, text, needle) in cases {
         setup.rejects_bundle(label, text.as_bytes(), needle);
+    }
+    // One code object item, then the metadata: `label | JSON | what the error says`.
+    let items = r#"
+        item string | "a.co" | code_objects[0] must be a JSON object
+        item list | [] | code_objects[0] must be a JSON object
+        id number | {"id": 1, "path": "a.co"} | id must be a non-empty string
+        id empty | {"id": "", "path": "a.co"} | id must be a non-empty string
+        id null | {"id": null, "path": "a.co"} | id must be a non-empty string
+        id missing | {"path": "a.co"} | id must be a non-empty string
+        path number | {"id": "a", "path": 1} | path must be a non-empty string
+        path object | {"id": "a", "path": {}} | path must be a non-empty string
+        path missing | {"id": "a"} | path must be a non-empty string
+    "#;
+    for [label, item, needle] in rows(items) {
+        setup.rejects_bundle(label, obj(item).as_bytes(), needle);
+    }
+    let metadata = r#"
+        metadata number | 1 | metadata must be a JSON object
+        metadata list | [] | metadata must be a JSON object
+        metadata bool | true | metadata must be a JSON object
+        kernels object | {"kernels": {}} | metadata.kernels must be a JSON list
+        kernels string | {"kernels": "k"} | metadata.kernels must be a JSON list
+        cases null | {"cases": null} | metadata.cases must be a JSON list
+        arguments number | {"arguments": 3} | metadata.arguments must be a JSON list
+        selected_tests object | {"selected_tests": {"a": 1}} | metadata.selected_tests must be a JSON list
+        case arguments string | {"cases": [{"arguments": "1 2"}]} | metadata.cases[0].arguments must be a JSON list
+    "#;
+    for [label, metadata, needle] in rows(metadata) {
+        setup.rejects_bundle(label, bundle_with(ONE, metadata).as_bytes(), needle);
     }
     // What the original accepts: unknown fields, version 1.0, any item in a metadata list, and
     // sha256/size fields it never checks (we warn when they do not match the file).
@@ -637,51 +598,25 @@ fn bad_paths_are_rejected() {
         "m.json",
         "malformed JSON",
     );
-    // The bundle file itself.
-    for (label, path, needle) in [
-        ("bundle missing", dir.join("nope.json"), "No such file"),
-        ("bundle directory", dir.join("sub"), "not a regular file"),
-        ("bundle fifo", dir.join("fifo"), "not a regular file"),
-        ("bundle symlink loop", dir.join("loop.co"), "symbolic links"),
+    // The bundle, --code-object and --metadata files: missing or not a regular file.
+    let with_metadata = vec![
+        "--code-object".into(),
+        dir.join("a.co").into(),
+        "--metadata".into(),
+    ];
+    for (what, flags, missing) in [
+        ("bundle", vec!["--bundle".into()], "nope.json"),
+        ("object", vec!["--code-object".into()], "nope.co"),
+        ("metadata flag", with_metadata, "nope.json"),
     ] {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        setup.rejects(label, &["--bundle".into(), path.into()], &name, needle);
-    }
-    // --code-object and --metadata files.
-    for (label, path, needle) in [
-        ("object missing", dir.join("nope.co"), "No such file"),
-        ("object directory", dir.join("sub"), "not a regular file"),
-        ("object fifo", dir.join("fifo"), "not a regular file"),
-        ("object loop", dir.join("loop.co"), "symbolic links"),
-    ] {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        setup.rejects(label, &["--code-object".into(), path.into()], &name, needle);
-    }
-    for (label, path, needle) in [
-        (
-            "metadata flag missing",
-            dir.join("nope.json"),
-            "No such file",
-        ),
-        (
-            "metadata flag directory",
-            dir.join("sub"),
-            "not a regular file",
-        ),
-        ("metadata flag fifo", dir.join("fifo"), "not a regular file"),
-    ] {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        setup.rejects(
-            label,
-            &[
-                "--code-object".into(),
-                dir.join("a.co").into(),
-                "--metadata".into(),
-                path.into(),
-            ],
-            &name,
-            needle,
-        );
+        for (kind, name, needle) in [
+            ("missing", missing, "No such file"),
+            ("directory", "sub", "not a regular file"),
+            ("fifo", "fifo", "not a regular file"),
+            ("symlink loop", "loop.co", "symbolic links"),
+        ] {
+            setup.rejects_file(&format!("{what} {kind}"), &flags, dir.join(name), needle);
+        }
     }
 }
 
@@ -696,20 +631,12 @@ fn bad_worklists_are_rejected_and_odd_names_work() {
         ("empty entry", b"a.co\0\0", "empty"),
         ("only NUL", b"\0", "empty"),
         ("duplicate", b"a.co\0./a.co\0", "duplicate"),
-        (
-            "duplicate through dot-dot",
-            b"a.co\0sub/../a.co\0",
-            "duplicate",
-        ),
+        ("dot-dot duplicate", b"a.co\0sub/../a.co\0", "duplicate"),
         ("missing entry", b"a.co\0nope.co\0", "nope.co"),
         ("directory entry", b"sub\0", "not a regular file"),
         ("fifo entry", b"fifo\0", "not a regular file"),
         ("loop entry", b"loop.co\0", "symbolic links"),
-        (
-            "newline-separated",
-            b"a.co\nsub/b.co\n\0",
-            "a.co\\nsub/b.co\\n",
-        ),
+        ("newlines", b"a.co\nsub/b.co\n\0", "a.co\\nsub/b.co\\n"),
         ("non-UTF-8 missing", b"\xff\xfe.co\0", "entry #1"),
     ] {
         let list = setup.write("list", bytes);
@@ -720,8 +647,7 @@ fn bad_worklists_are_rejected_and_odd_names_work() {
         ("worklist directory", dir.join("sub"), "not a regular file"),
         ("worklist fifo", dir.join("fifo"), "not a regular file"),
     ] {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        setup.rejects(label, &["--worklist".into(), path.into()], &name, needle);
+        setup.rejects_file(label, &["--worklist".into()], path, needle);
     }
     // A non-UTF-8 object name and a name with shell syntax are ordinary paths.
     let odd = OsString::from_vec(b"odd \xff\xfe $(touch pwned);.co".to_vec());
@@ -733,13 +659,9 @@ fn bad_worklists_are_rejected_and_odd_names_work() {
     let out = setup.area.out("odd-out");
     setup
         .area
-        .bundle_cmd()
+        .output_cmd(&out, &setup.predicate)
         .arg("--worklist")
         .arg(&list)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&setup.predicate)
         .assert()
         .success();
     assert!(!dir.join("pwned").exists());
@@ -795,17 +717,7 @@ fn unusable_output_locations_fail_before_the_predicate() {
         if label.contains("dangling") {
             let _ = symlink("nowhere", &out);
         }
-        let output = setup
-            .area
-            .bundle_cmd()
-            .arg("--code-object")
-            .arg(&object)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&setup.predicate)
-            .output()
-            .unwrap();
+        let output = setup.object_cmd(&object, &out).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{label}: {stderr}");
@@ -841,15 +753,8 @@ fn non_utf8_tmpdir_is_a_clear_error() {
     std::fs::create_dir(&odd).unwrap();
     let out = setup.area.out("out");
     let output = setup
-        .area
-        .bundle_cmd()
+        .object_cmd(&setup.dir().join("a.co"), &out)
         .env("TMPDIR", &odd)
-        .arg("--code-object")
-        .arg(setup.dir().join("a.co"))
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&setup.predicate)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();

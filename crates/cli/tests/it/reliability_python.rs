@@ -23,82 +23,32 @@ fn bad_python_sources_are_rejected_before_any_run() {
         nested_blocks.push_str(&format!("{}if True:\n", " ".repeat(depth)));
     }
     nested_blocks.push_str(&format!("{}{raise}", " ".repeat(150)));
+    let source = |text: &str| format!("{text}{raise}").into_bytes();
+    let encoded = |head: &[u8]| [head, raise.as_bytes()].concat();
+    // A table: one case a line.
+    #[rustfmt::skip]
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        (
-            "NUL byte",
-            format!("x = 1\ny = 2\0\n{raise}").into_bytes(),
-            "line 2: source code cannot contain NUL bytes",
-        ),
-        (
-            "invalid UTF-8",
-            [b"x = 1\ny = '".as_slice(), b"\xff\xfe'\n", raise.as_bytes()].concat(),
-            "is not UTF-8 text: line 2",
-        ),
+        ("NUL byte", source("x = 1\ny = 2\0\n"), "line 2: source code cannot contain NUL bytes"),
+        ("invalid UTF-8", encoded(b"x = 1\ny = '\xff\xfe'\n"), "is not UTF-8 text: line 2"),
         (
             "a multi-byte coding declaration (valid for CPython, not supported)",
-            [
-                b"# -*- coding: shift_jis -*-\nx = '".as_slice(),
-                b"\x83\x41'\n",
-                raise.as_bytes(),
-            ]
-            .concat(),
+            encoded(b"# -*- coding: shift_jis -*-\nx = '\x83\x41'\n"),
             "declares the encoding shift_jis, which minrepro does not support",
         ),
         (
             "a byte the declared encoding does not define",
-            [
-                b"# coding: cp1252\nx = '".as_slice(),
-                b"\x81'\n",
-                raise.as_bytes(),
-            ]
-            .concat(),
+            encoded(b"# coding: cp1252\nx = '\x81'\n"),
             "is not valid Python: line 2: cannot decode byte 0x81 as cp1252",
         ),
-        (
-            "an unknown encoding",
-            format!("# coding: no-such-codec\n{raise}").into_bytes(),
-            "is not valid Python: unknown encoding: no-such-codec",
-        ),
-        (
-            "tabs and spaces mixed inconsistently",
-            format!("if True:\n\tx = 1\n        y = 2\n{raise}").into_bytes(),
-            "is not valid Python",
-        ),
-        (
-            "unterminated triple-quoted string",
-            format!("x = '''abc\n{raise}").into_bytes(),
-            "is not valid Python",
-        ),
-        (
-            "syntax error",
-            format!("def f(:\n    pass\n{raise}").into_bytes(),
-            "is not valid Python",
-        ),
-        (
-            "3,000 nested parentheses",
-            deep("(", ")", 3000).into_bytes(),
-            "too many nested parentheses",
-        ),
-        (
-            "30,000 nested lists",
-            deep("[", "]", 30000).into_bytes(),
-            "too many nested parentheses",
-        ),
-        (
-            "100,000 unary minus",
-            deep("-", "", 100_000).into_bytes(),
-            "too complex",
-        ),
-        (
-            "150 nested blocks",
-            nested_blocks.into_bytes(),
-            "too many levels of indentation",
-        ),
-        (
-            "form feed in a syntax error",
-            format!("x = (\x0c\n{raise}").into_bytes(),
-            "is not valid Python",
-        ),
+        ("an unknown encoding", source("# coding: no-such-codec\n"), "is not valid Python: unknown encoding: no-such-codec"),
+        ("tabs and spaces mixed inconsistently", source("if True:\n\tx = 1\n        y = 2\n"), "is not valid Python"),
+        ("unterminated triple-quoted string", source("x = '''abc\n"), "is not valid Python"),
+        ("syntax error", source("def f(:\n    pass\n"), "is not valid Python"),
+        ("3,000 nested parentheses", deep("(", ")", 3000).into_bytes(), "too many nested parentheses"),
+        ("30,000 nested lists", deep("[", "]", 30000).into_bytes(), "too many nested parentheses"),
+        ("100,000 unary minus", deep("-", "", 100_000).into_bytes(), "too complex"),
+        ("150 nested blocks", nested_blocks.into_bytes(), "too many levels of indentation"),
+        ("form feed in a syntax error", source("x = (\x0c\n"), "is not valid Python"),
     ];
     for (label, bytes, expected) in cases {
         for backend in ["runner", "subproc"] {
@@ -401,34 +351,33 @@ fn hostile_candidates_leave_nothing_behind(backend: &str) {
         ),
     ];
     for (label, hostile, timeout) in cases {
-        let area = Area::new();
-        let (source, text) = area.stage("hostile.py", hostile, "_n == 3");
-        let (pid, output) = area.python_run(&source, &staged_flags(backend, timeout));
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{label} {backend}: {stderr}");
-        assert_no_survivors(pid, &area.input().join("pids"));
-        area.assert_tmp_empty();
-        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
-        std::fs::remove_file(area.input().join("count")).unwrap();
-        assert_output_reproduces(&area, "needle");
+        let label = format!("{label} {backend}");
+        reduce_staged(&label, hostile, "_n == 3", &staged_flags(backend, timeout));
     }
+}
+
+/// Reduces a [`staged_program`] running `hostile` where `stage` holds, with `flags`; then checks
+/// that minrepro succeeded, nothing of it survives, its TMPDIR is empty, the source is unchanged
+/// and the output still reproduces.
+fn reduce_staged(label: &str, hostile: &str, stage: &str, flags: &[&str]) {
+    let area = Area::new();
+    let (source, text) = area.stage("staged.py", hostile, stage);
+    let (pid, output) = area.python_run(&source, flags);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{label}: {stderr}");
+    assert_no_survivors(pid, &area.input().join("pids"));
+    area.assert_tmp_empty();
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), text, "{label}");
+    std::fs::remove_file(area.input().join("count")).unwrap();
+    assert_output_reproduces(&area, "needle");
 }
 
 #[test]
 fn flaky_candidates_do_not_break_the_output() {
     for backend in ["runner", "subproc"] {
-        let area = Area::new();
         // Every second candidate exits early without the needle.
-        let (source, text) = area.stage("flaky.py", "sys.exit(0)", "_n > 2 and _n % 2 == 0");
-        let (pid, output) =
-            area.python_run(&source, &["--err-msg", "needle", "--backend", backend]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{backend}: {stderr}");
-        assert_no_survivors(pid, &area.input().join("pids"));
-        area.assert_tmp_empty();
-        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
-        std::fs::remove_file(area.input().join("count")).unwrap();
-        assert_output_reproduces(&area, "needle");
+        let flags = ["--err-msg", "needle", "--backend", backend];
+        reduce_staged(backend, "sys.exit(0)", "_n > 2 and _n % 2 == 0", &flags);
     }
 }
 

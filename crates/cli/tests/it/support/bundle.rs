@@ -23,6 +23,17 @@ impl Area {
         command
     }
 
+    /// `minrepro bundle --output OUT --predicate PREDICATE`, ready for the inputs and more flags.
+    pub fn output_cmd(&self, out: &Path, predicate: &Path) -> Command {
+        let mut command = self.bundle_cmd();
+        command
+            .arg("--output")
+            .arg(out)
+            .arg("--predicate")
+            .arg(predicate);
+        command
+    }
+
     /// `minrepro bundle --bundle BUNDLE --output OUT --predicate PREDICATE`, ready for more flags.
     pub fn reduce_cmd(&self, bundle: &Path, out: &Path, predicate: &Path) -> Command {
         let mut command = self.bundle_cmd();
