@@ -44,10 +44,6 @@ fn example_predicate() -> PathBuf {
     repo_root().join("examples/bundle/predicate.sh")
 }
 
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
 /// LLVM tool directories to run the section fixture with (LLVM 19 only when installed).
 fn llvm_dirs() -> Vec<Option<&'static str>> {
     let mut dirs = vec![None];

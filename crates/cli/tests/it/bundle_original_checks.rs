@@ -94,8 +94,7 @@ fn accepts_spaces_and_special_characters_in_paths() {
     let output = run(&area, &bundle, "out [y]", &predicate, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let out = area.out("out [y]");
-    let published: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let published = bundle_json(&out);
     let relative = published["code_objects"][0]["path"].as_str().unwrap();
     assert_eq!(std::fs::read(out.join(relative)).unwrap(), b"one");
     assert_eq!(log(&out)["originals"][0]["name"], "a file [1] $x.co");
@@ -153,8 +152,7 @@ fn loads_inventory_nul_worklist_and_selector_metadata() {
             ("object-0001", "object\nwith-newline.co")
         ]
     );
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    let metadata = metadata(&out);
     assert_eq!(metadata["selected_tests"], tests);
     verify_output(&out);
 }
@@ -198,8 +196,7 @@ fn persistent_cache_uses_candidate_content_and_survives_a_new_run() {
     let predicate = counting(&setup.area.input(), "p.sh", &setup.count, 0, "");
     assert_eq!(setup.run("first", &predicate, &[]), 1);
     assert_eq!(setup.run("second", &predicate, &[]), 0);
-    let cache: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&setup.cache).unwrap()).unwrap();
+    let cache = json(&setup.cache);
     assert_eq!(cache["format"], "comgr-hotswap-reduction-cache");
     assert_eq!(cache["version"], 1);
     // Changed content is a different candidate.
@@ -336,8 +333,7 @@ fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
         let output = run(&area, &bundle, "out", &predicate, &args);
         assert_fails(&output, 1, "original input is not");
         assert!(stderr(&output).contains(needle), "{}", stderr(&output));
-        let stored: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+        let stored = json(&cache);
         assert_eq!(stored["entries"], json!({}), "{needle}");
         std::fs::remove_file(&cache).unwrap();
         std::fs::remove_file(&count).ok();
@@ -453,8 +449,7 @@ fn duplicate_items_are_reduced_by_position() {
         .arg("--predicate")
         .arg(&predicate);
     command.assert().success();
-    let bundle: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle = bundle_json(&out);
     let ids: Vec<&str> = bundle["code_objects"]
         .as_array()
         .unwrap()

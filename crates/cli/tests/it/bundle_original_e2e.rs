@@ -26,18 +26,13 @@ fn reduce(area: &Area, bundle: &Path, out: &Path, args: &[&str]) -> assert_cmd::
 }
 
 fn objects(out: &Path) -> Vec<Vec<u8>> {
-    let bundle: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle = bundle_json(out);
     bundle["code_objects"]
         .as_array()
         .unwrap()
         .iter()
         .map(|o| std::fs::read(out.join(o["path"].as_str().unwrap())).unwrap())
         .collect()
-}
-
-fn metadata(out: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap()
 }
 
 #[test]

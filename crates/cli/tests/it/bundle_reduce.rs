@@ -28,14 +28,12 @@ fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
     assert_eq!(tree(&area.input()), before);
     assert!(area.tmp_is_empty());
 
-    let bundle_out: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle_out = bundle_json(&out);
     assert_eq!(bundle_out["format"], "comgr-hotswap-reducer-bundle");
     assert_eq!(bundle_out["metadata"], "metadata.json");
     assert_eq!(bundle_out["code_objects"][0]["id"], "gamma");
     assert_eq!(bundle_out["code_objects"][0]["path"], "objects/gamma.co");
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    let metadata = metadata(&out);
     assert_eq!(
         metadata,
         serde_json::json!({
@@ -122,7 +120,8 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
     )
     .unwrap();
     // {input} is the sole object; {metadata} and {workspace} are the candidate's paths.
-    let predicate = area.script("p.sh",
+    let predicate = area.script(
+        "p.sh",
         "#!/bin/sh\ngrep -q alpha \"$1\" || exit 1\ngrep -q alpha \"$2\" || exit 1\n[ -f \"$3/bundle.json\" ] || exit 1\n",
     );
     let out = area.out("out");
@@ -140,8 +139,7 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
         .arg("--protect-section=.debug_str*")
         .assert()
         .success();
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    let metadata = metadata(&out);
     assert_eq!(
         metadata,
         serde_json::json!({"kernels": ["alpha"], "cases": [], "other": [1, 2]})
@@ -184,7 +182,8 @@ fn worklist_with_selector_document() {
             "kernels": ["k1", "k2"], "filters": {"gpu": "gfx90a"}, "arguments": []}"#,
     )
     .unwrap();
-    let predicate = area.script("p.sh",
+    let predicate = area.script(
+        "p.sh",
         "#!/bin/sh\ngrep -q '\"t4\"' metadata.json || exit 1\nfor f in objects/*; do grep -q beta \"$f\" && exit 0; done\nexit 1\n",
     );
     let out = area.out("out");
@@ -196,15 +195,13 @@ fn worklist_with_selector_document() {
         .args(["-j", "2"])
         .assert()
         .success();
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    let metadata = metadata(&out);
     assert_eq!(
         metadata,
         serde_json::json!({"schema": "selector-v3", "selected_tests": ["t4"], "kernels": [],
                            "filters": {"gpu": "gfx90a"}, "arguments": []})
     );
-    let bundle: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle = bundle_json(&out);
     assert_eq!(bundle["code_objects"].as_array().unwrap().len(), 1);
     // Worklist objects get the original's positional ids.
     assert_eq!(bundle["code_objects"][0]["id"], "object-0001");
@@ -265,13 +262,11 @@ sys.exit(1 if diff else 0)
     assert_eq!(log["predicate"]["runs"], 2);
     // gamma's case has 5 arguments against a reference of 4: one object and one case remain;
     // the arguments can shrink to any count but 4.
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    let metadata = metadata(&out);
     assert_eq!(metadata["cases"].as_array().unwrap().len(), 1);
     assert_eq!(metadata["cases"][0]["name"], "g");
     assert_eq!(metadata["cases"][0]["arguments"], serde_json::json!([]));
-    let bundle_out: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle_out = bundle_json(&out);
     assert_eq!(bundle_out["code_objects"][0]["id"], "gamma");
     assert!(std::fs::read(&reference)
         .unwrap()
@@ -398,8 +393,7 @@ fn allow_empty_bundle_controls_the_last_object() {
     let (out, stdout) = run("empty", true);
     assert!(stdout.contains("0 code object(s)"), "{stdout}");
     assert_eq!(std::fs::read_dir(out.join("objects")).unwrap().count(), 0);
-    let bundle_out: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
+    let bundle_out = bundle_json(&out);
     assert_eq!(bundle_out["code_objects"], serde_json::json!([]));
     assert_ne!(log(&out)["final_digest"], log(&out)["initial_digest"]);
     assert!(log(&out)["transformations"]

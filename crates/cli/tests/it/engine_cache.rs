@@ -80,7 +80,8 @@ fn an_identity_file_changing_mid_run_aborts_and_publishes_nothing() {
     let dependency = area.write_input("reference.json", "{}");
     let count = area.out("count");
     // The third run rewrites the dependency, as a rebuilt library would.
-    let predicate = area.script("mutating.sh",
+    let predicate = area.script(
+        "mutating.sh",
         &format!(
             "#!/bin/sh\necho run >> '{0}'\nif [ $(wc -l < '{0}') -ge 3 ]; then echo '{{\"x\":1}}' > '{1}'; fi\nexit 0\n",
             count.display(),

@@ -21,7 +21,8 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
     let (area, bundle) = bundle_area();
     let pid_file = area.out("predicate.pid");
     // The original is judged quickly; the first candidate's run then becomes a long sleep.
-    let predicate = area.script("slow.sh",
+    let predicate = area.script(
+        "slow.sh",
         &format!(
             "#!/bin/sh\nif [ -f '{0}' ]; then echo $$ > '{0}.running'; exec sleep 1000; fi\ntouch '{0}'\nexit 0\n",
             pid_file.display()

@@ -289,7 +289,7 @@ fn stats_json_counts_every_predicate_run() {
             stats.to_str().unwrap(),
         ],
     );
-    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    let value = json(&stats);
     let counted = std::fs::read_to_string(&counter).unwrap().lines().count() as u64;
     assert_eq!(value["predicate_runs"].as_u64(), Some(counted), "{value}");
     assert_eq!(value["complete"], true);

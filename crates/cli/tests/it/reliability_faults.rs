@@ -212,7 +212,8 @@ fn hostile_original_runs_are_clear_errors() {
 fn a_signal_death_can_be_the_interesting_behaviour() {
     let (area, bundle) = bundle_area();
     // Crashes with SIGSEGV while gamma is present (the crash is what is being reduced).
-    let predicate = area.script("segv.sh",
+    let predicate = area.script(
+        "segv.sh",
         "#!/bin/sh\nif grep -q gamma \"$(dirname \"$1\")\"/objects/*; then kill -SEGV $$; fi\nexit 0\n",
     );
     let out = area.out("out");
@@ -268,7 +269,8 @@ fn signals_at_random_moments_publish_all_or_nothing() {
     // A reduction with many accepted steps and a slowish predicate that leaves a daemon behind.
     let (area, bundle) = bundle_area();
     let pids = area.input().join("pids");
-    let predicate = area.script("slow-gamma.sh",
+    let predicate = area.script(
+        "slow-gamma.sh",
         &format!(
             "#!/bin/sh\necho $$ >> '{0}'\nsetsid sh -c 'echo $$ >> {0}; exec sleep 1000' &\nsleep 0.05\n\
              grep -q '\"gamma\"' \"$1\" || exit 1\nexec {1} \"$@\"\n",
@@ -574,8 +576,7 @@ fn two_processes_on_one_cache_file_never_corrupt_it() {
     );
     verify_output(&first_out);
     // The cache is a valid document and a later process uses it.
-    let document: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+    let document = json(&cache);
     assert!(!document["entries"].as_object().unwrap().is_empty());
     let later = area.out("later");
     assert!(cache_run(&area, &bundle, &later, &predicate, &cache)

@@ -186,7 +186,8 @@ proptest! {
         let dir = area.input().join("b");
         let bundle = write_input(&dir, &input);
         let marker = area.input().join("ran");
-        let predicate = area.script("keep.sh",
+        let predicate = area.script(
+            "keep.sh",
             &format!(
                 "#!/bin/sh\necho run >> '{}'\ncd \"$1\" || exit 3\ngrep -q '\"keep\"' metadata.json || exit 1\n\
                  grep -qa KEY objects/* 2>/dev/null || exit 1\nexit 0\n",
@@ -217,7 +218,7 @@ proptest! {
             // It is reduced: one object (the one with KEY) and the kernel list is just "keep".
             let objects = std::fs::read_dir(out.join("objects")).unwrap().count();
             prop_assert_eq!(objects, 1);
-            let metadata: Value = serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+            let metadata = metadata(&out);
             prop_assert_eq!(&metadata["kernels"], &json!([{"name": "keep"}]));
             prop_assert_eq!(&metadata["owner"], &json!({"team": "props", "nested": [[1], {"x": null}]}));
             for list in ["cases", "arguments", "selected_tests"] {

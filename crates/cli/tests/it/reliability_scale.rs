@@ -46,10 +46,6 @@ fn object_names(out: &Path) -> Vec<String> {
     names(&out.join("objects"))
 }
 
-fn metadata(out: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap()
-}
-
 #[test]
 fn three_hundred_objects_and_ten_thousand_entries_with_eight_jobs() {
     let area = Area::new();

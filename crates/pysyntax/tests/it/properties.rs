@@ -146,16 +146,20 @@ fn print_invalid_single_rewrites() {
     }
 }
 
+/// The exploration aids' input: the text of `$PYSYNTAX_FILE` and the directory `$PYSYNTAX_DIR`
+/// (`None` when either is unset).
+fn exploration_input() -> Option<(String, String)> {
+    let file = std::env::var("PYSYNTAX_FILE").ok()?;
+    let dir = std::env::var("PYSYNTAX_DIR").ok()?;
+    Some((std::fs::read_to_string(file).unwrap_or_default(), dir))
+}
+
 #[test]
 #[ignore = "exploration aid: writes every single-rewrite result of FILE to DIR with our verdict"]
 fn dump_single_rewrites() {
-    let (Ok(file), Ok(dir)) = (
-        std::env::var("PYSYNTAX_FILE"),
-        std::env::var("PYSYNTAX_DIR"),
-    ) else {
+    let Some((source, dir)) = exploration_input() else {
         return;
     };
-    let source = std::fs::read_to_string(file).unwrap_or_default();
     let mut n = 0;
     for group in Group::ALL {
         for r in rewrites(&source, group) {
@@ -170,13 +174,9 @@ fn dump_single_rewrites() {
 #[test]
 #[ignore = "exploration aid: writes random combined selections of FILE's rewrites to DIR"]
 fn dump_combined_rewrites() {
-    let (Ok(file), Ok(dir)) = (
-        std::env::var("PYSYNTAX_FILE"),
-        std::env::var("PYSYNTAX_DIR"),
-    ) else {
+    let Some((source, dir)) = exploration_input() else {
         return;
     };
-    let source = std::fs::read_to_string(file).unwrap_or_default();
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         seed ^= seed << 13;

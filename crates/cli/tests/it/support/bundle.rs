@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use super::{fixtures, minrepro, names, script, Area};
+use super::{bundle_json, fixtures, json, metadata, minrepro, names, script, Area};
 
 /// Copies a fixture to `dir/name` (creating parents).
 pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
@@ -187,7 +187,7 @@ pub fn section_names(object: &Path) -> Vec<String> {
 
 /// Parses an output's log.
 pub fn log(out: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(out.join("reduction-log.json")).unwrap()).unwrap()
+    json(&out.join("reduction-log.json"))
 }
 
 /// Writes a bundle like the original's tests do: objects `object-N.co` (or `names`) with ids
@@ -254,10 +254,8 @@ print(digest.hexdigest())
 /// sizes and sha256, metadata.json is canonical JSON, and the log's final digest is the one the
 /// original reducer computes.
 pub fn verify_output(out: &Path) {
-    let bundle: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("bundle.json")).unwrap()).unwrap();
-    serde_json::from_slice::<serde_json::Value>(&std::fs::read(out.join("metadata.json")).unwrap())
-        .unwrap();
+    let bundle = bundle_json(out);
+    metadata(out);
     let log = log(out);
     assert_eq!(log["format"], "comgr-hotswap-reduction-log");
     assert_eq!(log["final_digest"], python_digest(out).as_str());

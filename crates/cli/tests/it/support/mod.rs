@@ -89,6 +89,21 @@ pub fn assert_fails(output: &Output, code: i32, needle: &str) -> String {
     stderr
 }
 
+/// The JSON document in `path`.
+pub fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// An output's `metadata.json`.
+pub fn metadata(out: &Path) -> serde_json::Value {
+    json(&out.join("metadata.json"))
+}
+
+/// An output's `bundle.json`.
+pub fn bundle_json(out: &Path) -> serde_json::Value {
+    json(&out.join("bundle.json"))
+}
+
 /// A run's stderr as text.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
