@@ -2,7 +2,7 @@
 //! and inputs are never overwritten, malformed inputs fail before any predicate runs, and ELF
 //! tool failures are clear errors or logged rejections.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::bundle::*;
 use crate::support::*;
@@ -148,10 +148,7 @@ fn interruption_publishes_nothing_and_cleans_up() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while !started.exists() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(30, || started.exists());
     assert!(started.exists(), "the predicate never ran");
     // Let the first candidate's run start.
     std::thread::sleep(Duration::from_millis(300));

@@ -28,17 +28,10 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
             pid_file.display()
         ),
     );
-    let mut child = Command::new(binary())
-        .env("TMPDIR", area.tmp())
-        .args(["bundle", "-q"])
-        .args(reduce_args(&bundle, &area.out("out"), &predicate))
-        .spawn()
-        .unwrap();
+    let (mut command, _) = marked_bundle(&area, "killed", &bundle, &predicate);
+    let mut child = command.spawn().unwrap();
     let running = area.out("predicate.pid.running");
-    let give_up = Instant::now() + Duration::from_secs(60);
-    while !running.exists() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(60, || running.exists());
     let pid: i32 = std::fs::read_to_string(&running)
         .unwrap()
         .trim()
@@ -46,10 +39,7 @@ fn the_running_predicate_dies_with_a_killed_minrepro() {
         .unwrap();
     child.kill().unwrap();
     child.wait().unwrap();
-    let give_up = Instant::now() + Duration::from_secs(10);
-    while !alive_pids(&running).is_empty() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(10, || alive_pids(&running).is_empty());
     assert!(
         alive_pids(&running).is_empty(),
         "predicate {pid} outlived a SIGKILLed minrepro"
@@ -80,6 +70,21 @@ fn marker(tag: &str, area_root: &Path) -> (String, String) {
     (value, entry)
 }
 
+/// `minrepro bundle` reducing `bundle` into `out` with `predicate`, its output discarded, under
+/// the marker for `tag`; returns the command and the marker's environment entry.
+fn marked_bundle(area: &Area, tag: &str, bundle: &Path, predicate: &Path) -> (Command, String) {
+    let (value, entry) = marker(tag, area.root.path());
+    let mut command = Command::new(binary());
+    command
+        .env("TMPDIR", area.tmp())
+        .env(MARKER_VAR, &value)
+        .args(["bundle", "-q"])
+        .args(reduce_args(bundle, &area.out("out"), predicate))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    (command, entry)
+}
+
 fn count_lines(file: &Path) -> usize {
     std::fs::read_to_string(file)
         .unwrap_or_default()
@@ -90,10 +95,7 @@ fn count_lines(file: &Path) -> usize {
 /// Waits until `running` exists and `pids` lists at least `expected` pids, then checks that the
 /// marked processes include a guardian.
 fn wait_for_descendants(running: &Path, pids: &Path, expected: usize, marker_entry: &str) {
-    let give_up = Instant::now() + Duration::from_secs(90);
-    while !(running.exists() && count_lines(pids) >= expected) && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(90, || running.exists() && count_lines(pids) >= expected);
     assert!(
         running.exists() && count_lines(pids) >= expected,
         "the predicate did not start its descendants"
@@ -172,16 +174,8 @@ fn a_sigkilled_bundle_reduction_leaves_no_descendant_and_no_temporary_directory(
             running = running.display(),
         ),
     );
-    let (value, entry) = marker("bundle", area.root.path());
-    let child = Command::new(binary())
-        .env("TMPDIR", area.tmp())
-        .env(MARKER_VAR, &value)
-        .args(["bundle", "-q"])
-        .args(reduce_args(&bundle, &area.out("out"), &predicate))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut command, entry) = marked_bundle(&area, "bundle", &bundle, &predicate);
+    let child = command.spawn().unwrap();
     wait_for_descendants(&running, &pids, 4, &entry);
     kill_and_expect_nothing_left("bundle", child, &entry, &pids, &area.tmp());
     assert_eq!(tree(&area.input()), before, "the input changed");
@@ -227,19 +221,10 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
 fn no_guardian_remains_after_a_normal_run() {
     let (area, bundle) = bundle_area();
     let predicate = script(area.root.path(), "yes.sh", "#!/bin/sh\nexit 0\n");
-    let (value, entry) = marker("normal", area.root.path());
-    let status = Command::new(binary())
-        .env("TMPDIR", area.tmp())
-        .env(MARKER_VAR, &value)
-        .args(["bundle", "-q"])
-        .args(reduce_args(&bundle, &area.out("out"), &predicate))
-        .status()
-        .unwrap();
+    let (mut command, entry) = marked_bundle(&area, "normal", &bundle, &predicate);
+    let status = command.status().unwrap();
     assert!(status.success());
-    let give_up = Instant::now() + Duration::from_secs(20);
-    while !processes_with_env(&entry).is_empty() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(20, || processes_with_env(&entry).is_empty());
     assert_eq!(processes_with_env(&entry), Vec::<String>::new());
     assert!(area.tmp_is_empty());
 }

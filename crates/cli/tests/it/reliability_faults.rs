@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::bundle::*;
 use crate::support::procs::*;
@@ -121,13 +121,10 @@ fn hostile_predicates_leave_nothing_behind() {
             let after_inputs: Vec<_> = after.iter().filter(|(n, _, _)| !ours(n)).cloned().collect();
             assert_eq!(after_inputs, expected, "{label}: inputs changed");
             let survivors_ok = {
-                let give_up = Instant::now() + Duration::from_secs(10);
-                while (!survivors_of(pid).is_empty()
-                    || !alive_pids(&area.input().join("pids")).is_empty())
-                    && Instant::now() < give_up
-                {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
+                wait_for(10, || {
+                    survivors_of(pid).is_empty()
+                        && alive_pids(&area.input().join("pids")).is_empty()
+                });
                 survivors_of(pid)
             };
             assert_eq!(
@@ -200,10 +197,7 @@ fn hostile_original_runs_are_clear_errors() {
             .collect();
         assert_eq!(after, expected, "{label}");
         assert!(area.tmp_is_empty(), "{label}");
-        let give_up = Instant::now() + Duration::from_secs(10);
-        while !survivors_of(pid).is_empty() && Instant::now() < give_up {
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_for(10, || survivors_of(pid).is_empty());
         assert_eq!(survivors_of(pid), Vec::<String>::new(), "{label}");
     }
 }
@@ -332,12 +326,9 @@ fn signals_at_random_moments_publish_all_or_nothing() {
 }
 
 fn assert_clean_processes(label: &str, pid: u32, pids: &Path) {
-    let give_up = Instant::now() + Duration::from_secs(10);
-    while (!survivors_of(pid).is_empty() || !alive_pids(pids).is_empty())
-        && Instant::now() < give_up
-    {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(10, || {
+        survivors_of(pid).is_empty() && alive_pids(pids).is_empty()
+    });
     assert_eq!(
         survivors_of(pid),
         Vec::<String>::new(),
@@ -551,10 +542,7 @@ fn two_processes_on_one_cache_file_never_corrupt_it() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while !started.exists() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for(30, || started.exists());
     assert!(started.exists());
     // While the first runs, others are refused with a clear message and change nothing.
     for index in 0..3 {

@@ -59,10 +59,7 @@ fn start_victim(area: &Area, body: &str, jobs: &str) -> (std::process::Child, St
         .spawn()
         .unwrap();
     let running = area.input().join("running");
-    let give_up = Instant::now() + Duration::from_secs(60);
-    while !running.exists() && Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(60, || running.exists());
     assert!(running.exists(), "no candidate started");
     // Let the candidate (and with -j 2 possibly a second one) settle into its loop.
     std::thread::sleep(Duration::from_millis(300));

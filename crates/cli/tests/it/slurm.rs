@@ -108,12 +108,8 @@ fn launcher_args_reach_srun(cluster: &Cluster) {
         .arg("--launcher-arg=--partition=nosuchpartition")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("a probe step") && stderr.contains("Invalid partition"),
-        "{stderr}"
-    );
+    let stderr = assert_fails(&output, 1, "a probe step");
+    assert!(stderr.contains("Invalid partition"), "{stderr}");
     cluster.assert_no_jobs("a failed step");
 }
 

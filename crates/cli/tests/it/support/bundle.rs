@@ -185,6 +185,16 @@ pub fn section_names(object: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Asserts `object` has no `.debug_*` section left; `label` names the case.
+pub fn assert_no_debug_sections(object: &Path, label: &str) {
+    let sections = section_names(object);
+    let debug: Vec<&String> = sections
+        .iter()
+        .filter(|s| s.starts_with(".debug_"))
+        .collect();
+    assert!(debug.is_empty(), "{label}: {debug:?} left in {sections:?}");
+}
+
 /// Parses an output's log.
 pub fn log(out: &Path) -> serde_json::Value {
     json(&out.join("reduction-log.json"))

@@ -200,6 +200,19 @@ impl Area {
     }
 }
 
+/// Polls `done` every 20 ms until it holds or `seconds` have passed; returns whether it holds.
+/// Only an upper bound on how long something may take, never a timing assertion.
+pub fn wait_for(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !done() {
+        if std::time::Instant::now() >= give_up {
+            return done();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
 /// Spawns `command` and waits for it; returns its pid and output.
 pub fn run_with_pid(command: &mut StdCommand) -> (u32, Output) {
     let child = command.spawn().unwrap();
