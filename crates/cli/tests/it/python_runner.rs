@@ -52,18 +52,19 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
     let cache = dir.path().join("cache.json");
-    let assert = minrepro()
-        .arg("python")
-        .arg(example("main_guard.py"))
-        .args(["--err-msg", "empty input", "-o"])
-        .arg(&out)
-        .args(["-q", "--preload", "no_such_module_for_minrepro", "--python"])
-        .arg(python())
-        .arg("--cache-file")
-        .arg(&cache)
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    // main_guard.py reduced into `out` with the cache, the real interpreter and `flags`.
+    let reduce = |out: &Path, flags: &[&str]| {
+        let assert = python_command(&example("main_guard.py"), "empty input", out)
+            .args(flags)
+            .arg("--python")
+            .arg(python())
+            .arg("--cache-file")
+            .arg(&cache)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+    };
+    let stderr = reduce(&out, &["-q", "--preload", "no_such_module_for_minrepro"]);
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert_eq!(warnings.len(), 1, "{stderr}");
     assert!(warnings[0].contains("no_such_module_for_minrepro") && warnings[0].contains("subproc"));
@@ -72,24 +73,8 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
     // The verdicts were reached by fresh interpreters, so they are filed under that backend: a
     // `--backend subproc` run answers everything from the cache (with `--timeout-factor off`:
     // the adaptive limit would run the original once to measure it).
-    let again = minrepro()
-        .arg("python")
-        .arg(example("main_guard.py"))
-        .args(["--err-msg", "empty input", "-o"])
-        .arg(dir.path().join("again.py"))
-        .args([
-            "--backend",
-            "subproc",
-            "--timeout-factor",
-            "off",
-            "--python",
-        ])
-        .arg(python())
-        .arg("--cache-file")
-        .arg(&cache)
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    let flags = ["--backend", "subproc", "--timeout-factor", "off"];
+    let stderr = reduce(&dir.path().join("again.py"), &flags);
     assert!(stderr.contains("predicate runs 0,"), "{stderr}");
 }
 

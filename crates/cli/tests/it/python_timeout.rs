@@ -65,11 +65,8 @@ fn reduce(program: &str, needle: &str, flags: &[&str]) -> Reduced {
 #[test]
 fn hanging_candidates_are_cut_at_the_adaptive_limit() {
     // With --timeout 3600 alone, the first hanging candidate would outlive the watchdog.
-    let run = reduce(
-        SPIN,
-        "needle 3",
-        &["--timeout", "3600", "--timeout-factor", "2"],
-    );
+    let flags = ["--timeout", "3600", "--timeout-factor", "2"];
+    let run = reduce(SPIN, "needle 3", &flags);
     assert!(
         run.stderr
             .contains("candidates time out after 1.000 s (--timeout-factor 2;"),
@@ -140,11 +137,8 @@ fn hanging_candidates_are_cut_by_default_and_reported() {
 
 #[test]
 fn timeout_factor_off_waits_the_full_timeout() {
-    let run = reduce(
-        SPIN_FOREVER,
-        "needle 6",
-        &["--timeout", "2", "--timeout-factor", "off"],
-    );
+    let flags = ["--timeout", "2", "--timeout-factor", "off"];
+    let run = reduce(SPIN_FOREVER, "needle 6", &flags);
     assert!(
         !run.stderr.contains("candidates time out after"),
         "{}",
