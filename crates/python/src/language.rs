@@ -150,7 +150,7 @@ impl Language for Python {
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
-        file_bytes(self.encoding.as_ref(), text).map_err(EncodeError)
+        file_bytes(self.encoding.as_ref(), text).map_err(|e| EncodeError(e.to_string()))
     }
 }
 

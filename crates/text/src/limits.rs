@@ -18,17 +18,20 @@ pub enum TimeoutFactor {
 
 /// Parses `--timeout-factor`: `off`, or a finite number of at least 1 (below 1, candidates as
 /// slow as the original itself would time out).
-pub fn parse_timeout_factor(text: &str) -> Result<TimeoutFactor, String> {
+pub fn parse_timeout_factor(text: &str) -> Result<TimeoutFactor, TimeoutFactorError> {
     if text.eq_ignore_ascii_case("off") {
         return Ok(TimeoutFactor::Off);
     }
     match text.trim().parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 1.0 => Ok(TimeoutFactor::Times(f)),
-        _ => Err(format!(
-            "--timeout-factor must be a finite number of at least 1, or `off`, not {text}"
-        )),
+        _ => Err(TimeoutFactorError(text.to_owned())),
     }
 }
+
+/// A `--timeout-factor` value that is neither `off` nor a finite number of at least 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--timeout-factor must be a finite number of at least 1, or `off`, not {0}")]
+pub struct TimeoutFactorError(pub String);
 
 /// The shortest time a candidate gets under `--timeout-factor`: start-up noise of a fast original
 /// must not turn candidates into timeouts.

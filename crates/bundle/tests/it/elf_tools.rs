@@ -4,8 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use minrepro_bundle::elf_tools::{ElfTools, ToolError};
-use minrepro_bundle::sections::SectionPolicy;
+use minrepro_bundle::{ElfTools, SectionPolicy, ToolError};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(
@@ -28,10 +27,7 @@ fn tools(scratch: &Path, readobj: &str, objcopy: &str) -> ElfTools {
 }
 
 fn debug_policy() -> SectionPolicy {
-    SectionPolicy {
-        allow: vec![".debug_*".into(), ".comment".into()],
-        protect: vec![],
-    }
+    SectionPolicy::new(vec![".debug_*".into(), ".comment".into()], vec![]).unwrap()
 }
 
 #[test]
@@ -141,7 +137,8 @@ fn fake_tools_error_paths() {
         30.0,
         scratch.path().into(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(
         missing.contains("--readobj") && missing.contains("could not find executable"),
         "{missing}"
@@ -152,7 +149,8 @@ fn fake_tools_error_paths() {
         30.0,
         scratch.path().into(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(missing.contains("--objcopy"), "{missing}");
 
     let bad_json = script(bin.path(), "bad-readobj", "echo '[{\"FileSummary\": '");

@@ -184,7 +184,7 @@ fn a_failing_preload_is_reported_for_fallback() {
     let error = RunnerPool::start(&py, &["no_such_module_xyz".into()], &[])
         .err()
         .unwrap();
-    assert!(error.contains("no_such_module_xyz"), "{error}");
+    assert!(error.to_string().contains("no_such_module_xyz"), "{error}");
 }
 
 /// The helper's command line, as `ps` shows it, is one short line: the source arrives on stdin.
