@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use minrepro_bundle::{ElfTools, SectionPolicy, ToolError};
 
+use crate::processes_lock;
+
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,6 +34,7 @@ fn debug_policy() -> SectionPolicy {
 
 #[test]
 fn lists_and_removes_sections_with_real_llvm_14() {
+    let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let tools = tools(scratch.path(), "llvm-readobj", "llvm-objcopy");
     let bytes = fixture("alpha.co");
@@ -57,6 +60,7 @@ fn lists_and_removes_sections_with_real_llvm_14() {
 
 #[test]
 fn names_with_glob_characters_are_removed_exactly() {
+    let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.co");
@@ -91,6 +95,7 @@ fn names_with_glob_characters_are_removed_exactly() {
 
 #[test]
 fn llvm_19_layout_from_a_real_run_when_installed() {
+    let _serial = processes_lock();
     let readobj = Path::new("/usr/lib/llvm-19/bin/llvm-readobj");
     let objcopy = Path::new("/usr/lib/llvm-19/bin/llvm-objcopy");
     if !readobj.exists() || !objcopy.exists() {
@@ -129,6 +134,7 @@ fn failure(tools: &ElfTools, needle: &str) {
 
 #[test]
 fn fake_tools_error_paths() {
+    let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
     let missing = ElfTools::new(
@@ -209,6 +215,7 @@ fn fake_tools_error_paths() {
 
 #[test]
 fn tool_timeout_is_enforced() {
+    let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
     let slow = script(bin.path(), "slow-readobj", "sleep 30");

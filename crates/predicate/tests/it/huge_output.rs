@@ -6,7 +6,7 @@ use std::path::Path;
 
 use minrepro_predicate::{CancelFlag, Predicate, Status, OUTPUT_HEAD_LIMIT};
 
-use crate::{config, script};
+use crate::{config, processes_lock, script};
 
 fn peak_rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -23,6 +23,7 @@ const MEASURING: &str = "MINREPRO_TEST_MEASURE_PEAK_RSS";
 
 #[test]
 fn hundred_megabytes_of_output_stay_bounded() {
+    let _serial = processes_lock();
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "huge_output::measured_in_a_process_of_its_own"])
         .args(["--ignored", "--test-threads=1", "--nocapture"])
@@ -41,6 +42,7 @@ fn hundred_megabytes_of_output_stay_bounded() {
 #[test]
 #[ignore = "run by hundred_megabytes_of_output_stay_bounded in a process of its own"]
 fn measured_in_a_process_of_its_own() {
+    let _serial = processes_lock();
     if std::env::var_os(MEASURING).is_none() {
         return;
     }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
 
-use crate::{config, installed, script, script_in_temp};
+use crate::{config, installed, processes_lock, script, script_in_temp};
 
 /// A change to a configuration under test.
 type Mutation = dyn Fn(&mut PredicateConfig);
@@ -63,6 +63,7 @@ fn read_pids(path: &Path) -> Vec<i32> {
 
 #[test]
 fn background_descendants_die_after_a_normal_exit() {
+    let _serial = processes_lock();
     let (dir, exe) = script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\n(sleep 1000; echo late) & echo $! >> \"$1/pids\"\nexit 0");
     let outcome = evaluate_once(config(&exe, &["{state}"]), dir.path());
     assert_eq!(outcome.status, Status::Interesting);
@@ -75,6 +76,7 @@ fn background_descendants_die_after_a_normal_exit() {
 
 #[test]
 fn timeout_kills_the_whole_group_and_is_not_interesting() {
+    let _serial = processes_lock();
     let (dir, exe) =
         script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\ntrap '' TERM\nsleep 1000\nexit 0");
     let mut cfg = config(&exe, &["{state}"]);
@@ -87,6 +89,7 @@ fn timeout_kills_the_whole_group_and_is_not_interesting() {
 
 #[test]
 fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
+    let _serial = processes_lock();
     if !installed("setsid") {
         eprintln!("setsid not installed; skipping");
         return;
@@ -100,6 +103,7 @@ fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
 
 #[test]
 fn disagreeing_runs_are_flaky() {
+    let _serial = processes_lock();
     let dir = tempfile::tempdir().unwrap();
     // Exit FIRST, FIRST + 1, FIRST, … using a counter kept outside the workspace: 0 then 1, and
     // two different non-interesting codes (3 and 4), are both flaky.
@@ -122,6 +126,7 @@ fn disagreeing_runs_are_flaky() {
 
 #[test]
 fn runs_in_the_workspace_with_null_stdin_and_substring_acceptance() {
+    let _serial = processes_lock();
     let (_dir, exe) = script_in_temp("pwd; cat; echo \"needle in $1\" >&2; exit 7");
     let ws = tempfile::tempdir().unwrap();
     let ws_text = ws.path().to_string_lossy().into_owned();
@@ -152,6 +157,7 @@ fn runs_in_the_workspace_with_null_stdin_and_substring_acceptance() {
 
 #[test]
 fn launch_errors_and_signals_are_reported() {
+    let _serial = processes_lock();
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.sh");
     std::fs::write(&bad, "#!/nonexistent/interpreter\n").unwrap();
@@ -179,6 +185,7 @@ fn launch_errors_and_signals_are_reported() {
 
 #[test]
 fn bad_configuration_is_rejected_with_one_line_errors() {
+    let _serial = processes_lock();
     let (_dir, exe) = script_in_temp("exit 0");
     let cases: Vec<(Box<Mutation>, &str)> = vec![
         (Box::new(|c| c.runs = 0), "--predicate-runs"),
@@ -210,6 +217,7 @@ fn bad_configuration_is_rejected_with_one_line_errors() {
 
 #[test]
 fn regular_file_arguments_become_absolute_identities() {
+    let _serial = processes_lock();
     let (dir, exe) = script_in_temp("exit 0");
     std::fs::write(dir.path().join("ref.json"), "{}").unwrap();
     let previous = std::env::current_dir().unwrap();
@@ -233,6 +241,7 @@ fn regular_file_arguments_become_absolute_identities() {
 
 #[test]
 fn identity_change_during_a_run_is_fatal_and_digest_tracks_identity() {
+    let _serial = processes_lock();
     let dir = tempfile::tempdir().unwrap();
     let dep = dir.path().join("dep.bin");
     std::fs::write(&dep, "v1").unwrap();
@@ -259,6 +268,7 @@ fn identity_change_during_a_run_is_fatal_and_digest_tracks_identity() {
 
 #[test]
 fn cancellation_stops_a_run_and_kills_its_group() {
+    let _serial = processes_lock();
     let (dir, exe) = script_in_temp("sleep 1000 & echo $! >> \"$1/pids\"\nsleep 1000");
     let predicate = Predicate::new(config(&exe, &["{state}"])).unwrap();
     let ws = tempfile::tempdir().unwrap();
@@ -281,6 +291,7 @@ fn cancellation_stops_a_run_and_kills_its_group() {
 
 #[test]
 fn configuration_digest_is_sensitive_to_everything_a_verdict_depends_on() {
+    let _serial = processes_lock();
     let (dir, exe) = script_in_temp("exit 0");
     let dep = dir.path().join("lib.so");
     std::fs::write(&dep, "lib v1").unwrap();
