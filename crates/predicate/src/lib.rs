@@ -42,3 +42,12 @@ pub use predicate::{
 pub use slurm::{cancel_leftover_jobs, SlurmLauncher};
 pub use template::ArgTemplate;
 pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};
+
+/// Serialises this crate's unit tests that start processes: a run's orphan sweep reaps every
+/// zombie child of the process that is not a registered run, so a test's own child started
+/// with `std::process` could be reaped under it by another test's run.
+#[cfg(test)]
+pub(crate) fn processes_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
