@@ -60,7 +60,7 @@ fn main() -> ExitCode {
     minrepro_predicate::process::kill_all_orphans();
     let error = style::paint("error:", style::Colour::Red, style::stderr_wanted());
     // Nor any Slurm job of one of our runs.
-    minrepro_predicate::slurm::cancel_leftover_jobs();
+    minrepro_predicate::cancel_leftover_jobs();
     match result {
         Ok(line) => {
             let line = style::paint(&line, style::Colour::Green, style::stdout_wanted());

@@ -10,14 +10,14 @@
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
-pub mod combinators;
-pub mod ddmin;
-pub mod engine;
-pub mod probdd;
-pub mod progress;
-pub mod reduction;
-pub mod search;
-pub mod temp;
+mod combinators;
+mod ddmin;
+mod engine;
+mod probdd;
+mod progress;
+mod reduction;
+mod search;
+mod temp;
 
 pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
