@@ -111,6 +111,8 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
 }
 
 fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, RunError> {
+    // Made first: its clock (the reported wall time) and its lines cover the start-up too.
+    let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
     let launch = args.predicate.launch()?;
     check_output(&args.output)?;
     // Printed even with -q: each is an input the original would have used silently.
@@ -201,7 +203,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
             temp.path().to_path_buf(),
         )
         .map_err(failed)?;
-        list_sections(&tools, &mut original)?;
+        list_sections(&tools, &mut original, &progress)?;
         Some(Arc::new(tools))
     } else {
         None
@@ -228,7 +230,6 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     if let Some(pass) = &section_pass {
         passes.push(pass);
     }
-    let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
         config_digest: original_predicate.config_digest(),
@@ -238,7 +239,14 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     let reduction = Reduction::new(&oracle, &cache, &progress, options)
         .passes(&passes)
         .collect_log();
-    let reduced = minrepro_driver::reduce(reduction, original).0?;
+    let (result, stats) = minrepro_driver::reduce(reduction, original);
+    if let Some(path) = &args.stats_json {
+        let value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        minrepro_driver::write_atomically(path, text.as_bytes())
+            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let reduced = result?;
     if is_interrupted() {
         return Err(RunError::Interrupted);
     }
@@ -261,8 +269,17 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
 }
 
 /// Lists every object's sections before any predicate runs; every object must be AMDGPU ELF.
-fn list_sections(tools: &ElfTools, case: &mut BundleCase) -> Result<(), RunError> {
-    for object in &mut case.objects {
+/// Progress says so (a plain line, then the object being listed on a live line).
+fn list_sections(
+    tools: &ElfTools,
+    case: &mut BundleCase,
+    progress: &Progress,
+) -> Result<(), RunError> {
+    let count = case.objects.len();
+    progress.message(&format!("listing the sections of {count} code object(s)"));
+    for (index, object) in case.objects.iter_mut().enumerate() {
+        let item = format!("object {} ({}/{count})", object.id, index + 1);
+        progress.start_up("listing sections", Some(item));
         match tools.list_bytes(&object.bytes) {
             Ok(listing) => object.sections = Some(Arc::new(listing)),
             Err(ToolError::Interrupted) => return Err(RunError::Interrupted),
