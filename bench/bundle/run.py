@@ -113,13 +113,18 @@ def main():
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--objects", type=int, default=30)
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    parser.add_argument("--only", help="run only this scenario, e.g. sleep:4")
     args = parser.parse_args()
+    scenarios = SCENARIOS
+    if args.only:
+        kind, jobs = args.only.split(":")
+        scenarios = [(kind, int(jobs))]
     work = Path(tempfile.mkdtemp(prefix="bench-bundle-"))
     try:
         bundle = build_bundle(work / "in", args.objects)
         rows = []
         reference = {}
-        for kind, jobs in SCENARIOS:
+        for kind, jobs in scenarios:
             predicate = work / f"{kind}.sh"
             predicate.write_text(PREDICATES[kind])
             predicate.chmod(0o755)

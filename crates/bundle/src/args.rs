@@ -83,7 +83,8 @@ pub struct BundleOptions {
     pub tool_timeout: f64,
     /// Write the run's counters as JSON to this file at the end (also when the reduction fails
     /// or is interrupted after it started): predicate runs launched (speculative ones included),
-    /// cancelled runs, cache hits, candidates, accepted, sizes, wall and start-up seconds.
+    /// cancelled runs, cache hits, candidates, accepted, sizes, wall and start-up seconds, and
+    /// with section removal the ELF tool runs (and their seconds) that built section candidates.
     #[arg(long = "stats-json", value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
     /// Engine flags.

@@ -219,10 +219,14 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         .iter()
         .map(|&key| MetadataListPass { key })
         .collect();
+    // Tool time of the start-up's listing, left out of the reduction's figure.
+    let listing_time = tools.as_ref().map(|t| t.time_spent());
+    let section_tools = tools.clone();
     let section_pass = tools.map(|tools| SectionPass {
         tools,
         policy: Arc::new(policy.clone()),
         quiet: args.common.quiet,
+        max_batch: passes::section_batch(args.common.jobs as usize),
     });
     let mut passes: Vec<&dyn Pass<BundleCase>> = vec![&object_pass];
     passes.extend(list_passes.iter().map(|p| p as &dyn Pass<BundleCase>));
@@ -241,7 +245,13 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         .collect_log();
     let (result, stats) = minrepro_driver::reduce(reduction, original);
     if let Some(path) = &args.stats_json {
-        let value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+        let mut value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+        if let (Some(tools), Some((listing_runs, listing))) = (&section_tools, listing_time) {
+            // ELF tools run while building section candidates (not in the predicate).
+            let (runs, spent) = tools.time_spent();
+            value["elf_tool_runs"] = (runs - listing_runs).into();
+            value["elf_tool_seconds"] = spent.saturating_sub(listing).as_secs_f64().into();
+        }
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         minrepro_driver::write_atomically(path, text.as_bytes())
             .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;

@@ -36,7 +36,8 @@ pub fn pass_stats_line(stats: &Stats) -> String {
 /// The counters as JSON (for `--stats-json`): `extra_runs` predicate runs made outside the
 /// engine (e.g. a front end's probe of the original) are added to `predicate_runs`, which
 /// counts every launched run, `cancelled_runs` those cancelled as no longer needed; `complete`
-/// says whether the reduction reached its fixpoint; `wall_seconds` includes `startup_seconds`.
+/// says whether the reduction reached its fixpoint; `wall_seconds` includes `startup_seconds`;
+/// `cpu_seconds` (this process's own, child processes excluded) includes `startup_cpu_seconds`.
 pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_json::Value {
     let passes: serde_json::Map<String, serde_json::Value> = stats
         .per_pass
@@ -61,6 +62,8 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
         "size_after": stats.size_after,
         "wall_seconds": stats.wall_time.as_secs_f64(),
         "startup_seconds": stats.startup_time.as_secs_f64(),
+        "cpu_seconds": stats.cpu_time.as_secs_f64(),
+        "startup_cpu_seconds": stats.startup_cpu_time.as_secs_f64(),
         "rounds": stats.rounds,
         "passes": passes,
     })

@@ -64,6 +64,11 @@ pub struct Stats {
     pub wall_time: Duration,
     /// Of that, the start-up before the reduction began (loading, listing sections, …).
     pub startup_time: Duration,
+    /// This process's own processor time (all threads, no child processes) for the whole run,
+    /// and for its start-up.
+    pub cpu_time: Duration,
+    /// See [`Stats::cpu_time`].
+    pub startup_cpu_time: Duration,
     /// Per pass: candidates decided and accepted.
     pub per_pass: std::collections::BTreeMap<String, (usize, usize)>,
     /// Complete rounds over all passes (the last one changed nothing).

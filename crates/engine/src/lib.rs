@@ -11,6 +11,7 @@
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
+pub mod cpu;
 pub mod ddmin;
 pub mod dispatch;
 pub mod engine;

@@ -98,6 +98,7 @@ impl<'a, C: Clone + Send + Sync> Reduction<'a, C> {
     pub fn run(self, original: C) -> (Result<Reduced<C>, EngineError>, Stats) {
         let progress = self.progress;
         let startup_time = progress.elapsed();
+        let startup_cpu_time = crate::cpu::own_cpu();
         let mut engine = Engine::new(self.oracle, self.cache, self.options, progress);
         engine.set_collect_log(self.collect_log);
         let mut ignore = |_: &C| Ok(());
@@ -123,6 +124,8 @@ impl<'a, C: Clone + Send + Sync> Reduction<'a, C> {
         // From the reporter's creation: the front end's start-up counts too.
         stats.wall_time = progress.elapsed();
         stats.startup_time = startup_time;
+        stats.cpu_time = crate::cpu::own_cpu();
+        stats.startup_cpu_time = startup_cpu_time;
         let (original_outcome, case) = match result {
             Ok(done) => done,
             Err(error) => return (Err(error), stats),

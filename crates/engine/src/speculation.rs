@@ -11,6 +11,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::cpu::children_cpu;
+
 /// Weight of the newest observation in the moving averages.
 const ALPHA: f64 = 0.25;
 /// Acceptance rate assumed for a pass before it decides anything.
@@ -102,19 +104,6 @@ impl Default for Speculation {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// User + system time of every waited-for descendant so far.
-fn children_cpu() -> Duration {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
-        return Duration::ZERO;
-    }
-    let time = |t: libc::timeval| {
-        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
-    };
-    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 #[cfg(test)]
