@@ -7,7 +7,14 @@
 //! accepted candidates are those of `-j 1` for every `-j` and every timing. A batch ends as soon
 //! as its accepted candidate is known: runs still going are cancelled and keep their executors
 //! busy until they report, but the next batch starts at once on the free ones.
+//!
+//! Two kinds of speculation fill free executors: later candidates of the batch (needed if every
+//! earlier one is rejected), and the first candidates of the batch that would follow if the
+//! frontier candidate were accepted ("look-ahead", from a copy of the search). A look-ahead run
+//! that is still going when its batch really comes is adopted, not started again; one that
+//! finished left its verdict in the cache; one whose premise failed is cancelled.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::Scope;
@@ -24,35 +31,72 @@ use crate::speculation::Speculation;
 /// A verdict and whether it came from the cache.
 pub type Verdict = Result<(Outcome, bool), EvalError>;
 
+/// The decided prefix of a batch: a verdict per candidate up to the accepted one, and its index.
+pub type Decided = (Vec<(Outcome, bool)>, Option<usize>);
+
+/// The candidates that would follow the acceptance of a batch's candidate, with cache keys.
+pub type LookAhead<C> = Vec<(String, Proposal<C>)>;
+
 /// One candidate to run.
 struct Job<C> {
+    id: u64,
     batch: Arc<Vec<Proposal<C>>>,
     index: usize,
     key: String,
     cancel: CancelFlag,
-    ticket: u64,
 }
 
 /// What an executor reports about a job.
 struct Report {
-    ticket: u64,
-    index: usize,
+    id: u64,
     /// `None`: the job was cancelled before its run started (nothing was launched).
     result: Option<Result<Outcome, EvalError>>,
     wall: Duration,
 }
 
-/// The decided prefix of a batch: a verdict per candidate up to the accepted one, and its index.
-pub type Decided = (Vec<(Outcome, bool)>, Option<usize>);
+/// A job not yet reported.
+struct Flight {
+    key: String,
+    cancel: CancelFlag,
+    /// Index in the current batch whose verdict this run gives (`None`: an earlier batch's or
+    /// a look-ahead not adopted yet).
+    index: Option<usize>,
+    /// For a look-ahead: the index in the current batch whose acceptance it assumes.
+    premise: Option<usize>,
+}
 
 /// The decider's handle on the executors.
 pub struct Dispatcher<C> {
     jobs: Option<Sender<Job<C>>>,
     reports: Receiver<Report>,
     slots: usize,
-    busy: usize,
-    ticket: u64,
+    next_id: u64,
+    flights: HashMap<u64, Flight>,
+    /// Keys whose verdict a finished look-ahead run put in the cache (a fresh run, not a hit).
+    ahead_done: HashSet<String>,
     speculation: Speculation,
+}
+
+/// A batch being decided.
+struct Round<'b, C> {
+    pass: &'b str,
+    batch: Arc<Vec<Proposal<C>>>,
+    keys: &'b [String],
+    verdicts: Vec<Option<Verdict>>,
+    cancels: Vec<CancelFlag>,
+    next: usize,
+    frontier: usize,
+    /// The look-ahead of the current frontier.
+    ahead: Option<Ahead<C>>,
+}
+
+/// The batch that would follow the acceptance of candidate `premise`.
+struct Ahead<C> {
+    premise: usize,
+    proposals: Arc<Vec<Proposal<C>>>,
+    keys: Vec<String>,
+    /// How many were started (or found in the cache).
+    launched: usize,
 }
 
 impl<C: Send + Sync> Dispatcher<C> {
@@ -84,9 +128,10 @@ impl<C: Send + Sync> Dispatcher<C> {
         Dispatcher {
             jobs: Some(job_sender),
             reports,
-            slots,
-            busy: 0,
-            ticket: 0,
+            slots: slots.max(1),
+            next_id: 0,
+            flights: HashMap::new(),
+            ahead_done: HashSet::new(),
             speculation: Speculation::new(),
         }
     }
@@ -98,64 +143,94 @@ impl<C: Send + Sync> Dispatcher<C> {
 
     /// Evaluates `batch` (cache keys in `keys`) in order: returns the verdicts of every
     /// candidate up to the first interesting one, which is accepted. Runs beyond it are
-    /// cancelled; an error at or before it ends the batch with that error.
+    /// cancelled; an error at or before it ends the batch with that error. `look_ahead(i)`
+    /// gives the candidates that would follow the acceptance of candidate `i` (or nothing).
     pub fn evaluate(
         &mut self,
         pass: &str,
         batch: Arc<Vec<Proposal<C>>>,
         keys: &[String],
         cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
     ) -> Result<Decided, EvalError> {
-        self.ticket += 1;
         let n = batch.len();
-        let mut verdicts: Vec<Option<Verdict>> = (0..n).map(|_| None).collect();
-        let cancels: Vec<CancelFlag> = (0..n).map(|_| CancelFlag::new()).collect();
-        let cancel_from = |at: usize| cancels.iter().skip(at).for_each(CancelFlag::cancel);
-        let (mut next, mut frontier) = (0, 0);
+        // Look-aheads this batch does not contain were for a premise that did not come true.
+        let wanted: HashSet<&String> = keys.iter().collect();
+        for flight in self.flights.values_mut() {
+            flight.index = None;
+            if flight.premise.take().is_some() && !wanted.contains(&flight.key) {
+                flight.cancel.cancel();
+            }
+        }
+        let mut round = Round {
+            pass,
+            batch,
+            keys,
+            verdicts: (0..n).map(|_| None).collect(),
+            cancels: (0..n).map(|_| CancelFlag::new()).collect(),
+            next: 0,
+            frontier: 0,
+            ahead: None,
+        };
+        let result = self.run_round(&mut round, cache, look_ahead);
+        let accepted = match &result {
+            Ok((_, accepted)) => *accepted,
+            Err(_) => None,
+        };
+        round.cancels.iter().for_each(CancelFlag::cancel);
+        for flight in self.flights.values_mut() {
+            // Only the look-ahead of the accepted candidate may still be needed.
+            if flight.premise.is_some() && flight.premise != accepted {
+                flight.cancel.cancel();
+            }
+        }
+        result
+    }
+
+    fn run_round(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> Result<Decided, EvalError> {
+        let n = round.batch.len();
         loop {
-            while let Some(Some(verdict)) = verdicts.get(frontier) {
+            while let Some(Some(verdict)) = round.verdicts.get(round.frontier) {
                 match verdict {
-                    Err(error) => {
-                        let error = error.clone();
-                        cancel_from(0);
-                        return Err(error);
-                    }
+                    Err(error) => return Err(error.clone()),
                     Ok((outcome, _)) if outcome.status == Status::Interesting => {
-                        cancel_from(frontier + 1);
-                        let decided = verdicts.into_iter().take(frontier + 1);
+                        let decided = std::mem::take(&mut round.verdicts)
+                            .into_iter()
+                            .take(round.frontier + 1);
                         let decided = decided.map(|v| v.and_then(Result::ok).expect("decided"));
-                        return Ok((decided.collect(), Some(frontier)));
+                        return Ok((decided.collect(), Some(round.frontier)));
                     }
-                    Ok(_) => frontier += 1,
+                    Ok(_) => {
+                        // The look-ahead of a rejected candidate is not needed.
+                        self.drop_premise(round.frontier);
+                        round.frontier += 1;
+                    }
                 }
             }
-            if frontier == n {
-                let all = verdicts.into_iter().map(|v| v.and_then(Result::ok));
-                return Ok((all.map(|v| v.expect("decided")).collect(), None));
+            if round.frontier == n {
+                let all = std::mem::take(&mut round.verdicts).into_iter();
+                let all = all.map(|v| v.and_then(Result::ok).expect("decided"));
+                return Ok((all.collect(), None));
             }
-            if next < n
-                && self
-                    .speculation
-                    .allows(pass, next - frontier, self.busy, self.slots)
-            {
-                if let Some(outcome) = cache.get(&keys[next]) {
-                    verdicts[next] = Some(Ok((outcome, true)));
-                } else {
-                    let job = Job {
-                        batch: batch.clone(),
-                        index: next,
-                        key: keys[next].clone(),
-                        cancel: cancels[next].clone(),
-                        ticket: self.ticket,
-                    };
-                    self.send(job);
-                }
-                next += 1;
+            if self.launch_next(round, cache) || self.launch_ahead(round, cache, look_ahead) {
                 continue;
             }
             let report = self.wait();
-            if report.ticket == self.ticket {
-                verdicts[report.index] = Some(match report.result {
+            let Some(flight) = self.flights.remove(&report.id) else {
+                continue;
+            };
+            if let Some(Ok(_)) = &report.result {
+                if flight.premise.is_some() || flight.index.is_none() {
+                    self.ahead_done.insert(flight.key.clone());
+                }
+            }
+            if let Some(index) = flight.index {
+                round.verdicts[index] = Some(match report.result {
                     Some(result) => result.map(|outcome| (outcome, false)),
                     None => Err(EvalError::Cancelled),
                 });
@@ -163,16 +238,139 @@ impl<C: Send + Sync> Dispatcher<C> {
         }
     }
 
-    fn send(&mut self, job: Job<C>) {
-        self.busy += 1;
+    /// Answers the batch's next candidate from the cache, or adopts a running look-ahead for
+    /// it, or starts it if the policy allows; returns whether it did.
+    fn launch_next(&mut self, round: &mut Round<'_, C>, cache: &OutcomeCache) -> bool {
+        let next = round.next;
+        if next >= round.batch.len() {
+            return false;
+        }
+        let key = &round.keys[next];
+        if let Some(outcome) = cache.get(key) {
+            // Costs nothing: answered now, whatever the policy.
+            let fresh = self.ahead_done.remove(key);
+            round.verdicts[next] = Some(Ok((outcome, !fresh)));
+        } else if !self.adopt(key, next) {
+            // (A look-ahead already running for this very candidate costs no slot.)
+            let busy = self.flights.len();
+            let depth = next - round.frontier;
+            if !self.speculation.allows(round.pass, depth, busy, self.slots) {
+                return false;
+            }
+            let (batch, cancel) = (round.batch.clone(), round.cancels[next].clone());
+            self.send(batch, next, key.clone(), cancel, Some(next), None);
+        }
+        round.next += 1;
+        true
+    }
+
+    /// Makes a running look-ahead for `key` give the verdict of candidate `index`.
+    fn adopt(&mut self, key: &str, index: usize) -> bool {
+        let running = self.flights.values_mut().find(|f| {
+            f.key == key && f.index.is_none() && f.premise.is_none() && !f.cancel.is_cancelled()
+        });
+        match running {
+            Some(flight) => {
+                flight.index = Some(index);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Starts the next look-ahead candidate of the frontier if the policy allows.
+    fn launch_ahead(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> bool {
+        let frontier = round.frontier;
+        let busy = self.flights.len();
+        let stale = round.ahead.as_ref().is_none_or(|a| a.premise != frontier);
+        let depth = match &round.ahead {
+            Some(ahead) if !stale => ahead.launched,
+            _ => 0,
+        };
+        if !self
+            .speculation
+            .ahead_allows(round.pass, depth, busy, self.slots)
+        {
+            return false;
+        }
+        if stale {
+            let (keys, proposals) = look_ahead(frontier).into_iter().unzip();
+            round.ahead = Some(Ahead {
+                premise: frontier,
+                proposals: Arc::new(proposals),
+                keys,
+                launched: 0,
+            });
+        }
+        let Some(ahead) = round.ahead.as_mut() else {
+            return false;
+        };
+        let Some(key) = ahead.keys.get(ahead.launched).cloned() else {
+            return false;
+        };
+        let index = ahead.launched;
+        ahead.launched += 1;
+        let running = self.flights.values().any(|f| f.key == key);
+        if cache.get(&key).is_none() && !running {
+            let proposals = ahead.proposals.clone();
+            self.send(
+                proposals,
+                index,
+                key,
+                CancelFlag::new(),
+                None,
+                Some(frontier),
+            );
+        }
+        true
+    }
+
+    /// Cancels the look-ahead runs that assumed candidate `index` would be accepted.
+    fn drop_premise(&mut self, index: usize) {
+        for flight in self.flights.values_mut() {
+            if flight.premise == Some(index) {
+                flight.cancel.cancel();
+            }
+        }
+    }
+
+    fn send(
+        &mut self,
+        batch: Arc<Vec<Proposal<C>>>,
+        index: usize,
+        key: String,
+        cancel: CancelFlag,
+        slot: Option<usize>,
+        premise: Option<usize>,
+    ) {
+        self.next_id += 1;
+        let id = self.next_id;
+        let flight = Flight {
+            key: key.clone(),
+            cancel: cancel.clone(),
+            index: slot,
+            premise,
+        };
+        self.flights.insert(id, flight);
+        let job = Job {
+            id,
+            batch,
+            index,
+            key,
+            cancel,
+        };
         let sender = self.jobs.as_ref().expect("executors run until dropped");
         sender.send(job).expect("executors outlive the dispatcher");
     }
 
-    /// The next report of any job (of this batch or a cancelled one of an earlier batch).
+    /// The next report of any job (of this batch, a look-ahead, or a cancelled earlier one).
     fn wait(&mut self) -> Report {
         let report = self.reports.recv().expect("a busy executor reports");
-        self.busy -= 1;
         if report.result.is_some() {
             self.speculation.ran(report.wall);
         }
@@ -182,7 +380,8 @@ impl<C: Send + Sync> Dispatcher<C> {
 
 impl<C> Drop for Dispatcher<C> {
     fn drop(&mut self) {
-        // Executors finish their current job (cancelled by now) and stop.
+        // Whatever still runs is no longer needed; executors finish it and stop.
+        self.flights.values().for_each(|f| f.cancel.cancel());
         self.jobs = None;
     }
 }
@@ -208,8 +407,7 @@ fn execute<C>(
         Some(result)
     };
     Report {
-        ticket: job.ticket,
-        index: job.index,
+        id: job.id,
         result,
         wall: started.elapsed(),
     }

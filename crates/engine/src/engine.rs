@@ -8,9 +8,9 @@ use minrepro_cache::OutcomeCache;
 use minrepro_predicate::{is_interrupted, CancelFlag, EvalError, Outcome, Status};
 use serde::Serialize;
 
-use crate::dispatch::{Decided, Dispatcher, Verdict};
+use crate::dispatch::{Decided, Dispatcher, LookAhead, Verdict};
 use crate::progress::Progress;
-use crate::search::{Pass, Proposal};
+use crate::search::{Pass, Proposal, Search};
 
 /// What a front end tells the engine about its test cases.
 pub trait Oracle<C>: Sync {
@@ -251,7 +251,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     if is_interrupted() {
                         return Err(EngineError::Interrupted);
                     }
-                    let accepted = self.decide(&name, batch, dispatcher.as_deref_mut())?;
+                    let dispatcher = dispatcher.as_deref_mut();
+                    let accepted = self.decide(&name, batch, dispatcher, &*search)?;
                     let index = accepted.as_ref().map(|(index, _)| *index);
                     if let Some((_, case)) = accepted {
                         current = case;
@@ -278,6 +279,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         pass: &str,
         batch: Vec<Proposal<C>>,
         dispatcher: Option<&mut Dispatcher<C>>,
+        search: &dyn Search<C>,
     ) -> Result<Option<(usize, C)>, EngineError> {
         if batch.is_empty() {
             return Ok(None);
@@ -289,7 +291,20 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         let batch = Arc::new(batch);
         let (verdicts, accepted) = match dispatcher {
             Some(dispatcher) => {
-                let decided = dispatcher.evaluate(pass, batch.clone(), &keys, self.cache);
+                let (oracle, cache) = (self.oracle, self.cache);
+                let jobs = self.options.jobs;
+                // The batch that would follow the acceptance of candidate `index`.
+                let mut look_ahead = |index: usize| -> LookAhead<C> {
+                    let Some(mut fork) = search.fork(jobs) else {
+                        return Vec::new();
+                    };
+                    fork.feedback(Some(index));
+                    let next = fork.next_batch(&batch[index].case).unwrap_or_default();
+                    let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
+                    next.into_iter().map(|p| (key(&p), p)).collect()
+                };
+                let decided =
+                    dispatcher.evaluate(pass, batch.clone(), &keys, cache, &mut look_ahead);
                 let decided = decided.map_err(eval_error)?;
                 for index in 0..decided.0.len() {
                     dispatcher.decided(pass, Some(index) == decided.1);

@@ -6,7 +6,9 @@
 //! and steals a core from the frontier when the predicate computes and every core is busy. So
 //! the engine launches a speculative run only when it is likely enough to be needed: the bar
 //! rises with the predicate's observed CPU share, and CPU-bound runs never outnumber the cores.
-//! Neither figure changes which candidate is accepted, only how many runs are launched.
+//! The same bar holds for look-ahead runs (the batch that would follow the frontier's
+//! acceptance, needed with probability `p (1 - p)^d`). Neither figure changes which candidate is
+//! accepted, only how many runs are launched.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -61,13 +63,31 @@ impl Speculation {
         if self.cpu_share >= 0.5 && busy >= self.cores {
             return false;
         }
-        let p = self
-            .acceptance
+        let needed = (1.0 - self.acceptance(pass)).powi(depth.min(64) as i32);
+        needed >= self.bar()
+    }
+
+    /// Whether the look-ahead candidate `depth` places into the batch that would follow the
+    /// frontier's acceptance may start: it is needed if the frontier is accepted and the
+    /// `depth` candidates before it are not.
+    pub fn ahead_allows(&self, pass: &str, depth: usize, busy: usize, slots: usize) -> bool {
+        if busy >= slots || (self.cpu_share >= 0.5 && busy >= self.cores) {
+            return false;
+        }
+        let p = self.acceptance(pass);
+        p * (1.0 - p).powi(depth.min(64) as i32) >= self.bar()
+    }
+
+    fn acceptance(&self, pass: &str) -> f64 {
+        self.acceptance
             .get(pass)
             .copied()
-            .unwrap_or(INITIAL_ACCEPTANCE);
-        let needed = (1.0 - p).powi(depth.min(64) as i32);
-        needed >= BAR_WAITING + (BAR_COMPUTING - BAR_WAITING) * self.cpu_share
+            .unwrap_or(INITIAL_ACCEPTANCE)
+    }
+
+    /// The least probability of being needed that a speculative run must have.
+    fn bar(&self) -> f64 {
+        BAR_WAITING + (BAR_COMPUTING - BAR_WAITING) * self.cpu_share
     }
 
     /// A candidate of `pass` was decided (accepted or not).

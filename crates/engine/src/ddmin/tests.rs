@@ -216,3 +216,48 @@ fn batches_are_bounded_and_slicing_keeps_the_sequence() {
         );
     }
 }
+
+/// What a batch proposes, for comparisons.
+fn cases(batch: &[Proposal<Vec<usize>>]) -> Vec<Vec<usize>> {
+    batch.iter().map(|p| p.case.clone()).collect()
+}
+
+#[test]
+fn a_fork_proposes_what_the_search_itself_would_after_the_same_acceptance() {
+    let removal = |items: &Vec<usize>, removed: &[usize]| {
+        let kept = items
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(i))
+            .map(|(_, &v)| v)
+            .collect();
+        Some(Proposal {
+            case: kept,
+            change: serde_json::json!(removed),
+        })
+    };
+    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), removal);
+    let mut current: Vec<usize> = (0..40).collect();
+    // Reject the first sweep (granularity 2), then look at granularity 4.
+    let first = search.next_batch(&current).unwrap();
+    search.feedback(None);
+    assert_eq!(first.len(), 2);
+    let batch = search.next_batch(&current).unwrap();
+    for (accepted, proposal) in batch.iter().enumerate() {
+        let mut fork = search.fork(3).expect("ddmin forks");
+        fork.feedback(Some(accepted));
+        let ahead = fork.next_batch(&proposal.case).unwrap();
+        let mut real = Ddmin::clone(&search);
+        real.feedback(Some(accepted));
+        let after = real.next_batch(&proposal.case).unwrap();
+        // The fork's smaller batch is the start of the real one, in the same order.
+        assert_eq!(
+            cases(&ahead),
+            cases(&after)[..3].to_vec(),
+            "accepted {accepted}"
+        );
+    }
+    search.feedback(Some(1));
+    current = batch[1].case.clone();
+    assert_eq!(current.len(), 30);
+}
