@@ -1,28 +1,28 @@
 use super::*;
 use proptest::prelude::*;
 
+/// The candidate without the items at `removed`.
+#[allow(clippy::ptr_arg)] // the case type is `Vec<usize>`: ddmin hands its builder `&C`
+fn remove_items(items: &Vec<usize>, removed: &[usize]) -> Option<Proposal<Vec<usize>>> {
+    let kept: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !removed.contains(i))
+        .map(|(_, &v)| v)
+        .collect();
+    Some(Proposal {
+        case: kept,
+        change: serde_json::json!(removed),
+    })
+}
+
 /// Drives a search sequentially, as `-j 1` would: first interesting proposal wins.
 fn reduce(
     len: usize,
     min_size: usize,
     interesting: &dyn Fn(&[usize]) -> bool,
 ) -> (Vec<usize>, usize) {
-    let mut search = Ddmin::new(
-        min_size,
-        |items: &Vec<usize>| items.len(),
-        |items: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = items
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !removed.contains(i))
-                .map(|(_, &v)| v)
-                .collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::json!(removed),
-            })
-        },
-    );
+    let mut search = Ddmin::new(min_size, |items: &Vec<usize>| items.len(), remove_items);
     let mut current: Vec<usize> = (0..len).collect();
     let mut tests = 0;
     while let Some(batch) = search.next_batch(&current) {
@@ -224,19 +224,7 @@ fn cases(batch: &[Proposal<Vec<usize>>]) -> Vec<Vec<usize>> {
 
 #[test]
 fn a_fork_proposes_what_the_search_itself_would_after_the_same_acceptance() {
-    let removal = |items: &Vec<usize>, removed: &[usize]| {
-        let kept = items
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !removed.contains(i))
-            .map(|(_, &v)| v)
-            .collect();
-        Some(Proposal {
-            case: kept,
-            change: serde_json::json!(removed),
-        })
-    };
-    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), removal);
+    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), remove_items);
     let mut current: Vec<usize> = (0..40).collect();
     // Reject the first sweep (granularity 2), then look at granularity 4.
     let first = search.next_batch(&current).unwrap();
