@@ -217,7 +217,23 @@ impl<C: Send + Sync> Dispatcher<C> {
                 let all = all.map(|v| v.and_then(Result::ok).expect("decided"));
                 return Ok((all.collect(), None));
             }
-            if self.launch_next(round, cache) || self.launch_ahead(round, cache, look_ahead) {
+            // The likelier to be needed goes first: a later candidate of this batch, or the
+            // look-ahead of the frontier.
+            let depth = round.next.saturating_sub(round.frontier);
+            let ahead_depth = match &round.ahead {
+                Some(ahead) if ahead.premise == round.frontier => ahead.launched,
+                _ => 0,
+            };
+            let ahead_first = round.next < n
+                && self
+                    .speculation
+                    .prefers_ahead(round.pass, depth, ahead_depth);
+            let launched = if ahead_first {
+                self.launch_ahead(round, cache, look_ahead) || self.launch_next(round, cache)
+            } else {
+                self.launch_next(round, cache) || self.launch_ahead(round, cache, look_ahead)
+            };
+            if launched {
                 continue;
             }
             let report = self.wait();

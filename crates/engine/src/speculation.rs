@@ -78,6 +78,15 @@ impl Speculation {
         p * (1.0 - p).powi(depth.min(64) as i32) >= self.bar()
     }
 
+    /// Whether the look-ahead candidate `ahead_depth` is likelier to be needed than the batch's
+    /// candidate `depth` places after the frontier (never more than the frontier itself).
+    pub fn prefers_ahead(&self, pass: &str, depth: usize, ahead_depth: usize) -> bool {
+        let p = self.acceptance(pass);
+        let later = (1.0 - p).powi(depth.min(64) as i32);
+        let ahead = p * (1.0 - p).powi(ahead_depth.min(64) as i32);
+        depth > 0 && ahead > later
+    }
+
     fn acceptance(&self, pass: &str) -> f64 {
         self.acceptance
             .get(pass)
@@ -154,6 +163,21 @@ mod tests {
         // A computing predicate never gets more runs than cores.
         assert!(!computing.allows("p", 1, 2, 4));
         assert!(waiting.allows("p", 1, 2, 4));
+    }
+
+    #[test]
+    fn a_pass_that_accepts_often_looks_ahead_first() {
+        let mut s = policy(0.0, 2);
+        assert!(!s.prefers_ahead("p", 1, 0), "0.25 < 0.75");
+        for _ in 0..4 {
+            s.decided("p", true);
+        }
+        // p = 0.76: the next batch's first candidate (0.76) before this one's second (0.24).
+        assert!(s.prefers_ahead("p", 1, 0));
+        assert!(
+            !s.prefers_ahead("p", 0, 0),
+            "the frontier always goes first"
+        );
     }
 
     #[test]
