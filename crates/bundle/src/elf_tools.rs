@@ -1,4 +1,4 @@
-//! Running `llvm-readobj` and `llvm-objcopy` (through the predicate crate's child runner, with
+//! Running `llvm-readobj` and `llvm-objcopy` (through the predicate crate's tool runner, with
 //! `--tool-timeout`), and verifying every transformed object.
 
 use std::ffi::OsString;
@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
-use minrepro_predicate::{resolve_executable, CancelFlag};
+use minrepro_predicate::{resolve_executable, run_tool, ToolError as RunToolError, ToolRun};
 
 use crate::sections::{escape_for_objcopy, parse_readobj_json, ElfListing};
 
@@ -38,9 +37,9 @@ pub struct ElfTools {
     spent: Arc<AtomicU64>,
 }
 
-fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, String> {
+fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, ToolError> {
     resolve_executable(name).map_err(|_| {
-        format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)")
+        ToolError::Failed(format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)"))
     })
 }
 
@@ -51,7 +50,7 @@ impl ElfTools {
         objcopy: &str,
         timeout_secs: f64,
         scratch: PathBuf,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ToolError> {
         Ok(ElfTools {
             readobj: resolve_tool("--readobj", readobj)?,
             objcopy: resolve_tool("--objcopy", objcopy)?,
@@ -73,38 +72,36 @@ impl ElfTools {
 
     /// Runs a tool in `cwd`; returns its stdout, or an error with its stderr.
     fn run(&self, program: &Path, args: &[OsString], cwd: &Path) -> Result<Vec<u8>, ToolError> {
-        let cancel = CancelFlag::new();
-        let request = RunRequest {
+        let shown = program.display();
+        let started = Instant::now();
+        let output = run_tool(&ToolRun {
             program,
             args,
             cwd,
-            env: &[],
             timeout: self.timeout,
-            needle: None,
-            workspace_text: Some(&cwd.to_string_lossy()),
-            cancel: &cancel,
-            keep_stdout: Some(MAX_TOOL_STDOUT),
-        };
-        let started = Instant::now();
-        let raw = run_child(&request);
+            max_stdout: MAX_TOOL_STDOUT,
+            hide_cwd: true,
+        });
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.spent.fetch_add(nanos, Ordering::Relaxed);
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let shown = program.display();
-        match raw.end {
-            RunEnd::Exited(0) => raw
-                .stdout_full
-                .ok_or_else(|| ToolError::Failed(format!("{shown}: output too large"))),
-            RunEnd::Exited(code) => Err(ToolError::Failed(format!(
-                "{shown} exited with status {code}: {}",
-                raw.stderr.head.trim()
-            ))),
-            RunEnd::TimedOut => Err(ToolError::Failed(format!(
+        let output = output.map_err(|error| match error {
+            RunToolError::Interrupted => ToolError::Interrupted,
+            RunToolError::TimedOut { .. } => ToolError::Failed(format!(
                 "{shown} timed out after {} s (--tool-timeout)",
                 self.timeout.as_secs_f64()
+            )),
+            RunToolError::Launch(text) => ToolError::Failed(text),
+        })?;
+        match output.code {
+            0 if output.stdout_truncated => {
+                Err(ToolError::Failed(format!("{shown}: output too large")))
+            }
+            0 => Ok(output.stdout),
+            code => Err(ToolError::Failed(format!(
+                "{shown} exited with status {code}: {}",
+                output.stderr.head.trim()
             ))),
-            RunEnd::Cancelled => Err(ToolError::Interrupted),
-            RunEnd::LaunchError(text) => Err(ToolError::Failed(text)),
         }
     }
 
@@ -171,7 +168,7 @@ impl ElfTools {
 
 /// Checks a transformed listing: every name in `removed` is gone and every other section of
 /// `before` is still present (as many instances as before).
-pub fn verify_removal(
+pub(crate) fn verify_removal(
     before: &ElfListing,
     after: &ElfListing,
     removed: &[String],

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use minrepro_cache::{CacheCodec, OutcomeCache};
+use minrepro_cache::{CacheCodec, DecodeError, OutcomeCache};
 use minrepro_predicate::capture::TRUNCATED_MARKER;
 use minrepro_predicate::{CapturedStream, Outcome, RunRecord, Status, OUTPUT_HEAD_LIMIT};
 use serde_json::{json, Map, Value};
@@ -135,10 +135,10 @@ impl CacheCodec for HotswapCodec {
             && outcome.exit_codes.iter().all(Option::is_some)
     }
 
-    fn decode(&self, bytes: &[u8]) -> Result<BTreeMap<String, Outcome>, String> {
-        let unsupported = || "unsupported predicate cache format".to_owned();
+    fn decode(&self, bytes: &[u8]) -> Result<BTreeMap<String, Outcome>, DecodeError> {
+        let unsupported = || DecodeError("unsupported predicate cache format".to_owned());
         let parsed = crate::strict_json::parse(bytes)
-            .map_err(|e| format!("malformed JSON: {e}"))?
+            .map_err(|e| DecodeError(format!("malformed JSON: {e}")))?
             .value;
         let document = parsed.as_object().ok_or_else(unsupported)?;
         let version_is_one = match document.get("version") {
@@ -157,7 +157,8 @@ impl CacheCodec for HotswapCodec {
         };
         let mut out = BTreeMap::new();
         for (key, value) in entries {
-            let outcome = decode_entry(value).ok_or_else(|| format!("corrupt entry {key}"))?;
+            let outcome =
+                decode_entry(value).ok_or_else(|| DecodeError(format!("corrupt entry {key}")))?;
             out.insert(key.clone(), outcome);
         }
         Ok(out)
@@ -180,7 +181,7 @@ impl CacheCodec for HotswapCodec {
 /// Opens `--cache-file` in the original's format after its safety checks: not an input (bundle,
 /// objects, metadata, worklist, cache dependencies), not inside the output, not a predicate
 /// identity file, not a directory. The messages keep the original's phrases.
-pub fn open(
+pub(crate) fn open(
     path: Option<&Path>,
     codec: HotswapCodec,
     inputs: &[PathBuf],
@@ -245,14 +246,14 @@ mod tests {
             br#"{"entries":{"k":{"exit_codes":[true],"status":"interesting"}},"format":"comgr-hotswap-reduction-cache","version":1}"#,
             br#"{"entries":{"k":{"exit_codes":[0],"status":"flaky"}},"format":"comgr-hotswap-reduction-cache","version":1}"#,
         ] {
-            assert!(codec.decode(bad).unwrap_err().contains("corrupt entry k"));
+            assert!(codec.decode(bad).unwrap_err().0.contains("corrupt entry k"));
         }
         for bad in [
             &br#"{"entries":{},"format":"minrepro-outcome-cache","version":1}"#[..],
             br#"{"entries":[],"format":"comgr-hotswap-reduction-cache","version":1}"#,
             br#"{"entries":{},"format":"comgr-hotswap-reduction-cache","version":2}"#,
         ] {
-            assert!(codec.decode(bad).unwrap_err().contains("unsupported"));
+            assert!(codec.decode(bad).unwrap_err().0.contains("unsupported"));
         }
         // sha256(bytes.fromhex("00" * 32) + bytes.fromhex("11" * 32)), as the original keys it.
         let key = codec.key(&"11".repeat(32), &"00".repeat(32));

@@ -61,8 +61,6 @@ pub struct Original {
     pub name: String,
     /// Hex SHA-256.
     pub sha256: String,
-    /// Size in bytes.
-    pub size: usize,
 }
 
 /// A file read as input, with the digest of the bytes that were used.
@@ -156,7 +154,7 @@ impl Loader {
 
 /// Checks a metadata document as the original does: a JSON object whose reducible lists are
 /// lists (of any values), and whose cases that are objects with `arguments` have a list there.
-pub fn validate_metadata(value: &Value) -> Result<(), String> {
+pub(crate) fn validate_metadata(value: &Value) -> Result<(), String> {
     let Some(object) = value.as_object() else {
         return Err("metadata must be a JSON object".into());
     };
@@ -183,7 +181,7 @@ pub fn validate_metadata(value: &Value) -> Result<(), String> {
 
 /// Resolves a bundle-relative path that must stay inside `base` (also through symlinks) and
 /// name a regular file.
-pub fn resolve_contained(base: &Path, relative: &str) -> Result<PathBuf, String> {
+pub(crate) fn resolve_contained(base: &Path, relative: &str) -> Result<PathBuf, String> {
     if relative.is_empty() {
         return Err("path is empty".into());
     }
@@ -253,7 +251,6 @@ pub fn load(source: &InputSource) -> Result<Snapshot, InputError> {
             id: o.id.clone(),
             name: o.original_name.to_string(),
             sha256: o.sha256.clone(),
-            size: o.bytes.len(),
         })
         .collect();
     Ok(Snapshot {
@@ -347,7 +344,7 @@ fn worklist_entries(
 }
 
 /// Splits a NUL-delimited worklist; empty, unterminated and empty-file lists are errors.
-pub fn split_worklist(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+pub(crate) fn split_worklist(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     if bytes.is_empty() {
         return Err("worklist is empty".into());
     }

@@ -1,45 +1,48 @@
 //! `minrepro bundle`: reduces a JSON bundle of AMDGPU code objects and its metadata lists while a
 //! user's predicate command keeps returning the interesting exit code.
 //!
-//! Modules: [`args`] (command line), [`input`] (loading, validation, snapshot), [`case`] (the
-//! test case and its digest), [`metadata`] (the shared-list metadata document), [`workspace`] (candidate directories and placeholders), [`store`]
-//! (the content store candidate files are hard linked from), [`passes`] (ddmin passes),
-//! [`sections`] and [`elf_tools`] (section policy and LLVM tools), [`oracle`] (the engine's view
-//! of a candidate), [`log`] (the deterministic reduction log), [`strict_json`] (input JSON,
+//! The public API is [`run`] with its [`BundleArgs`], and the LLVM tool layer ([`ElfTools`],
+//! [`SectionPolicy`]) for tests against real tools. Private modules: `args` (command line), `input` (loading, validation, snapshot), `case` (the
+//! test case and its digest), `metadata` (the shared-list metadata document), `workspace` (candidate directories and placeholders), `store`
+//! (the content store candidate files are hard linked from), `passes` (ddmin passes),
+//! `sections` and `elf_tools` (section policy and LLVM tools), `oracle` (the engine's view
+//! of a candidate), `log` (the deterministic reduction log), `strict_json` (input JSON,
 //! duplicate keys reported). Compatibility with the original reducer (`hotswap_reduce.py`):
-//! [`canonical`] (its canonical JSON and digests), [`original`] (its predicate identity and
-//! configuration digest), [`hotswap_cache`] (its cache file format); see `COMPATIBILITY.md`.
+//! `canonical` (its canonical JSON and digests), `original` (its predicate identity and
+//! configuration digest), `hotswap_cache` (its cache file format); see `COMPATIBILITY.md`.
 
-pub mod args;
-pub mod canonical;
-pub mod case;
-pub mod elf_tools;
-pub mod hotswap_cache;
-pub mod input;
-pub mod log;
-pub mod metadata;
-pub mod oracle;
-pub mod original;
-pub mod passes;
-pub mod sections;
-pub mod store;
-pub mod strict_json;
-pub mod workspace;
+mod args;
+mod canonical;
+mod case;
+mod elf_tools;
+mod glob;
+mod hotswap_cache;
+mod input;
+mod log;
+mod metadata;
+mod oracle;
+mod original;
+mod passes;
+mod sections;
+mod store;
+mod strict_json;
+mod workspace;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use minrepro_driver::{check_output_location, publish_directory, RunError};
+use minrepro_driver::{check_output_location, publish_directory, PublishError, RunError};
 use minrepro_engine::{EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
 pub use args::BundleArgs;
 use case::BundleCase;
-use elf_tools::{ElfTools, ToolError};
+pub use elf_tools::{ElfTools, ToolError};
+pub use glob::GlobError;
 use input::METADATA_LISTS;
 use original::{OriginalPredicate, PredicateSettings};
 use passes::{CaseArgumentsPass, MetadataListPass, ObjectPass, SectionPass};
-use sections::SectionPolicy;
+pub use sections::{ElfListing, SectionInfo, SectionPolicy};
 
 fn failed(message: impl Into<String>) -> RunError {
     RunError::Failed(message.into())
@@ -90,7 +93,7 @@ fn check_output(output: &Path) -> Result<(), RunError> {
             shown.display()
         )));
     }
-    check_output_location(output).map_err(failed)
+    check_output_location(output).map_err(|error| failed(error.to_string()))
 }
 
 /// Runs a bundle reduction; returns the success line. Missing parents of `--output` are created
@@ -163,10 +166,11 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         )));
     }
     let min_objects = usize::from(!args.allow_empty_bundle || uses_input);
-    let policy = SectionPolicy {
-        allow: args.allow_remove_section.clone(),
-        protect: args.protect_section.clone(),
-    };
+    let policy = SectionPolicy::new(
+        args.allow_remove_section.clone(),
+        args.protect_section.clone(),
+    )
+    .map_err(|error| failed(error.to_string()))?;
     let mut inputs = snapshot.input_paths();
     inputs.extend(args.predicate.cache_dependencies.iter().cloned());
     let mut identities: Vec<std::path::PathBuf> = predicate
@@ -202,7 +206,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
             args.tool_timeout,
             temp.path().to_path_buf(),
         )
-        .map_err(failed)?;
+        .map_err(|error| failed(error.to_string()))?;
         list_sections(&tools, &mut original, &progress)?;
         Some(Arc::new(tools))
     } else {
@@ -321,11 +325,10 @@ fn publish(output: &Path, case: &BundleCase, log_bytes: &[u8]) -> Result<(), Run
     let message = match publish_directory(output, build) {
         Ok(()) => return Ok(()),
         Err(_) if is_interrupted() => return Err(RunError::Interrupted),
-        Err(message) => message,
+        // Someone else's result appeared at the output: never rescued elsewhere.
+        Err(error @ PublishError::AlreadyExists(_)) => return Err(failed(error.to_string())),
+        Err(error) => error.to_string(),
     };
-    if message.contains("already exists") {
-        return Err(failed(message));
-    }
     let name = output
         .file_name()
         .map(|n| workspace::sanitize_name(&n.to_string_lossy()))

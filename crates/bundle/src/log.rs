@@ -76,7 +76,7 @@ pub fn render(context: &LogContext<'_>) -> Vec<u8> {
     let section_policy = match context.policy {
         Some(policy) => json!({
             "enabled": true,
-            "allow": policy.allow,
+            "allow": policy.allow(),
             "protect": policy.all_protect_globs(),
             "allocated_sections_are_protected": true,
         }),

@@ -131,7 +131,7 @@ fn identity(path: &Path, role: &str) -> Result<Value, String> {
 
 impl OriginalPredicate {
     /// Resolves and identifies everything as the original does.
-    pub fn new(settings: &PredicateSettings<'_>) -> Result<Self, String> {
+    pub(crate) fn new(settings: &PredicateSettings<'_>) -> Result<Self, String> {
         let executable = settings
             .executable
             .canonicalize()

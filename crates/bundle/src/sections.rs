@@ -1,8 +1,13 @@
 //! Section listings and policy: parsing `llvm-readobj --elf-output-style=JSON --sections` in both
-//! the LLVM 14 and the LLVM 19 layout, the AMDGPU check, which sections may be removed, glob
-//! matching, and escaping names for `llvm-objcopy` (which treats names as globs).
+//! the LLVM 14 and the LLVM 19 layout, the AMDGPU check, which sections may be removed, and
+//! escaping names for `llvm-objcopy` (which treats names as globs).
 
+use std::sync::LazyLock;
+
+use globset::GlobSet;
 use serde_json::Value;
+
+use crate::glob::{self, GlobError};
 
 /// `SHF_ALLOC`.
 pub const SHF_ALLOC: u64 = 0x2;
@@ -72,7 +77,7 @@ impl ElfListing {
 /// names under `Name.Name` and flags under `Flags.Value`. Both also list the flags by name
 /// (`Flags.Flags: [{"Name": "SHF_ALLOC", …}]`), and a listing with the names only (as the
 /// original reducer reads it) is enough.
-pub fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
+pub(crate) fn parse_readobj_json(text: &[u8]) -> Result<ElfListing, String> {
     let value: Value =
         serde_json::from_slice(text).map_err(|e| format!("malformed section JSON: {e}"))?;
     let files = value
@@ -166,69 +171,14 @@ fn flag_names(flags_field: &Value) -> Option<Option<Vec<&str>>> {
     Some(Some(names))
 }
 
+/// The default protected globs, compiled once.
+static DEFAULTS: LazyLock<GlobSet> = LazyLock::new(|| {
+    glob::compile(DEFAULT_PROTECTED).expect("the default protected globs compile")
+});
+
 /// Whether `name` belongs to the default protected set.
 pub fn is_default_protected(name: &str) -> bool {
-    DEFAULT_PROTECTED.iter().any(|glob| glob_match(glob, name))
-}
-
-/// Shell-style glob match: `*` any run, `?` one character, `[...]`/`[!...]` classes with ranges,
-/// `\x` a literal `x`.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    glob_at(&p, &n)
-}
-
-fn glob_at(p: &[char], n: &[char]) -> bool {
-    match p.first() {
-        None => n.is_empty(),
-        Some('*') => (0..=n.len()).any(|skip| glob_at(&p[1..], &n[skip..])),
-        Some('?') => !n.is_empty() && glob_at(&p[1..], &n[1..]),
-        Some('[') => match class_end(p) {
-            Some(end) => {
-                !n.is_empty() && class_matches(&p[1..end], n[0]) && glob_at(&p[end + 1..], &n[1..])
-            }
-            None => n.first() == Some(&'[') && glob_at(&p[1..], &n[1..]),
-        },
-        Some('\\') if p.len() > 1 => n.first() == Some(&p[1]) && glob_at(&p[2..], &n[1..]),
-        Some(c) => n.first() == Some(c) && glob_at(&p[1..], &n[1..]),
-    }
-}
-
-fn class_end(p: &[char]) -> Option<usize> {
-    let mut i = 1;
-    if matches!(p.get(i), Some('!') | Some('^')) {
-        i += 1;
-    }
-    if p.get(i) == Some(&']') {
-        i += 1;
-    }
-    while i < p.len() {
-        if p[i] == ']' {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
-
-fn class_matches(class: &[char], c: char) -> bool {
-    let (negate, body) = match class.first() {
-        Some('!') | Some('^') => (true, &class[1..]),
-        _ => (false, class),
-    };
-    let mut i = 0;
-    let mut found = false;
-    while i < body.len() {
-        if i + 2 < body.len() && body[i + 1] == '-' {
-            found |= body[i] <= c && c <= body[i + 2];
-            i += 3;
-        } else {
-            found |= body[i] == c;
-            i += 1;
-        }
-    }
-    found != negate
+    DEFAULTS.is_match(name)
 }
 
 /// Escapes a section name so `llvm-objcopy --remove-section` matches exactly that name.
@@ -243,16 +193,35 @@ pub fn escape_for_objcopy(name: &str) -> String {
     out
 }
 
-/// Which sections may be removed.
+/// Which sections may be removed: the `--allow-remove-section` and `--protect-section` globs
+/// (fnmatch semantics, see [`crate::glob`]), compiled once.
 #[derive(Debug, Clone, Default)]
 pub struct SectionPolicy {
-    /// `--allow-remove-section` globs (section removal is off when empty).
-    pub allow: Vec<String>,
-    /// `--protect-section` globs.
-    pub protect: Vec<String>,
+    allow: Vec<String>,
+    protect: Vec<String>,
+    allow_set: GlobSet,
+    protect_set: GlobSet,
 }
 
 impl SectionPolicy {
+    /// A policy from `--allow-remove-section` globs (removal is off when empty) and
+    /// `--protect-section` globs (on top of [`DEFAULT_PROTECTED`]).
+    pub fn new(allow: Vec<String>, protect: Vec<String>) -> Result<Self, GlobError> {
+        let allow_set = glob::compile(allow.iter().map(String::as_str))?;
+        let protect_set = glob::compile(protect.iter().map(String::as_str))?;
+        Ok(Self {
+            allow,
+            protect,
+            allow_set,
+            protect_set,
+        })
+    }
+
+    /// The `--allow-remove-section` globs as given.
+    pub fn allow(&self) -> &[String] {
+        &self.allow
+    }
+
     /// Whether the section pass runs at all.
     pub fn enabled(&self) -> bool {
         !self.allow.is_empty()
@@ -260,7 +229,7 @@ impl SectionPolicy {
 
     /// Whether a name is protected regardless of flags.
     pub fn is_protected(&self, name: &str) -> bool {
-        is_default_protected(name) || self.protect.iter().any(|g| glob_match(g, name))
+        is_default_protected(name) || self.protect_set.is_match(name)
     }
 
     /// Distinct removable names in first-appearance order: allowed by a glob, not protected, and
@@ -269,7 +238,7 @@ impl SectionPolicy {
         let mut out: Vec<String> = Vec::new();
         for section in sections {
             let name = &section.name;
-            if out.contains(name) || !self.allow.iter().any(|g| glob_match(g, name)) {
+            if out.contains(name) || !self.allow_set.is_match(name) {
                 continue;
             }
             let blocked = self.is_protected(name)

@@ -96,7 +96,7 @@ pub struct Parsed {
 }
 
 /// Parses `bytes` as JSON.
-pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     check_integers(bytes)?;
     let duplicates = RefCell::new(Vec::new());
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);

@@ -70,6 +70,11 @@ struct Persistent {
     _lock: File,
 }
 
+/// Why a [`CacheCodec`] refuses a cache file (its words, shown after the file's name).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DecodeError(pub String);
+
 /// A persistent cache format other than minrepro's own (e.g. another reducer's, to share files).
 pub trait CacheCodec: Send + Sync {
     /// The key of a candidate under a predicate configuration.
@@ -77,7 +82,7 @@ pub trait CacheCodec: Send + Sync {
     /// Whether an outcome may be stored.
     fn keeps(&self, outcome: &Outcome) -> bool;
     /// Reads a cache file's entries; an error refuses the file.
-    fn decode(&self, bytes: &[u8]) -> Result<BTreeMap<String, Outcome>, String>;
+    fn decode(&self, bytes: &[u8]) -> Result<BTreeMap<String, Outcome>, DecodeError>;
     /// Writes all entries as a cache file.
     fn encode(&self, entries: &BTreeMap<String, Outcome>) -> Vec<u8>;
     /// Whether a stored outcome that a lookup found may be used (an untrusted one is treated as
@@ -171,7 +176,7 @@ impl OutcomeCache {
             problem,
         };
         if let Some(codec) = &self.codec {
-            let entries = codec.decode(bytes).map_err(not_cache)?;
+            let entries = codec.decode(bytes).map_err(|e| not_cache(e.0))?;
             *self.entries.get_mut().unwrap_or_else(|e| e.into_inner()) = entries;
             return Ok(());
         }

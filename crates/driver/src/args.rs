@@ -108,31 +108,43 @@ pub const MAX_TIMEOUT_SECS: f64 = 1e9;
 /// `--tool-timeout`): finite, above zero and at most [`MAX_TIMEOUT_SECS`]. Used as a clap value
 /// parser, so every front end refuses `nan`, `inf`, `0`, `-1` or `1e30` with the same words and
 /// exit status 2, before anything reads the value.
-pub fn parse_timeout_seconds(text: &str) -> Result<f64, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "must be a positive number of seconds".to_string())?;
+pub fn parse_timeout_seconds(text: &str) -> Result<f64, ValueError> {
+    let seconds: f64 = text.trim().parse().map_err(|_| ValueError::NotSeconds)?;
     if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_TIMEOUT_SECS {
-        return Err(format!(
-            "must be a positive number of seconds, at most {MAX_TIMEOUT_SECS:e}"
-        ));
+        return Err(ValueError::SecondsOutOfRange);
     }
     Ok(seconds)
 }
 
+/// Why a flag's value was refused (clap prints it after the flag's name, exit status 2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// Not a number.
+    #[error("must be a positive number of seconds")]
+    NotSeconds,
+    /// Not finite, not above zero, or above [`MAX_TIMEOUT_SECS`].
+    #[error("must be a positive number of seconds, at most {MAX_TIMEOUT_SECS:e}")]
+    SecondsOutOfRange,
+    /// `--predicate-runs` below 1 or not a whole number.
+    #[error("must be a whole number of runs, at least 1")]
+    Runs,
+    /// An empty `--cache-tag`.
+    #[error("must not be empty")]
+    Empty,
+}
+
 /// Parses `--predicate-runs`: at least one run per candidate.
-pub fn parse_predicate_runs(text: &str) -> Result<u32, String> {
+pub fn parse_predicate_runs(text: &str) -> Result<u32, ValueError> {
     match text.trim().parse::<u32>() {
         Ok(runs) if runs >= 1 => Ok(runs),
-        _ => Err("must be a whole number of runs, at least 1".to_string()),
+        _ => Err(ValueError::Runs),
     }
 }
 
 /// Parses `--cache-tag`: any text but the empty string (which would look like no tag at all).
-pub fn parse_cache_tag(text: &str) -> Result<String, String> {
+pub fn parse_cache_tag(text: &str) -> Result<String, ValueError> {
     if text.is_empty() {
-        return Err("must not be empty".to_string());
+        return Err(ValueError::Empty);
     }
     Ok(text.to_owned())
 }
@@ -169,7 +181,7 @@ impl PredicateArgs {
     pub fn launch(&self) -> Result<minrepro_predicate::Launch, RunError> {
         let usage = |m: String| RunError::Usage(m);
         if let Some(dir) = &self.work_dir {
-            check_work_dir(dir).map_err(usage)?;
+            check_work_dir(dir).map_err(|e| usage(e.to_string()))?;
         }
         let launcher = match self.launcher {
             LauncherKind::Local => {
@@ -197,23 +209,49 @@ impl PredicateArgs {
 
 /// Checks that `dir` is an existing directory in which minrepro can create (and remove) a
 /// directory, as its temporary root will be.
-pub fn check_work_dir(dir: &Path) -> Result<(), String> {
+pub fn check_work_dir(dir: &Path) -> Result<(), WorkDirError> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
-        Ok(_) => return Err(format!("--work-dir {} is not a directory", dir.display())),
-        Err(e) => return Err(format!("--work-dir {}: {e}", dir.display())),
+        Ok(_) => return Err(WorkDirError::NotADirectory(dir.to_path_buf())),
+        Err(source) => {
+            return Err(WorkDirError::Unreadable {
+                dir: dir.to_path_buf(),
+                source,
+            })
+        }
     }
     tempfile::Builder::new()
         .prefix(".minrepro-probe-")
         .tempdir_in(dir)
         .map(drop)
-        .map_err(|e| {
-            format!(
-                "--work-dir {} is not writable: {}",
-                dir.display(),
-                std::io::Error::from(e.kind())
-            )
+        .map_err(|e| WorkDirError::NotWritable {
+            dir: dir.to_path_buf(),
+            kind: e.kind(),
         })
+}
+
+/// Why a `--work-dir` cannot hold the temporary root.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkDirError {
+    /// It exists but is no directory.
+    #[error("--work-dir {} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    /// It cannot be looked at.
+    #[error("--work-dir {}: {source}", dir.display())]
+    Unreadable {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Nothing can be created in it.
+    #[error("--work-dir {} is not writable: {}", dir.display(), std::io::Error::from(*kind))]
+    NotWritable {
+        /// The directory.
+        dir: PathBuf,
+        /// What creating a directory there said.
+        kind: std::io::ErrorKind,
+    },
 }
 
 #[cfg(test)]
@@ -230,7 +268,7 @@ mod tests {
         ] {
             let error = parse_timeout_seconds(bad).unwrap_err();
             assert!(
-                error.contains("positive number of seconds"),
+                error.to_string().contains("positive number of seconds"),
                 "{bad}: {error}"
             );
         }

@@ -18,9 +18,12 @@ pub mod publish;
 pub mod reduce;
 pub mod stats;
 
-pub use args::{parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, MAX_TIMEOUT_SECS};
+pub use args::{
+    parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, ValueError, WorkDirError,
+    MAX_TIMEOUT_SECS,
+};
 pub use cache::{open_cache, resolve_for_comparison};
 pub use error::RunError;
-pub use publish::{check_output_location, publish_directory, write_atomically};
+pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};
 pub use reduce::reduce;
 pub use stats::{describe_uninteresting, pass_stats_line, stats_json, stats_line};

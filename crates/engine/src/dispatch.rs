@@ -228,11 +228,17 @@ impl<C: Send + Sync> Dispatcher<C> {
                 && self
                     .speculation
                     .prefers_ahead(round.pass, depth, ahead_depth);
-            let launched = if ahead_first {
-                self.launch_ahead(round, cache, look_ahead) || self.launch_next(round, cache)
-            } else {
-                self.launch_next(round, cache) || self.launch_ahead(round, cache, look_ahead)
-            };
+            let mut launched = false;
+            for ahead in [ahead_first, !ahead_first] {
+                launched = if ahead {
+                    self.launch_ahead(round, cache, look_ahead)
+                } else {
+                    self.launch_next(round, cache)
+                };
+                if launched {
+                    break;
+                }
+            }
             if launched {
                 continue;
             }

@@ -11,6 +11,7 @@
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
+pub mod combinators;
 pub mod cpu;
 pub mod ddmin;
 pub mod dispatch;
@@ -22,6 +23,7 @@ pub mod search;
 pub mod speculation;
 pub mod temp;
 
+pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;

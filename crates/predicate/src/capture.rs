@@ -62,12 +62,14 @@ impl StreamCapture {
         self
     }
 
-    /// The whole stream, when [`StreamCapture::keep_all`] was asked for and it fit.
+    /// The stream up to the [`StreamCapture::keep_all`] limit, when that was asked for.
     pub fn take_full(&mut self) -> Option<Vec<u8>> {
-        if self.overflowed {
-            return None;
-        }
         self.full.take().map(|(bytes, _)| bytes)
+    }
+
+    /// Whether the stream was longer than the [`StreamCapture::keep_all`] limit.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// Feeds the next chunk of the stream.
@@ -77,6 +79,9 @@ impl StreamCapture {
             if bytes.len() + chunk.len() <= *limit {
                 bytes.extend_from_slice(chunk);
             } else {
+                // Keep the part that fits: a tool's output is cut at the limit, not dropped.
+                let room = *limit - bytes.len();
+                bytes.extend_from_slice(&chunk[..room]);
                 self.overflowed = true;
             }
         }

@@ -28,6 +28,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::error::SetupError;
 use crate::process::{all_pids, environ_has_prefix, run_tag_prefix, RUN_TAG_VAR};
 
 /// The hidden first argument that makes the `minrepro` binary act as a guardian.
@@ -46,18 +47,19 @@ static PIPE: Mutex<Option<File>> = Mutex::new(None);
 
 /// Starts this process's guardian (once; later calls do nothing). On failure nothing changes and
 /// the reduction can go on without one.
-pub fn start_guardian() -> Result<(), String> {
+pub fn start_guardian() -> Result<(), SetupError> {
     let mut pipe = PIPE.lock().unwrap_or_else(|e| e.into_inner());
     if pipe.is_some() {
         return Ok(());
     }
     let (reader, writer) =
-        std::io::pipe().map_err(|e| format!("cannot create the guardian's pipe: {e}"))?;
+        std::io::pipe().map_err(|e| SetupError::new("cannot create the guardian's pipe", e))?;
     // /proc/self/exe is this very binary even if its file was replaced or deleted meanwhile.
     let exe = if Path::new("/proc/self/exe").exists() {
         PathBuf::from("/proc/self/exe")
     } else {
-        std::env::current_exe().map_err(|e| format!("cannot find minrepro's executable: {e}"))?
+        std::env::current_exe()
+            .map_err(|e| SetupError::new("cannot find minrepro's executable", e))?
     };
     let mut command = Command::new(exe);
     command
@@ -83,7 +85,7 @@ pub fn start_guardian() -> Result<(), String> {
     }
     command
         .spawn()
-        .map_err(|e| format!("cannot start the guardian: {e}"))?;
+        .map_err(|e| SetupError::new("cannot start the guardian", e))?;
     drop(command); // closes our copy of the read end
     let writer = File::from(OwnedFd::from(writer));
     set_nonblocking(&writer);

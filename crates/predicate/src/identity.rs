@@ -8,6 +8,8 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{ExecutableError, IdentityError};
+
 /// Identity of one file as recorded in cache keys and logs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileIdentity {
@@ -59,14 +61,16 @@ pub fn digest_file(path: &Path) -> std::io::Result<String> {
 
 impl FileIdentity {
     /// Reads the identity of a regular file.
-    pub fn of(path: &Path) -> Result<Self, String> {
-        let meta =
-            std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    pub fn of(path: &Path) -> Result<Self, IdentityError> {
+        let unreadable = |source| IdentityError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        };
+        let meta = std::fs::metadata(path).map_err(unreadable)?;
         if !meta.is_file() {
-            return Err(format!("{} is not a regular file", path.display()));
+            return Err(IdentityError::NotRegular(path.to_path_buf()));
         }
-        let blake3 =
-            digest_file(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let blake3 = digest_file(path).map_err(unreadable)?;
         Ok(FileIdentity {
             path: path.to_path_buf(),
             blake3,
@@ -84,7 +88,7 @@ pub struct IdentitySet {
 
 impl IdentitySet {
     /// Records the identity of every path (deduplicated, order kept).
-    pub fn new(paths: &[PathBuf]) -> Result<Self, String> {
+    pub fn new(paths: &[PathBuf]) -> Result<Self, IdentityError> {
         let mut files: Vec<FileIdentity> = Vec::new();
         let mut stamps = Vec::new();
         for path in paths {
@@ -113,29 +117,31 @@ impl IdentitySet {
 
     /// Checks that every file still has its recorded identity; re-hashes only files whose
     /// metadata changed. Returns a message naming the first changed file.
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), IdentityError> {
         let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
         for (file, known) in self.files.iter().zip(stamps.iter_mut()) {
-            let now = stamp(&file.path).map_err(|e| {
-                format!("{} changed during the reduction: {e}", file.path.display())
+            let now = stamp(&file.path).map_err(|source| IdentityError::Gone {
+                path: file.path.clone(),
+                source,
             })?;
             if *known == Some(now) {
                 continue;
             }
-            let current = FileIdentity::of(&file.path).map_err(|e| {
-                format!("{} changed during the reduction: {e}", file.path.display())
-            })?;
+            let current =
+                FileIdentity::of(&file.path).map_err(|source| IdentityError::Changed {
+                    path: file.path.clone(),
+                    source: Box::new(source),
+                })?;
             if current != *file {
                 let what = if current.blake3 != file.blake3 {
                     "content"
                 } else {
                     "mode"
                 };
-                return Err(format!(
-                    "predicate identity changed during the reduction: {} ({what} differs); aborting so that no stale \
-                     verdict is used",
-                    file.path.display()
-                ));
+                return Err(IdentityError::Differs {
+                    path: file.path.clone(),
+                    what,
+                });
             }
             *known = Some(now);
         }
@@ -145,12 +151,16 @@ impl IdentitySet {
 
 /// Resolves an executable name through `PATH` (names with a `/` are taken as paths) to an
 /// absolute path of an executable regular file.
-pub fn resolve_executable(name: &str) -> Result<PathBuf, String> {
+pub fn resolve_executable(name: &str) -> Result<PathBuf, ExecutableError> {
     if name.is_empty() {
-        return Err("the predicate executable is empty".into());
+        return Err(ExecutableError::Empty);
     }
+    let path_error = |name: &str| {
+        let name = name.to_owned();
+        move |source| ExecutableError::Path { name, source }
+    };
     let candidates: Vec<PathBuf> = if name.contains('/') {
-        vec![std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?]
+        vec![std::path::absolute(name).map_err(path_error(name))?]
     } else {
         let path = std::env::var_os("PATH").unwrap_or_default();
         std::env::split_paths(&path)
@@ -162,21 +172,22 @@ pub fn resolve_executable(name: &str) -> Result<PathBuf, String> {
         if let Ok(meta) = std::fs::metadata(candidate) {
             if meta.is_file() && meta.mode() & 0o111 != 0 {
                 let absolute = std::path::absolute(candidate)
-                    .map_err(|e| format!("{}: {e}", candidate.display()))?;
+                    .map_err(path_error(&candidate.display().to_string()))?;
                 return Ok(absolute);
             }
         }
     }
     if name.contains('/') {
         match std::fs::metadata(&candidates[0]) {
-            Ok(meta) if !meta.is_file() => {
-                Err(format!("predicate executable {name} is not a regular file"))
-            }
-            Ok(_) => Err(format!("predicate executable {name} is not executable")),
-            Err(e) => Err(format!("predicate executable {name} not found: {e}")),
+            Ok(meta) if !meta.is_file() => Err(ExecutableError::NotRegular(name.to_owned())),
+            Ok(_) => Err(ExecutableError::NotExecutable(name.to_owned())),
+            Err(source) => Err(ExecutableError::NotFound {
+                name: name.to_owned(),
+                source,
+            }),
         }
     } else {
-        Err(format!("predicate executable {name} not found on PATH"))
+        Err(ExecutableError::NotOnPath(name.to_owned()))
     }
 }
 
@@ -193,11 +204,20 @@ mod tests {
         let set = IdentitySet::new(std::slice::from_ref(&path)).unwrap();
         set.verify().unwrap();
         std::fs::write(&path, "two").unwrap();
-        assert!(set.verify().unwrap_err().contains("content"));
+        assert!(matches!(
+            set.verify().unwrap_err(),
+            IdentityError::Differs {
+                what: "content",
+                ..
+            }
+        ));
         std::fs::write(&path, "one").unwrap();
         set.verify().unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert!(set.verify().unwrap_err().contains("mode"));
+        let error = set.verify().unwrap_err();
+        assert!(error
+            .to_string()
+            .ends_with(" (mode differs); aborting so that no stale verdict is used"));
         std::fs::remove_file(&path).unwrap();
         assert!(set.verify().is_err());
     }
@@ -206,11 +226,15 @@ mod tests {
     fn resolves_through_path_and_reports_missing() {
         let sh = resolve_executable("sh").unwrap();
         assert!(sh.is_absolute());
-        assert!(resolve_executable("definitely-not-a-command-xyz")
-            .unwrap_err()
-            .contains("not found"));
-        assert!(resolve_executable("/")
-            .unwrap_err()
-            .contains("not a regular file"));
+        assert_eq!(
+            resolve_executable("definitely-not-a-command-xyz")
+                .unwrap_err()
+                .to_string(),
+            "predicate executable definitely-not-a-command-xyz not found on PATH"
+        );
+        assert!(matches!(
+            resolve_executable("/").unwrap_err(),
+            ExecutableError::NotRegular(_)
+        ));
     }
 }

@@ -9,12 +9,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::error::SetupError;
+
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 /// Groups that an interruption signals with something other than SIGKILL (0: not at all), e.g.
 /// `srun`, which ends its remote tasks at once on SIGTERM, and cleanup commands that must finish.
 static INTERRUPT_SIGNALS: Mutex<BTreeMap<i32, i32>> = Mutex::new(BTreeMap::new());
-static HANDLER: OnceLock<Result<(), String>> = OnceLock::new();
+static HANDLER: OnceLock<Result<(), SetupError>> = OnceLock::new();
 
 /// A per-evaluation cancellation request (e.g. a speculative run whose result no longer matters).
 #[derive(Debug, Clone, Default)]
@@ -36,10 +38,10 @@ impl CancelFlag {
 }
 
 /// Installs the SIGINT/SIGTERM handler once per process. Later calls return the first result.
-pub fn install_interrupt_handler() -> Result<(), String> {
+pub fn install_interrupt_handler() -> Result<(), SetupError> {
     HANDLER
         .get_or_init(|| {
-            ctrlc_install().map_err(|e| format!("cannot install the signal handler: {e}"))
+            ctrlc_install().map_err(|e| SetupError::new("cannot install the signal handler", e))
         })
         .clone()
 }

@@ -10,9 +10,12 @@
 //! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
 //! depends on), [`predicate`] (configuration, repeated runs, statuses), [`launch`] (local or
 //! Slurm runs, GPU slots) with [`slurm`] (job steps through `srun`, and their cancellation).
+//! [`run_tool`] runs an external tool (not a predicate) the same isolated way, with a timeout and
+//! bounded capture.
 //! [`guardian`] cleans up after a minrepro that was killed outright.
 
 pub mod capture;
+mod error;
 pub mod guardian;
 pub mod identity;
 pub mod interrupt;
@@ -22,8 +25,10 @@ pub mod predicate;
 pub mod process;
 pub mod slurm;
 pub mod template;
+mod tool;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
+pub use error::{ExecutableError, IdentityError, SetupError, StartError, TemplateError};
 pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
 pub use interrupt::{
     install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
@@ -35,3 +40,4 @@ pub use predicate::{
 };
 pub use slurm::SlurmLauncher;
 pub use template::ArgTemplate;
+pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};

@@ -67,11 +67,20 @@ pub struct PredicateConfig {
 }
 
 /// Errors in the configuration, found before anything runs.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum PredicateError {
     /// A bad setting, with a one-line explanation.
     #[error("{0}")]
     Invalid(String),
+    /// The executable does not resolve.
+    #[error(transparent)]
+    Executable(#[from] crate::error::ExecutableError),
+    /// The arguments name an unknown placeholder.
+    #[error(transparent)]
+    Template(#[from] crate::error::TemplateError),
+    /// A file the verdicts depend on cannot be read.
+    #[error(transparent)]
+    Identity(#[from] crate::error::IdentityError),
 }
 
 /// Verdict of a candidate.
@@ -201,11 +210,11 @@ impl Predicate {
                 "the required output substring must not be empty".into(),
             ));
         }
-        let executable = resolve_executable(&config.executable).map_err(invalid)?;
+        let executable = resolve_executable(&config.executable)?;
         // Every front end gets `{slot}`: the predicate itself expands it (see crate::launch).
         let mut placeholders = config.placeholders.clone();
         placeholders.push(SLOT_PLACEHOLDER);
-        let mut template = ArgTemplate::parse(&config.args, &placeholders).map_err(invalid)?;
+        let mut template = ArgTemplate::parse(&config.args, &placeholders)?;
         let mut identity_paths = vec![executable.clone()];
         for index in 0..config.args.len() {
             if !template.is_literal(index) {
@@ -231,7 +240,7 @@ impl Predicate {
             }
             identity_paths.push(absolute);
         }
-        let identities = IdentitySet::new(&identity_paths).map_err(invalid)?;
+        let identities = IdentitySet::new(&identity_paths)?;
         let mut predicate = Predicate {
             executable,
             template,
@@ -334,7 +343,9 @@ impl Predicate {
 
     /// Re-checks every identity file.
     pub fn verify_identities(&self) -> Result<(), EvalError> {
-        self.identities.verify().map_err(EvalError::Fatal)
+        self.identities
+            .verify()
+            .map_err(|e| EvalError::Fatal(e.to_string()))
     }
 
     /// Runs the predicate on a materialized candidate: `workspace` is the cwd (unless
@@ -368,7 +379,7 @@ impl Predicate {
         let args: Vec<OsString> = self
             .template
             .expand(&with_slot)
-            .map_err(EvalError::Fatal)?
+            .map_err(|e| EvalError::Fatal(e.to_string()))?
             .into_iter()
             .map(OsString::from)
             .collect();

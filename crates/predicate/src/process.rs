@@ -19,6 +19,7 @@ use std::sync::{Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::capture::{CapturedStream, StreamCapture};
+use crate::error::StartError;
 use crate::interrupt::{
     is_interrupted, kill_group, spawn_registered_as, unregister_group, CancelFlag,
 };
@@ -80,8 +81,10 @@ pub struct RawRun {
     pub stdout: CapturedStream,
     /// Captured standard error.
     pub stderr: CapturedStream,
-    /// The whole stdout when [`RunRequest::keep_stdout`] was set and it fit.
+    /// Stdout up to [`RunRequest::keep_stdout`] bytes, when that was set.
     pub stdout_full: Option<Vec<u8>>,
+    /// Whether stdout was longer than [`RunRequest::keep_stdout`] (`stdout_full` was cut).
+    pub stdout_truncated: bool,
 }
 
 static SUBREAPER: Once = Once::new();
@@ -113,7 +116,7 @@ pub trait Supervisee {
     /// The run's process group (killed when the run ends).
     fn pgid(&self) -> i32;
     /// The exit code if the run's main process has ended; never blocks.
-    fn try_exit(&mut self) -> Result<Option<i32>, String>;
+    fn try_exit(&mut self) -> Result<Option<i32>, StartError>;
     /// The exit code once the group was killed (may block briefly).
     fn wait_exit(&mut self) -> Option<i32>;
     /// Ends a run that is over on our side (timeout, cancellation, interruption) before its
@@ -163,7 +166,7 @@ pub type Streams = (File, File);
 /// and cleans up all it started. `start` returns the supervisee and its output streams.
 pub fn run_supervised<'s>(
     request: &RunRequest<'_>,
-    start: impl FnOnce(&str) -> Result<(Box<dyn Supervisee + 's>, Streams), String>,
+    start: impl FnOnce(&str) -> Result<(Box<dyn Supervisee + 's>, Streams), StartError>,
 ) -> RawRun {
     become_subreaper();
     let tag = new_run_tag();
@@ -173,7 +176,7 @@ pub fn run_supervised<'s>(
     }
     let mut err = StreamCapture::new(request.needle);
     let end = match start(&tag) {
-        Err(error) => RunEnd::LaunchError(error),
+        Err(error) => RunEnd::LaunchError(error.0),
         Ok((mut target, (stdout, stderr))) => supervise(
             target.as_mut(),
             [stdout, stderr],
@@ -185,6 +188,7 @@ pub fn run_supervised<'s>(
     };
     RawRun {
         end,
+        stdout_truncated: out.overflowed(),
         stdout_full: out.take_full(),
         stdout: out.finish(request.workspace_text),
         stderr: err.finish(request.workspace_text),
@@ -198,11 +202,11 @@ impl Supervisee for DirectChild {
     fn pgid(&self) -> i32 {
         self.0.id() as i32
     }
-    fn try_exit(&mut self) -> Result<Option<i32>, String> {
+    fn try_exit(&mut self) -> Result<Option<i32>, StartError> {
         self.0
             .try_wait()
             .map(|status| status.map(exit_code_of))
-            .map_err(|e| format!("cannot wait for the child: {e}"))
+            .map_err(|e| StartError(format!("cannot wait for the child: {e}")))
     }
     fn wait_exit(&mut self) -> Option<i32> {
         self.0.wait().ok().map(exit_code_of)
@@ -226,7 +230,7 @@ pub(crate) fn spawn_for_run(
     tag: &str,
     death_signal: i32,
     on_interrupt: i32,
-) -> Result<(DirectChild, Streams), String> {
+) -> Result<(DirectChild, Streams), StartError> {
     let mut command = Command::new(program);
     command
         .args(args)
@@ -249,13 +253,13 @@ pub(crate) fn spawn_for_run(
         });
     }
     let mut child = spawn_registered_as(&mut command, on_interrupt)
-        .map_err(|error| format!("cannot start {}: {error}", program.display()))?;
+        .map_err(|error| StartError(format!("cannot start {}: {error}", program.display())))?;
     let stdout = child.stdout.take().map(|s| File::from(OwnedFd::from(s)));
     let stderr = child.stderr.take().map(|s| File::from(OwnedFd::from(s)));
     let child = DirectChild(child);
     match (stdout, stderr) {
         (Some(stdout), Some(stderr)) => Ok((child, (stdout, stderr))),
-        _ => Err("the child's output pipes are missing".into()),
+        _ => Err(StartError("the child's output pipes are missing".into())),
     }
 }
 
@@ -297,7 +301,7 @@ fn supervise(
             match target.try_exit() {
                 Ok(Some(code)) => exited = Some(code),
                 Ok(None) => {}
-                Err(error) => end = Some(RunEnd::LaunchError(error)),
+                Err(error) => end = Some(RunEnd::LaunchError(error.0)),
             }
         }
         let now = Instant::now();

@@ -181,6 +181,7 @@ impl Executor for SlurmLauncher {
                 stdout: CapturedStream::default(),
                 stderr: CapturedStream::default(),
                 stdout_full: None,
+                stdout_truncated: false,
             },
         }
     }
@@ -197,7 +198,7 @@ impl Supervisee for Step<'_> {
     fn pgid(&self) -> i32 {
         self.child.pgid()
     }
-    fn try_exit(&mut self) -> Result<Option<i32>, String> {
+    fn try_exit(&mut self) -> Result<Option<i32>, crate::error::StartError> {
         self.child.try_exit()
     }
     fn wait_exit(&mut self) -> Option<i32> {

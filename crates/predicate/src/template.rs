@@ -2,6 +2,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::error::TemplateError;
+
 /// One argv item split into literal text and placeholders.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
@@ -19,7 +21,7 @@ pub struct ArgTemplate {
 impl ArgTemplate {
     /// Parses `args`; `{name}` with a name of letters, digits and `_` is a placeholder and must be
     /// one of `allowed`. Other braces are literal text.
-    pub fn parse(args: &[String], allowed: &[&str]) -> Result<Self, String> {
+    pub fn parse(args: &[String], allowed: &[&str]) -> Result<Self, TemplateError> {
         let mut items = Vec::with_capacity(args.len());
         for arg in args {
             let pieces = split(arg);
@@ -28,10 +30,11 @@ impl ArgTemplate {
                     if !allowed.contains(&name.as_str()) {
                         let known: Vec<String> =
                             allowed.iter().map(|n| format!("{{{n}}}")).collect();
-                        return Err(format!(
-                            "unknown placeholder {{{name}}} in predicate argument {arg:?} (known: {})",
-                            known.join(", ")
-                        ));
+                        return Err(TemplateError::UnknownPlaceholder {
+                            name: name.clone(),
+                            arg: arg.clone(),
+                            known,
+                        });
                     }
                 }
             }
@@ -79,7 +82,10 @@ impl ArgTemplate {
     }
 
     /// Expands every placeholder with `lookup`; a name it cannot expand is an error naming it.
-    pub fn expand(&self, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Vec<String>, String> {
+    pub fn expand(
+        &self,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Vec<String>, TemplateError> {
         self.items
             .iter()
             .map(|pieces| {
@@ -89,9 +95,7 @@ impl ArgTemplate {
                         Piece::Text(text) => out.push_str(text),
                         Piece::Placeholder(name) => match lookup(name) {
                             Some(value) => out.push_str(&value),
-                            None => {
-                                return Err(format!("placeholder {{{name}}} has no value here"))
-                            }
+                            None => return Err(TemplateError::NoValue(name.clone())),
                         },
                     }
                 }
@@ -159,7 +163,7 @@ mod tests {
     fn unknown_placeholder_is_rejected_with_its_name() {
         let err = ArgTemplate::parse(&args(&["{bundel}"]), &["bundle"]).unwrap_err();
         assert!(
-            err.contains("{bundel}") && err.contains("{bundle}"),
+            err.to_string().contains("{bundel}") && err.to_string().contains("{bundle}"),
             "{err}"
         );
     }
@@ -167,6 +171,9 @@ mod tests {
     #[test]
     fn missing_value_is_an_error() {
         let t = ArgTemplate::parse(&args(&["{input}"]), &["input"]).unwrap();
-        assert!(t.expand(&|_| None).unwrap_err().contains("{input}"));
+        assert_eq!(
+            t.expand(&|_| None).unwrap_err().to_string(),
+            "placeholder {input} has no value here"
+        );
     }
 }

@@ -18,7 +18,7 @@ use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_gro
 use minrepro_predicate::process::{
     run_supervised, run_tag_prefix, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
 };
-use minrepro_predicate::{register_group, Executor};
+use minrepro_predicate::{register_group, Executor, StartError};
 
 const HELPER_SOURCE: &str = include_str!("helper.py");
 /// The helper's `-c` program: it reads the helper's source (its length is the second argument)
@@ -198,7 +198,7 @@ impl Supervisee for ForkedChild<'_> {
     fn pgid(&self) -> i32 {
         self.pid
     }
-    fn try_exit(&mut self) -> Result<Option<i32>, String> {
+    fn try_exit(&mut self) -> Result<Option<i32>, StartError> {
         if self.status.is_none() {
             match self.helper.poll_message() {
                 Ok(Some(message)) => {
@@ -210,7 +210,7 @@ impl Supervisee for ForkedChild<'_> {
                 Ok(None) => {}
                 Err(error) => {
                     self.helper_failed = true;
-                    return Err(error);
+                    return Err(StartError(error));
                 }
             }
         }
@@ -256,7 +256,7 @@ impl RunnerPool {
         interpreter: &Path,
         preload: &[String],
         env: &[(String, String)],
-    ) -> Result<Self, String> {
+    ) -> Result<Self, StartError> {
         let env: Vec<(OsString, OsString)> =
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
         let first = Helper::start(interpreter, preload, &env)?;
@@ -426,6 +426,7 @@ impl Executor for RunnerPool {
             stdout: empty_stream(),
             stderr: empty_stream(),
             stdout_full: None,
+            stdout_truncated: false,
         }
     }
 }

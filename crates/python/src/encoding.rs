@@ -11,8 +11,16 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::Command;
+use std::time::Duration;
+
+use minrepro_predicate::{run_tool, ToolRun};
+
+/// How long the interpreter may take to read a declaration (it answers in milliseconds).
+const DETECT_TIMEOUT: Duration = Duration::from_secs(60);
+/// The reply is a 256-entry table: far below this.
+const DETECT_MAX_STDOUT: usize = 1024 * 1024;
 
 /// Asks the interpreter which encoding `sys.argv[1]` declares; prints one JSON object:
 /// `{"utf8": true}`, `{"error": MESSAGE}`, `{"multibyte": NAME}` or `{"name": NAME, "table":
@@ -49,8 +57,38 @@ if (any(table[b] != b for b in range(128)) or any(table[b] is None for b in set(
 done(name=name, table=table)
 "#;
 
-/// The start of messages about a declaration that could not be interpreted.
-const UNREADABLE: &str = "has a coding declaration that could not be read: ";
+/// Why a source's encoding cannot be used; each message follows the file's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodingError {
+    /// The interpreter could not tell what the declaration means.
+    #[error("has a coding declaration that could not be read: {0}")]
+    Unreadable(String),
+    /// The interpreter's tokenizer refused the declaration.
+    #[error("is not valid Python: {0}")]
+    Invalid(String),
+    /// A multi-byte encoding.
+    #[error(
+        "declares the encoding {0}, which minrepro does not support (only UTF-8 and single-byte \
+         encodings extending ASCII: latin-1, cp1252, iso-8859-*, …)"
+    )]
+    Multibyte(String),
+    /// A byte the encoding does not define.
+    #[error("byte 0x{byte:02x} is not valid {encoding}")]
+    Undecodable {
+        /// The byte.
+        byte: u8,
+        /// The encoding's name.
+        encoding: String,
+    },
+    /// A character the encoding cannot represent.
+    #[error("the character {character:?} cannot be written in {encoding}")]
+    Unwritable {
+        /// The character.
+        character: char,
+        /// The encoding's name.
+        encoding: String,
+    },
+}
 
 /// A single-byte source encoding declared by a PEP 263 coding declaration.
 #[derive(Debug, Clone)]
@@ -83,30 +121,41 @@ fn may_declare(bytes: &[u8]) -> bool {
 
 /// Decides how to decode `bytes` (the file at `path`) as CPython `python` would. Files without a
 /// declaration are UTF-8 without asking the interpreter. `Err` is a message without file name.
-pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, String> {
+pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, EncodingError> {
     if !may_declare(bytes) {
         return Ok(Decoded::Utf8);
     }
-    let output = Command::new(python)
-        .args(["-I", "-S", "-c", DETECT])
-        .arg(path)
-        .output()
-        .map_err(|e| format!("{UNREADABLE}cannot run {}: {e}", python.display()))?;
+    let args: Vec<OsString> = ["-I", "-S", "-c", DETECT]
+        .into_iter()
+        .map(OsString::from)
+        .chain([path.as_os_str().to_owned()])
+        .collect();
+    let output = run_tool(&ToolRun {
+        program: python,
+        args: &args,
+        // The path may be relative to our working directory.
+        cwd: Path::new("."),
+        timeout: DETECT_TIMEOUT,
+        max_stdout: DETECT_MAX_STDOUT,
+        hide_cwd: false,
+    })
+    .map_err(|error| EncodingError::Unreadable(error.to_string()))?;
     let reply: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|_| {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        format!(
-            "{UNREADABLE}{}",
-            stderr.lines().last().unwrap_or("the interpreter failed")
+        EncodingError::Unreadable(
+            output
+                .stderr
+                .tail
+                .lines()
+                .last()
+                .unwrap_or("the interpreter failed")
+                .to_owned(),
         )
     })?;
     if let Some(error) = reply.get("error").and_then(|e| e.as_str()) {
-        return Err(format!("is not valid Python: {error}"));
+        return Err(EncodingError::Invalid(error.to_owned()));
     }
     if let Some(name) = reply.get("multibyte").and_then(|e| e.as_str()) {
-        return Err(format!(
-            "declares the encoding {name}, which minrepro does not support (only UTF-8 and \
-             single-byte encodings extending ASCII: latin-1, cp1252, iso-8859-*, …)"
-        ));
+        return Err(EncodingError::Multibyte(name.to_owned()));
     }
     let (Some(name), Some(table)) = (
         reply.get("name").and_then(|n| n.as_str()),
@@ -119,7 +168,9 @@ pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, Strin
         .map(|c| c.as_u64().and_then(|c| char::from_u32(c as u32)))
         .collect();
     if decode.len() != 256 {
-        return Err(format!("{UNREADABLE}bad table from the interpreter"));
+        return Err(EncodingError::Unreadable(
+            "bad table from the interpreter".into(),
+        ));
     }
     let encode = (0..=255u8)
         .filter_map(|b| decode[b as usize].map(|c| (c, b)))
@@ -132,18 +183,22 @@ pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, Strin
     };
     let text = encoding.decode(bytes)?;
     encoding.declaration = declaration_line(&text)
-        .ok_or(format!("{UNREADABLE}declaration line not found"))?
+        .ok_or(EncodingError::Unreadable(
+            "declaration line not found".into(),
+        ))?
         .to_owned();
     Ok(Decoded::Other(text, encoding))
 }
 
 impl SourceEncoding {
-    fn decode(&self, bytes: &[u8]) -> Result<String, String> {
+    fn decode(&self, bytes: &[u8]) -> Result<String, EncodingError> {
         bytes
             .iter()
             .map(|&b| {
-                self.decode[b as usize]
-                    .ok_or_else(|| format!("byte 0x{b:02x} is not valid {}", self.name))
+                self.decode[b as usize].ok_or_else(|| EncodingError::Undecodable {
+                    byte: b,
+                    encoding: self.name.clone(),
+                })
             })
             .collect()
     }
@@ -151,7 +206,7 @@ impl SourceEncoding {
     /// `text` in this encoding. A text with non-ASCII characters that lost its declaration (a
     /// rewrite removed the comment) gets it back as its first line, so that the interpreter reads
     /// it the same way.
-    pub fn encode(&self, text: &str) -> Result<Vec<u8>, String> {
+    pub fn encode(&self, text: &str) -> Result<Vec<u8>, EncodingError> {
         let mut bytes = Vec::with_capacity(text.len() + self.declaration.len() + 1);
         if !text.is_ascii() && declaration_line(text).is_none() {
             bytes.extend(self.declaration.bytes().filter(u8::is_ascii));
@@ -161,7 +216,10 @@ impl SourceEncoding {
             let byte = self
                 .encode
                 .get(&c)
-                .ok_or_else(|| format!("the character {c:?} cannot be written in {}", self.name))?;
+                .ok_or_else(|| EncodingError::Unwritable {
+                    character: c,
+                    encoding: self.name.clone(),
+                })?;
             bytes.push(*byte);
         }
         Ok(bytes)
@@ -172,7 +230,7 @@ impl SourceEncoding {
 pub fn file_bytes<'t>(
     encoding: Option<&SourceEncoding>,
     text: &'t str,
-) -> Result<Cow<'t, [u8]>, String> {
+) -> Result<Cow<'t, [u8]>, EncodingError> {
     match encoding {
         Some(encoding) => encoding.encode(text).map(Cow::Owned),
         None => Ok(Cow::Borrowed(text.as_bytes())),

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use minrepro_driver::RunError;
-use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
-use minrepro_predicate::{resolve_executable, CancelFlag};
+use minrepro_predicate::{resolve_executable, run_tool, ToolError, ToolRun};
 
 /// The interpreter that runs candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,45 +32,39 @@ pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<Interpre
     .iter()
     .map(OsString::from)
     .collect();
-    let cancel = CancelFlag::new();
-    let run = run_child(&RunRequest {
+    let run = run_tool(&ToolRun {
         program: &program,
         args: &args,
         cwd,
-        env: &[],
         timeout: Duration::from_secs_f64(timeout.clamp(1.0, 60.0)),
-        needle: None,
-        workspace_text: None,
-        cancel: &cancel,
-        keep_stdout: Some(64 * 1024),
+        max_stdout: 64 * 1024,
+        hide_cwd: false,
     });
-    match run.end {
-        RunEnd::Exited(0) => {}
-        RunEnd::Cancelled => return Err(RunError::Interrupted),
-        RunEnd::Exited(code) => {
-            return Err(RunError::Failed(format!(
-                "the interpreter {} does not run Python (exit code {code}): {}",
-                program.display(),
-                run.stderr.tail.trim_end()
-            )))
-        }
-        RunEnd::TimedOut => {
+    let output = match run {
+        Ok(output) => output,
+        Err(ToolError::Interrupted) => return Err(RunError::Interrupted),
+        Err(ToolError::TimedOut { .. }) => {
             return Err(RunError::Failed(format!(
                 "the interpreter {} did not answer in time",
                 program.display()
             )))
         }
-        RunEnd::LaunchError(e) => {
+        Err(ToolError::Launch(e)) => {
             return Err(RunError::Failed(format!(
                 "cannot run the interpreter {}: {e}",
                 program.display()
             )))
         }
+    };
+    if output.code != 0 {
+        return Err(RunError::Failed(format!(
+            "the interpreter {} does not run Python (exit code {}): {}",
+            program.display(),
+            output.code,
+            output.stderr.tail.trim_end()
+        )));
     }
-    let answer = run
-        .stdout_full
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default();
+    let answer = String::from_utf8_lossy(&output.stdout);
     let mut lines = answer.lines();
     let version: Vec<u8> = lines
         .next()

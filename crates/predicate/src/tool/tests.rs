@@ -1,0 +1,99 @@
+use super::*;
+
+fn sh(script: &str) -> Vec<OsString> {
+    vec!["-c".into(), script.into()]
+}
+
+fn run_sh(
+    dir: &Path,
+    script: &str,
+    timeout: Duration,
+    max_stdout: usize,
+) -> Result<ToolOutput, ToolError> {
+    let args = sh(script);
+    run_tool(&ToolRun {
+        program: Path::new("/bin/sh"),
+        args: &args,
+        cwd: dir,
+        timeout,
+        max_stdout,
+        hide_cwd: true,
+    })
+}
+
+fn alive(pid: &str) -> bool {
+    // A zombie is dead for our purposes: it runs nothing.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[test]
+fn a_tool_that_hangs_is_killed_at_the_timeout_with_what_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    // The tool and a background child of its own both hang; both must be gone afterwards.
+    let script = "sleep 600 & echo $! > child.pid; echo $$ > tool.pid; exec sleep 600";
+    let error = run_sh(dir.path(), script, Duration::from_millis(500), 1024).unwrap_err();
+    assert_eq!(
+        error,
+        ToolError::TimedOut {
+            program: "/bin/sh".into(),
+            timeout: Duration::from_millis(500)
+        }
+    );
+    assert_eq!(error.to_string(), "/bin/sh timed out after 0.5 s");
+    for file in ["tool.pid", "child.pid"] {
+        let pid = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(!alive(pid.trim()), "{file} {pid} still runs");
+    }
+}
+
+#[test]
+fn stdout_beyond_the_bound_is_cut_and_the_tool_still_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1 MiB through a 1,000-byte bound: the tool must not block on a full pipe.
+    let script = "head -c 1048576 /dev/zero | tr '\\0' x; echo done >&2; exit 3";
+    let output = run_sh(dir.path(), script, Duration::from_secs(60), 1000).unwrap();
+    assert_eq!(output.code, 3);
+    assert_eq!(output.stdout, vec![b'x'; 1000]);
+    assert!(output.stdout_truncated);
+    assert_eq!(output.stderr.head, "done\n");
+}
+
+#[test]
+fn output_within_the_bound_is_whole_and_stderr_hides_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_sh(
+        dir.path(),
+        "printf 12345; pwd >&2",
+        Duration::from_secs(60),
+        5,
+    )
+    .unwrap();
+    assert_eq!((output.code, output.stdout.as_slice()), (0, &b"12345"[..]));
+    assert!(!output.stdout_truncated);
+    assert_eq!(output.stderr.head, "{workspace}\n");
+}
+
+#[test]
+fn a_missing_tool_is_a_launch_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let error = run_tool(&ToolRun {
+        program: &dir.path().join("no-such-tool"),
+        args: &[],
+        cwd: dir.path(),
+        timeout: Duration::from_secs(5),
+        max_stdout: 10,
+        hide_cwd: false,
+    })
+    .unwrap_err();
+    let ToolError::Launch(message) = error else {
+        panic!("{error:?}");
+    };
+    assert!(message.contains("no-such-tool"), "{message}");
+}
