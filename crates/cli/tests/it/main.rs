@@ -12,6 +12,7 @@ mod support;
 mod bundle_interop;
 mod bundle_original_checks;
 mod bundle_original_e2e;
+mod bundle_perf;
 mod bundle_reduce;
 mod bundle_safety;
 mod docs;
