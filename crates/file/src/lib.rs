@@ -12,8 +12,10 @@
 
 pub mod lex;
 pub mod lexical;
+pub mod passes;
 pub mod site;
 pub mod structure;
+pub mod tree;
 
 use std::fmt;
 
@@ -25,13 +27,16 @@ pub use structure::BracketEdit;
 /// every-line group.
 pub const MAX_LINE_LEVEL: usize = 8;
 
+/// Deepest indentation rank offered by its own group.
+pub const MAX_INDENT_RANK: usize = 4;
+
 /// A group of sites of the same kind, searched together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Group {
     /// Units of lines at a nesting level (`Some(0)`: top-level forms), or every line alone
     /// (`None`).
     Lines(Option<usize>),
-    /// Indentation blocks whose header is indented by this many whitespace characters.
+    /// Indentation blocks at a nesting rank (0: headers with the smallest indentation).
     Indented(usize),
     /// Balanced bracket regions.
     Brackets(BracketEdit),
@@ -56,7 +61,7 @@ impl fmt::Display for Group {
         match self {
             Group::Lines(Some(level)) => write!(f, "lines-{level}"),
             Group::Lines(None) => f.write_str("lines"),
-            Group::Indented(width) => write!(f, "indented-{width}"),
+            Group::Indented(rank) => write!(f, "indented-{rank}"),
             Group::Brackets(BracketEdit::Remove) => f.write_str("brackets-remove"),
             Group::Brackets(BracketEdit::Empty) => f.write_str("brackets-empty"),
             Group::Brackets(BracketEdit::Unwrap) => f.write_str("brackets-unwrap"),
@@ -136,7 +141,7 @@ impl<'a> Lexed<'a> {
         let (text, tokens) = (self.text, &self.tokens[..]);
         match group {
             Group::Lines(level) => structure::line_sites(text, tokens, level),
-            Group::Indented(width) => structure::indent_sites(text, width),
+            Group::Indented(rank) => structure::indent_sites(text, rank),
             Group::Brackets(edit) => structure::bracket_sites(text, tokens, edit),
             Group::Comments => lexical::comment_sites(tokens),
             Group::Blank => lexical::blank_sites(text, tokens, self.syntax.indented),

@@ -141,8 +141,12 @@ fn blocks(text: &str) -> Vec<(usize, Range<usize>)> {
     out
 }
 
-/// Removal of the indentation blocks whose header is indented by `width`.
-pub fn indent_sites(text: &str, width: usize) -> Vec<Site> {
+/// Removal of the indentation blocks whose header has the `rank`-th smallest indentation of
+/// the text's block headers (0: the outermost blocks).
+pub fn indent_sites(text: &str, rank: usize) -> Vec<Site> {
+    let Some(&width) = indent_widths(text).get(rank) else {
+        return Vec::new();
+    };
     blocks(text)
         .into_iter()
         .filter(|(w, _)| *w == width)
@@ -298,6 +302,6 @@ mod tests {
             texts(text, &indent_sites(text, 0)),
             ["a:\n  b:\n    c: 1\n\n  d: 2\n"]
         );
-        assert_eq!(texts(text, &indent_sites(text, 2)), ["  b:\n    c: 1\n"]);
+        assert_eq!(texts(text, &indent_sites(text, 1)), ["  b:\n    c: 1\n"]);
     }
 }
