@@ -87,7 +87,7 @@ def command(tool, case, test, work, out, args):
     if tool == "minrepro":
         target = out / files[0] if len(files) == 1 else out
         argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
-                "--timeout", t, "--no-cache"]
+                "--timeout", t]
         return argv, work, (out if len(files) > 1 else out)
     if tool in ("cvise-not-c", "cvise"):
         extra = ["--not-c"] if tool == "cvise-not-c" else []
@@ -274,7 +274,7 @@ def main():
     if not args.no_install:
         install(tools)
     if "minrepro" in tools and not args.no_build:
-        sh(["cargo", "build", "--release", "-p", "minrepro-cli"], cwd=REPO)
+        sh(["cargo", "build", "--release", "-p", "minrepro"], cwd=REPO)
     if not args.keep_results:
         shutil.rmtree(OUT / "results", ignore_errors=True)
     for case in cases:

@@ -10,17 +10,22 @@
 //! string literals, integers, and a final tidy. A search (ddmin or ProbDD, in the engine)
 //! picks subsets of a group's sites; [`apply`] splices them.
 
+pub mod args;
 pub mod lex;
 pub mod lexical;
+pub mod oracle;
 pub mod passes;
+pub mod run;
 pub mod site;
 pub mod structure;
 pub mod tree;
 
 use std::fmt;
 
+pub use args::FileArgs;
 pub use lex::{size, tokens, Kind, Syntax, Token};
 pub use site::{apply, Site};
+pub use run::run;
 pub use structure::BracketEdit;
 
 /// Deepest nesting level offered by its own line group; deeper lines are reached by the
