@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use minrepro_engine::{Ddmin, Pass, Proposal, Search};
+use minrepro_engine::{Ddmin, Pass, Proposal, Search, Sequence};
 use serde_json::{json, Value};
 
 use crate::canonical;
@@ -100,39 +100,16 @@ impl Pass<BundleCase> for MetadataListPass {
     }
 }
 
-/// Builds the inner search for item `index`, given the current case when its turn comes.
-type MakeSearch = Box<dyn Fn(usize, &BundleCase) -> Ddmin<BundleCase> + Send + Sync>;
-
-/// Runs one inner ddmin per item (case or object), in order; the item count is fixed per pass.
-struct PerItem {
-    count: usize,
-    next: usize,
-    make: MakeSearch,
-    inner: Option<Ddmin<BundleCase>>,
-}
-
-impl Search<BundleCase> for PerItem {
-    fn next_batch(&mut self, current: &BundleCase) -> Option<Vec<Proposal<BundleCase>>> {
-        loop {
-            if self.inner.is_none() {
-                if self.next >= self.count {
-                    return None;
-                }
-                self.inner = Some((self.make)(self.next, current));
-                self.next += 1;
-            }
-            match self.inner.as_mut().and_then(|s| s.next_batch(current)) {
-                Some(batch) => return Some(batch),
-                None => self.inner = None,
-            }
-        }
-    }
-
-    fn feedback(&mut self, accepted: Option<usize>) {
-        if let Some(inner) = self.inner.as_mut() {
-            inner.feedback(accepted);
-        }
-    }
+/// One inner ddmin per item (case or object), in order; the item count is fixed per pass.
+fn per_item<'a, F>(count: usize, make: F) -> Box<dyn Search<BundleCase> + 'a>
+where
+    F: Fn(usize, &BundleCase) -> Ddmin<BundleCase> + Send + 'a,
+{
+    Box::new(Sequence::new(Box::new(
+        move |index, current: &BundleCase| {
+            (index < count).then(|| Box::new(make(index, current)) as Box<dyn Search<BundleCase>>)
+        },
+    )))
 }
 
 fn case_arguments(metadata: &Metadata, index: usize) -> usize {
@@ -151,11 +128,9 @@ impl Pass<BundleCase> for CaseArgumentsPass {
     }
 
     fn search(&self, current: &BundleCase) -> Box<dyn Search<BundleCase> + '_> {
-        Box::new(PerItem {
-            count: current.metadata.list("cases").map_or(0, <[_]>::len),
-            next: 0,
-            inner: None,
-            make: Box::new(|index, _| {
+        per_item(
+            current.metadata.list("cases").map_or(0, <[_]>::len),
+            |index, _| {
                 Ddmin::new(
                     0,
                     move |case: &BundleCase| case_arguments(&case.metadata, index),
@@ -174,8 +149,8 @@ impl Pass<BundleCase> for CaseArgumentsPass {
                         Some(Proposal { case: next, change })
                     },
                 )
-            }),
-        })
+            },
+        )
     }
 }
 
@@ -203,38 +178,32 @@ impl Pass<BundleCase> for SectionPass {
 
     fn search(&self, current: &BundleCase) -> Box<dyn Search<BundleCase> + '_> {
         let (tools, policy, quiet) = (self.tools.clone(), self.policy.clone(), self.quiet);
-        Box::new(PerItem {
-            count: current.objects.len(),
-            next: 0,
-            inner: None,
-            make: Box::new(move |index, base: &BundleCase| {
-                let (tools, policy, length_policy) =
-                    (tools.clone(), policy.clone(), policy.clone());
-                // What was removable when this object's turn came: the log records every
-                // removal relative to it, as the original does.
-                let base_removable: Arc<Vec<String>> = Arc::new(
-                    base.objects
+        per_item(current.objects.len(), move |index, base: &BundleCase| {
+            let (tools, policy, length_policy) = (tools.clone(), policy.clone(), policy.clone());
+            // What was removable when this object's turn came: the log records every
+            // removal relative to it, as the original does.
+            let base_removable: Arc<Vec<String>> = Arc::new(
+                base.objects
+                    .get(index)
+                    .map_or_else(Vec::new, |o| removable(&policy, o)),
+            );
+            Ddmin::new(
+                0,
+                move |case: &BundleCase| {
+                    case.objects
                         .get(index)
-                        .map_or_else(Vec::new, |o| removable(&policy, o)),
-                );
-                Ddmin::new(
-                    0,
-                    move |case: &BundleCase| {
-                        case.objects
-                            .get(index)
-                            .map_or(0, |o| removable(&length_policy, o).len())
-                    },
-                    move |case: &BundleCase, removed: &[usize]| {
-                        let step = SectionStep {
-                            tools: &tools,
-                            policy: &policy,
-                            base_removable: &base_removable,
-                            quiet,
-                        };
-                        step.build(case, index, removed)
-                    },
-                )
-            }),
+                        .map_or(0, |o| removable(&length_policy, o).len())
+                },
+                move |case: &BundleCase, removed: &[usize]| {
+                    let step = SectionStep {
+                        tools: &tools,
+                        policy: &policy,
+                        base_removable: &base_removable,
+                        quiet,
+                    };
+                    step.build(case, index, removed)
+                },
+            )
         })
     }
 }

@@ -10,6 +10,7 @@
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
+pub mod combinators;
 pub mod ddmin;
 pub mod engine;
 pub mod probdd;
@@ -18,6 +19,7 @@ pub mod reduction;
 pub mod search;
 pub mod temp;
 
+pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;

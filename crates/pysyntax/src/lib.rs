@@ -88,6 +88,27 @@ pub fn freeze_regions(source: &str) -> Result<(), FreezeProblem> {
     analyse(source, |_, frozen| frozen.problem.map_or(Ok(()), Err)).unwrap_or_else(Err)
 }
 
+/// What is wrong with a source file: its Python, or its freeze annotations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceProblem {
+    /// Not valid Python (see [`check_valid_for`]).
+    Invalid(SyntaxProblem),
+    /// Valid Python with a misused freeze annotation (see [`freeze_regions`]).
+    Freeze(FreezeProblem),
+}
+
+/// [`check_valid_for`], then [`freeze_regions`], from one parse.
+pub fn check_source(source: &str, minor: u8) -> Result<(), SourceProblem> {
+    let frozen = validity::check_standalone_with(source, minor, |body, tokens| {
+        freeze::find(source, body, tokens).problem
+    });
+    match frozen {
+        Err(problem) => Err(SourceProblem::Invalid(problem)),
+        Ok((_, Some(problem))) => Err(SourceProblem::Freeze(problem)),
+        Ok((_, None)) => Ok(()),
+    }
+}
+
 /// Byte ranges of `source` that freeze annotations protect (sorted by start, possibly
 /// overlapping); empty if `source` does not parse.
 pub fn frozen_ranges(source: &str) -> Vec<Range<usize>> {

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use minrepro_driver::{CommonArgs, PredicateArgs};
+use minrepro_text::limits::{parse_timeout_factor, TimeoutFactor};
+use minrepro_text::Strategy;
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -105,8 +107,8 @@ pub struct PythonArgs {
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
     /// (re-derives sites after every accepted change). Statement removals go outermost level
     /// first, and use ddmin on texts over 4,000 tokens either way.
-    #[arg(long = "strategy", value_enum, default_value_t = crate::passes::Strategy::ProbDd)]
-    pub strategy: crate::passes::Strategy,
+    #[arg(long = "strategy", value_enum, default_value_t = Strategy::ProbDd)]
+    pub strategy: Strategy,
     /// Write the run's counters as JSON to this file at the end (also when the run is
     /// interrupted or fails after reducing started): predicate runs (the original's two runs
     /// included), cache hits, candidates, accepted, timed-out candidates, sizes, wall time, rounds,
@@ -164,29 +166,6 @@ pub struct PythonArgs {
     pub predicate: PredicateArgs,
 }
 
-/// `--timeout-factor`: cut candidates at a multiple of the original's run time, or not at all.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeoutFactor {
-    /// Every candidate may run the full `--timeout`.
-    Off,
-    /// Candidates are cut at this many times the original's run time (a finite number >= 1).
-    Times(f64),
-}
-
-/// Parses `--timeout-factor`: `off`, or a finite number of at least 1 (below 1, candidates as
-/// slow as the original itself would time out).
-fn parse_timeout_factor(text: &str) -> Result<TimeoutFactor, String> {
-    if text.eq_ignore_ascii_case("off") {
-        return Ok(TimeoutFactor::Off);
-    }
-    match text.trim().parse::<f64>() {
-        Ok(f) if f.is_finite() && f >= 1.0 => Ok(TimeoutFactor::Times(f)),
-        _ => Err(format!(
-            "--timeout-factor must be a finite number of at least 1, or `off`, not {text}"
-        )),
-    }
-}
-
 /// Parses `--env NAME=VALUE`: a non-empty name without `=` or NUL, and a value without NUL.
 fn parse_env_assignment(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
@@ -200,7 +179,7 @@ fn parse_env_assignment(text: &str) -> Result<(String, String), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_env_assignment, parse_timeout_factor, TimeoutFactor};
+    use super::parse_env_assignment;
 
     #[test]
     fn env_assignments_split_at_the_first_equals_sign() {
@@ -214,17 +193,6 @@ mod tests {
         );
         for bad in ["NOEQUALS", "=value", "A\0B=c"] {
             assert!(parse_env_assignment(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn timeout_factor_is_off_or_a_finite_number_of_at_least_one() {
-        assert_eq!(parse_timeout_factor("off"), Ok(TimeoutFactor::Off));
-        assert_eq!(parse_timeout_factor("OFF"), Ok(TimeoutFactor::Off));
-        assert_eq!(parse_timeout_factor("10"), Ok(TimeoutFactor::Times(10.0)));
-        assert_eq!(parse_timeout_factor("1"), Ok(TimeoutFactor::Times(1.0)));
-        for bad in ["0", "0.5", "-1", "nan", "inf", "", "ten"] {
-            assert!(parse_timeout_factor(bad).is_err(), "{bad:?}");
         }
     }
 }

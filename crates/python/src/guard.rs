@@ -79,6 +79,25 @@ pub fn same_exception_check(expected: Option<&str>) -> OutputCheck {
     }
 }
 
+/// When the original ends in an uncaught exception but `needle` occurs only outside its final
+/// traceback (a warning, a log line before it), the sentence to tell the user once; `None`
+/// otherwise. The fidelity guard keeps the exception type, not the line that matched.
+pub fn needle_outside_traceback(run: &RunRecord, needle: &str, exception: &str) -> Option<String> {
+    let stderr = &run.stderr.tail;
+    let start = stderr.rfind("Traceback (most recent call last):")?;
+    let traceback = &stderr[start..];
+    if traceback.contains(needle) {
+        return None;
+    }
+    // The tail is bounded: a needle seen only in a cut-off part still counts as "elsewhere".
+    Some(format!(
+        "note: --err-msg {needle:?} appears in the original's output, but not in its final \
+         traceback (a {exception}); it matched a warning or another line. The reduction keeps \
+         that line and the {exception}, not the cause of the line: pick an --err-msg from the \
+         traceback if the {exception} is the failure you mean"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +196,34 @@ mod tests {
         assert!((clean.check)(&record("warning: needle\n")));
         assert!(!(clean.check)(&record(&type_error)));
         assert_ne!(clean.description, check.description);
+    }
+
+    #[test]
+    fn a_needle_only_in_a_warning_is_noticed() {
+        let run = |stderr: &str| RunRecord {
+            exit_code: Some(1),
+            stdout: CapturedStream::default(),
+            stderr: CapturedStream {
+                head: stderr.into(),
+                tail: stderr.into(),
+                contains_needle: true,
+            },
+            error: None,
+        };
+        let warned = run("p.py:3: DeprecationWarning: old api\n  warn()\nTraceback (most recent call last):\n  File \"p.py\", line 9, in <module>\nKeyError: ''\n");
+        let note = needle_outside_traceback(&warned, "old api", "KeyError").unwrap();
+        assert!(
+            note.contains("not in its final traceback (a KeyError)"),
+            "{note}"
+        );
+        assert_eq!(
+            needle_outside_traceback(&warned, "KeyError", "KeyError"),
+            None
+        );
+        let clean = run("old api\n");
+        assert_eq!(
+            needle_outside_traceback(&clean, "old api", "KeyError"),
+            None
+        );
     }
 }

@@ -2,33 +2,35 @@
 //! failure message keeps appearing in its output.
 //!
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
-//! real interpreter), [`guard`] (the exception-type fidelity guard), [`oracle`] (materializing
-//! and judging candidates), [`passes`] (one pass per rewrite group: ProbDD or ddmin over its
-//! rewrite sites, statement removals level by level). [`run`] ties them to
-//! the engine.
+//! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
+//! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
+//! judges and saves candidates). [`run`] ties them to the engine.
 
 pub mod args;
 pub mod encoding;
-pub mod explain;
 pub mod guard;
 pub mod interpreter;
-pub mod oracle;
-pub mod passes;
-pub mod saver;
+pub mod language;
 pub mod source;
-pub mod workspace;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use minrepro_driver::{open_cache, stats_json, write_atomically, RunError};
-use minrepro_engine::{Engine, EngineError, EngineOptions, Oracle, Progress, Reduction, TempRoot};
+use minrepro_driver::{open_cache, RunError};
+use minrepro_engine::{Progress, TempRoot};
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
+use minrepro_text::limits::{apply_timeout_factor, timeouts_note};
+use minrepro_text::run::{
+    check_stats_file, judge_original, refuse_existing_output, shell_quoted, working_dir,
+};
+use minrepro_text::{reduce_text, TextJob};
 
-pub use args::{Backend, PythonArgs, TimeoutFactor};
+pub use args::{Backend, PythonArgs};
+pub use minrepro_text::limits::TimeoutFactor;
+pub use minrepro_text::Strategy;
 
-use crate::oracle::PythonOracle;
+use crate::language::Python;
 use crate::source::Source;
 
 /// Placeholders a `--predicate`'s arguments may use.
@@ -51,7 +53,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
                 .into(),
         ));
     }
-    let working_dir = working_dir(args)?;
+    let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
@@ -60,14 +62,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     source::check_output(&args.output, &source)?;
-    if !args.force && args.output.exists() {
-        return Err(RunError::Failed(format!(
-            "{} already exists; minrepro python does not replace a file it did not write in this \
-             run: choose another -o, remove the file, or pass --force to replace it",
-            args.output.display()
-        )));
-    }
-    check_stats_file(args)?;
+    refuse_existing_output("minrepro python", &args.output, args.force)?;
+    let stats_file = args.stats_json.as_deref();
+    check_stats_file(stats_file, &args.source, &args.output)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python, &launch)?;
     let executor: &dyn Executor = match &runner {
@@ -91,22 +88,32 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
-    let probe = PythonOracle::new(&unguarded, &temp, source.file_name.clone(), python.clone())
-        .with_executor(executor)
-        .with_encoding(source.encoding.as_ref());
-    progress.message("running the original");
-    let probe_options = EngineOptions {
-        jobs: 1,
-        config_digest: unguarded.config_digest().to_owned(),
-        size_unit: "tokens",
+    let language = Python {
+        minor: interpreter.minor,
+        encoding: source.encoding.clone(),
+    };
+    let mut job = TextJob {
+        front_end: "minrepro python",
+        original: &source.text,
+        original_outcome: None,
+        predicate: &unguarded,
+        executor,
+        temp: &temp,
+        cache: &cache,
+        progress: &progress,
+        file_name: source.file_name.clone(),
+        placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
+        output: &args.output,
+        stats_json: stats_file,
+        strategy: args.strategy,
+        jobs: args.common.jobs as usize,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
-    let first =
-        Engine::new(&probe, &cache, probe_options, &progress).judge(&source.text, from_cache)?;
+    let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = explain::Expectation {
+        let expected = minrepro_text::explain::Expectation {
             err_msg: args.err_msg.as_deref(),
             exit_code: args.predicate.interesting_exit_code.or(
                 if has_predicate && args.err_msg.is_none() {
@@ -118,9 +125,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             custom_predicate: has_predicate,
             timeout_secs: args.predicate.timeout,
         };
-        return Err(RunError::Failed(explain::why_not_reproduced(
-            &first, &expected,
-        )));
+        return Err(RunError::Failed(
+            minrepro_text::explain::why_not_reproduced(&first, &expected),
+        ));
     }
     let guard = if args.any_exception {
         None
@@ -133,7 +140,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
         });
         if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
-            if let Some(note) = explain::needle_outside_traceback(&first.last_run, needle, kind) {
+            if let Some(note) = guard::needle_outside_traceback(&first.last_run, needle, kind) {
                 progress.message(&note);
             }
         }
@@ -141,7 +148,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
-    let mut predicate = Predicate::new(predicate_config(
+    let predicate = Predicate::new(predicate_config(
         args,
         &source,
         &python,
@@ -152,100 +159,28 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     .map_err(|e| RunError::Usage(e.to_string()))?
     .with_working_dir(working_dir.clone())
     .with_launch(launch.clone());
-    if let TimeoutFactor::Times(factor) = args.timeout_factor {
-        let limit = adaptive_run_limit(factor, original_seconds, args.predicate.timeout);
-        predicate = predicate.with_run_limit(limit);
-        progress.message(&format!(
-            "the original ran in {original_seconds:.3} s; candidates time out after {:.3} s (--timeout-factor {factor}; `off` waits the full --timeout)",
-            predicate.run_limit().as_secs_f64()
-        ));
-    }
-    let run_limit = predicate.run_limit().as_secs_f64();
-
-    let oracle = PythonOracle::new(&predicate, &temp, source.file_name.clone(), python)
-        .with_executor(executor)
-        .with_encoding(source.encoding.as_ref());
+    let predicate = apply_timeout_factor(
+        predicate,
+        args.timeout_factor,
+        original_seconds,
+        args.predicate.timeout,
+        &progress,
+    );
     // The guard was read off the original's own run, so that run is the guarded verdict too:
     // passing it on spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
     let guard_holds = guard
         .as_ref()
         .is_none_or(|check| (check.check)(&first.last_run));
-    let known_original = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
-    let state = passes::SharedState::configured(
-        &source.text,
-        interpreter.minor,
-        args.strategy,
-        args.common.jobs as usize,
-    );
-    let group_passes = passes::group_passes(&state);
-    let mut pass_refs: Vec<&dyn minrepro_engine::Pass<String>> = group_passes
-        .iter()
-        .map(|p| p as &dyn minrepro_engine::Pass<String>)
-        .collect();
-    let tidy = passes::TidyPass {
-        minor: interpreter.minor,
-    };
-    pass_refs.push(&tidy);
-    let options = EngineOptions {
-        jobs: args.common.jobs as usize,
-        config_digest: predicate.config_digest().to_owned(),
-        size_unit: "tokens",
-    };
-    // Accepted candidates are written in the background (see saver).
-    let mut saver = saver::Saver::new(args.output.clone());
-    let mut on_accept = |case: &String| {
-        let bytes = file_content(&args.output, &source, case).map_err(EngineError::Fatal)?;
-        saver.save(&bytes).map_err(EngineError::Fatal)
-    };
-    let mut reduction = Reduction::new(&oracle, &cache, &progress, options)
-        .passes(&pass_refs)
-        .on_accept(&mut on_accept);
-    if let Some(outcome) = known_original {
-        reduction = reduction.original_outcome(outcome);
-    }
-    let (result, stats) = minrepro_driver::reduce(reduction, source.text.clone());
-    let saved = saver.finish();
-    if let Some(path) = &args.stats_json {
-        // The original's first run was counted when it ran (or answered from the cache).
-        let mut value = stats_json(&stats, 0, result.is_ok());
-        if let Some(object) = value.as_object_mut() {
-            object.insert("run_limit_seconds".into(), run_limit.into());
-            object.insert(
-                "timeout_seconds".into(),
-                timeout_cost(stats.timeouts, run_limit).into(),
-            );
-        }
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-        write_atomically(path, text.as_bytes())
-            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
-    }
-    // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
-    let _ = oracle.log_cpu_time();
-    let reduced = match (result, saved) {
-        (Ok(reduced), Ok(())) => reduced,
-        (Ok(_), Err(error)) => return Err(RunError::Failed(error)),
-        (Err(error), saved) => {
-            if saver.saved_any() && saved.is_ok() {
-                eprintln!(
-                    "minrepro python: {} holds the smallest candidate accepted before the run stopped",
-                    args.output.display()
-                );
-            } else if matches!(error, RunError::Interrupted) {
-                eprintln!("minrepro python: no output was written");
-            }
-            return Err(error);
-        }
-    };
-    if reduced.stats.accepted == 0 {
-        save(&args.output, &source, &reduced.case).map_err(RunError::Failed)?;
-    }
+    job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
+    job.predicate = &predicate;
+    let reduced = reduce_text(language, job)?;
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
-        oracle.size(&reduced.case),
-        oracle.size(&source.text),
-        timeouts_note(stats.timeouts, run_limit),
+        reduced.size_after,
+        reduced.size_before,
+        timeouts_note(reduced.timeouts, reduced.run_limit),
         how_to_run(args)
     ))
 }
@@ -266,46 +201,6 @@ fn how_to_run(args: &PythonArgs) -> String {
         .map(|w| shell_quoted(w))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `word` as one POSIX shell word: bare when it has only safe characters, else single-quoted.
-fn shell_quoted(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=+,@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-/// The shortest time a candidate gets under `--timeout-factor`: start-up noise of a fast original
-/// must not turn candidates into timeouts.
-const MIN_ADAPTIVE_LIMIT_SECS: f64 = 1.0;
-
-/// A candidate's run limit under `--timeout-factor`: `factor` times the original's run time, at
-/// least [`MIN_ADAPTIVE_LIMIT_SECS`], at most `timeout`.
-fn adaptive_run_limit(factor: f64, original_seconds: f64, timeout: f64) -> Duration {
-    let limit = (factor * original_seconds)
-        .max(MIN_ADAPTIVE_LIMIT_SECS)
-        .min(timeout);
-    Duration::from_secs_f64(limit)
-}
-
-/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
-fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
-    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
-}
-
-/// The summary's note on timed-out candidates (empty when none timed out).
-fn timeouts_note(timeouts: usize, run_limit: f64) -> String {
-    match timeouts {
-        0 => String::new(),
-        n => format!(
-            "; {n} candidate{} timed out at {run_limit:.3} s, {:.1} s in all",
-            if n == 1 { "" } else { "s" },
-            timeout_cost(n, run_limit)
-        ),
-    }
 }
 
 /// Starts the runner backend when it applies (`--backend runner` without `--predicate`, local
@@ -352,23 +247,6 @@ fn start_runner(
     }
 }
 
-/// Refuses a `--stats-json` file that is the source or the output (it would overwrite them).
-fn check_stats_file(args: &PythonArgs) -> Result<(), RunError> {
-    let Some(path) = &args.stats_json else {
-        return Ok(());
-    };
-    let resolved = minrepro_driver::resolve_for_comparison(path);
-    for (what, other) in [("source", &args.source), ("output", &args.output)] {
-        if minrepro_driver::resolve_for_comparison(other) == resolved {
-            return Err(RunError::Usage(format!(
-                "--stats-json {} is also the {what}",
-                path.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// The cache tag naming the backend that actually runs the candidates: a runner that could not
 /// start means fresh interpreters, whose verdicts must not be filed under the runner's.
 fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
@@ -376,19 +254,6 @@ fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
         Some(_) => format!("backend=runner preload={}", args.preload.join(",")),
         None => "backend=subproc".to_owned(),
     }
-}
-
-/// Replaces `output` atomically with `text` (in the source's encoding).
-fn save(output: &Path, source: &Source, text: &str) -> Result<(), String> {
-    let bytes = file_content(output, source, text)?;
-    write_atomically(output, &bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
-}
-
-/// The output file's content for `text`: in the source's encoding.
-fn file_content(output: &Path, source: &Source, text: &str) -> Result<Vec<u8>, String> {
-    encoding::file_bytes(source.encoding.as_ref(), text)
-        .map(|bytes| bytes.into_owned())
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 /// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
@@ -439,31 +304,6 @@ fn predicate_config(
     Ok(config)
 }
 
-/// The directory candidates run in: `--cwd`, else the directory minrepro was started in; `None`
-/// with `--isolated-cwd` (each candidate's own workspace).
-fn working_dir(args: &PythonArgs) -> Result<Option<PathBuf>, RunError> {
-    if args.isolated_cwd {
-        return Ok(None);
-    }
-    let dir = match &args.cwd {
-        Some(dir) => dir
-            .canonicalize()
-            .map_err(|e| RunError::Usage(format!("--cwd {}: {e}", dir.display())))?,
-        None => std::env::current_dir().map_err(|e| {
-            RunError::Failed(format!(
-                "cannot read the current directory ({e}); give --cwd DIR or --isolated-cwd"
-            ))
-        })?,
-    };
-    if !dir.is_dir() {
-        return Err(RunError::Usage(format!(
-            "--cwd {} is not a directory",
-            dir.display()
-        )));
-    }
-    Ok(Some(dir))
-}
-
 /// The environment of every candidate run: the source's directory first on the module search
 /// path, no bytecode files, a fixed hash seed.
 fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
@@ -477,41 +317,4 @@ fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
         ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
         ("PYTHONHASHSEED".into(), "0".into()),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn adaptive_limit_is_a_multiple_of_the_original_clamped() {
-        let secs = |f, o, t| adaptive_run_limit(f, o, t).as_secs_f64();
-        assert_eq!(secs(10.0, 0.5, 60.0), 5.0);
-        assert_eq!(secs(10.0, 0.01, 60.0), MIN_ADAPTIVE_LIMIT_SECS);
-        assert_eq!(secs(10.0, 30.0, 60.0), 60.0);
-        // A --timeout below the floor wins: the limit never exceeds what the user allowed.
-        assert_eq!(secs(10.0, 0.01, 0.5), 0.5);
-    }
-
-    #[test]
-    fn timed_out_candidates_are_reported_with_their_cost() {
-        assert_eq!(timeouts_note(0, 1.0), "");
-        assert_eq!(
-            timeouts_note(1, 1.5),
-            "; 1 candidate timed out at 1.500 s, 1.5 s in all"
-        );
-        assert_eq!(
-            timeouts_note(3, 2.0),
-            "; 3 candidates timed out at 2.000 s, 6.0 s in all"
-        );
-        assert_eq!(timeout_cost(3, 0.3333), 1.0);
-    }
-
-    #[test]
-    fn shell_words_are_quoted_only_when_needed() {
-        assert_eq!(shell_quoted("out/min.py"), "out/min.py");
-        assert_eq!(shell_quoted("my file.py"), "'my file.py'");
-        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
-        assert_eq!(shell_quoted(""), "''");
-    }
 }

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use minrepro_driver::{resolve_for_comparison, RunError};
 
+use minrepro_pysyntax::SourceProblem;
+
 use crate::encoding::{detect, Decoded, SourceEncoding};
 
 /// The validated source program.
@@ -53,17 +55,15 @@ pub fn read_source(path: &Path, python: &Path, minor: u8) -> Result<Source, RunE
             "{shown} is not valid Python: line {line}: source code cannot contain NUL bytes"
         )));
     }
-    minrepro_pysyntax::check_valid_for(&text, minor).map_err(|p| {
-        failed(format!(
+    minrepro_pysyntax::check_source(&text, minor).map_err(|problem| match problem {
+        SourceProblem::Invalid(p) => failed(format!(
             "{shown} is not valid Python: {}",
             printable(&p.to_string())
-        ))
-    })?;
-    minrepro_pysyntax::freeze_regions(&text).map_err(|p| {
-        failed(format!(
+        )),
+        SourceProblem::Freeze(p) => failed(format!(
             "{shown}: bad freeze annotation: {}",
             printable(&p.to_string())
-        ))
+        )),
     })?;
     let absolute = resolve_for_comparison(path);
     let file_name = absolute

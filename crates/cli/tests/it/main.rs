@@ -1,0 +1,37 @@
+//! The integration tests of the `minrepro` binary, one test binary with a module per area (as
+//! ripgrep lays out its tests): building one binary links once instead of once per file, and
+//! every module shares the helpers in [`support`]. Run one area with
+//! `cargo test -p minrepro --test it -- MODULE::`.
+//!
+//! Tests run side by side on the harness's threads in this one process, so none may change
+//! process-wide state (environment variables, the working directory, signal dispositions, the
+//! child subreaper flag): each passes what its child processes need through their `Command`.
+
+mod support;
+
+mod bundle_interop;
+mod bundle_original_checks;
+mod bundle_original_e2e;
+mod bundle_reduce;
+mod bundle_safety;
+mod docs;
+mod driver;
+mod engine_cache;
+mod parent_death;
+mod progress;
+mod python_errors;
+mod python_interrupt;
+mod python_reduce;
+mod python_runner;
+mod python_timeout;
+mod python_wrappers;
+mod reliability_faults;
+mod reliability_inputs;
+mod reliability_props;
+mod reliability_python;
+mod reliability_python_props;
+mod reliability_python_sigkill;
+mod reliability_scale;
+mod setup_script;
+mod slots;
+mod slurm;

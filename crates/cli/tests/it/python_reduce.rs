@@ -1,0 +1,383 @@
+//! End-to-end reductions of the example programs with the real `minrepro` binary and a real
+//! Python interpreter.
+
+use crate::support::python::*;
+use crate::support::*;
+
+/// The README's main command: the shape-mismatch example.
+#[test]
+fn shape_mismatch_readme_example() {
+    let source = example("shape_mismatch.py");
+    let before = std::fs::read(&source).unwrap();
+    let reduced = reduce_example(
+        "shape_mismatch.py",
+        "T.gemm K shape check failed",
+        &[],
+        None,
+    );
+    assert_eq!(std::fs::read(&source).unwrap(), before, "source untouched");
+    reduced.assert_shrunk(3);
+    assert!(compiles(&reduced.out));
+    assert!(reduced.output().contains("T.gemm K shape check failed"));
+    assert!(last_stderr_line(&reduced.run).starts_with("ValueError"));
+}
+
+#[test]
+fn failure_inside_if_for_with() {
+    let reduced = reduce_example("control_flow.py", "budget exceeded", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(reduced.output().contains("budget exceeded"));
+    assert!(last_stderr_line(&reduced.run).starts_with("RuntimeError"));
+}
+
+#[test]
+fn failure_on_stdout_with_exit_zero() {
+    let reduced = reduce_example("stdout_exit0.py", "CHECKSUM MISMATCH", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(String::from_utf8_lossy(&reduced.run.stdout).contains("CHECKSUM MISMATCH"));
+}
+
+#[test]
+fn failure_behind_main_guard() {
+    let reduced = reduce_example("main_guard.py", "empty input", &[], None);
+    reduced.assert_shrunk(2);
+    assert!(reduced.output().contains("empty input"));
+    assert!(last_stderr_line(&reduced.run).starts_with("LookupError"));
+}
+
+#[test]
+fn frozen_code_is_kept_in_all_three_forms() {
+    let reduced = reduce_example("frozen.py", "frozen failure 42", &[], None);
+    reduced.assert_shrunk(1);
+    let text = reduced.text();
+    for kept in [
+        "setup_marker = \"kept by the line annotation\"  # autodd: freeze",
+        "class _Freeze:",
+        "    def __exit__(self, *exc):\n        return False",
+        "__freeze__ = _Freeze()",
+        "with __freeze__:\n    kept_by_with = len(unused) + 100",
+        "__freeze__(7 * 6)",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from:\n{text}");
+    }
+    assert!(
+        !text.contains("extra = sum(unused)"),
+        "unfrozen code kept:\n{text}"
+    );
+    assert!(reduced.output().contains("frozen failure 42"));
+}
+
+#[test]
+fn parallel_jobs_give_the_same_result() {
+    let one = reduce_example("control_flow.py", "budget exceeded", &[], None);
+    let two = reduce_example("control_flow.py", "budget exceeded", &["-j", "2"], None);
+    assert_eq!(one.text(), two.text());
+}
+
+#[test]
+fn sibling_import_from_the_source_directory() {
+    let pythonpath = example("sibling");
+    let reduced = reduce_example(
+        "sibling/main.py",
+        "sibling helper overflow",
+        &[],
+        Some(&pythonpath),
+    );
+    reduced.assert_shrunk(1);
+    assert!(reduced.text().contains("helper"), "{}", reduced.text());
+    assert!(reduced.output().contains("sibling helper overflow"));
+    assert!(
+        !example("sibling/__pycache__").exists(),
+        "no bytecode written next to the source"
+    );
+}
+
+/// With the guard the result still raises ValueError; without it the reduction may let a
+/// NameError traceback echo the needle from the raising line (and then gets smaller).
+#[test]
+fn fidelity_guard_keeps_the_exception_type() {
+    let dir1 = tempfile::tempdir().unwrap();
+    let (guarded, (guarded_size, _)) = reduce(
+        &example("fidelity.py"),
+        dir1.path(),
+        &["--err-msg", "needle"],
+    );
+    let run = run_python(&guarded, None);
+    assert!(all_output(&run).contains("needle"));
+    assert!(
+        last_stderr_line(&run).starts_with("ValueError"),
+        "{}",
+        last_stderr_line(&run)
+    );
+    let dir2 = tempfile::tempdir().unwrap();
+    let (loose, (loose_size, _)) = reduce(
+        &example("fidelity.py"),
+        dir2.path(),
+        &["--err-msg", "needle", "--any-exception"],
+    );
+    let loose_run = run_python(&loose, None);
+    assert!(all_output(&loose_run).contains("needle"));
+    assert!(loose_size < guarded_size, "{loose_size} vs {guarded_size}");
+    assert!(
+        !last_stderr_line(&loose_run).starts_with("ValueError"),
+        "without the guard the type decays: {}",
+        last_stderr_line(&loose_run)
+    );
+}
+
+/// A general predicate without --err-msg: exit status 0 means interesting; nothing runs Python.
+#[test]
+fn general_predicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, (after, was)) = reduce(
+        &example("control_flow.py"),
+        dir.path(),
+        &[
+            "--predicate",
+            "grep",
+            "--predicate-arg",
+            "-q",
+            "--predicate-arg",
+            "budget exceeded",
+            "--predicate-arg",
+            "{file}",
+        ],
+    );
+    assert!(after * 3 < was, "{after} vs {was}");
+    assert!(std::fs::read_to_string(out)
+        .unwrap()
+        .contains("budget exceeded"));
+}
+
+/// A general predicate combined with --err-msg: the message must appear in its output.
+#[test]
+fn general_predicate_with_err_msg() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = python().to_string_lossy().into_owned();
+    let (out, (after, was)) = reduce(
+        &example("main_guard.py"),
+        dir.path(),
+        &[
+            "--predicate",
+            &python,
+            "--predicate-arg",
+            "-X",
+            "--predicate-arg",
+            "dev",
+            "--predicate-arg",
+            "{file}",
+            "--err-msg",
+            "empty input",
+        ],
+    );
+    assert!(after < was);
+    assert!(all_output(&run_python(&out, None)).contains("empty input"));
+}
+
+/// `--backend subproc` and a persistent cache: a second run answers from the cache and gives
+/// the same result. It runs only the original, to measure it for the adaptive time limit; with
+/// `--timeout-factor off` nothing runs.
+#[test]
+fn subproc_backend_and_persistent_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache.json");
+    let cache_text = cache.to_string_lossy().into_owned();
+    let flags = [
+        "--err-msg",
+        "CHECKSUM MISMATCH",
+        "--backend",
+        "subproc",
+        "--cache-file",
+        &cache_text,
+    ];
+    let (out, first) = reduce(&example("stdout_exit0.py"), dir.path(), &flags);
+    let first_text = std::fs::read(&out).unwrap();
+    assert!(cache.exists());
+    for (extra, runs) in [(None, 1), (Some("off"), 0)] {
+        let second_dir = tempfile::tempdir().unwrap();
+        let mut command = minrepro();
+        command
+            .arg("python")
+            .arg(example("stdout_exit0.py"))
+            .arg("-o")
+            .arg(second_dir.path().join("out.py"))
+            .arg("--python")
+            .arg(python())
+            .args(flags);
+        if let Some(factor) = extra {
+            command.args(["--timeout-factor", factor]);
+        }
+        let assert = command.assert().success();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains(&format!("predicate runs {runs},")),
+            "{stderr}"
+        );
+        assert_eq!(sizes(&assert.get_output().stdout), first);
+        assert_eq!(
+            std::fs::read(second_dir.path().join("out.py")).unwrap(),
+            first_text
+        );
+    }
+}
+
+/// Every predicate run is counted once in the statistics, and the original runs once: a
+/// `--predicate` that logs each call agrees with the `predicate runs N` figure.
+#[test]
+fn statistics_count_every_predicate_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls.log");
+    let script = dir.path().join("count.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
+            calls.display(),
+            python().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let assert = minrepro()
+        .arg("python")
+        .arg(example("main_guard.py"))
+        .arg("-o")
+        .arg(dir.path().join("out.py"))
+        .arg("--python")
+        .arg(python())
+        .args(["--err-msg", "empty input", "--predicate"])
+        .arg(&script)
+        .args(["--predicate-arg", "{file}"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let reported: usize = stderr
+        .split("predicate runs ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no statistics line in {stderr}"));
+    let logged = std::fs::read_to_string(&calls).unwrap().lines().count();
+    assert_eq!(logged, reported, "{stderr}");
+    assert!(logged > 1);
+}
+
+/// `--stats-json` reports exactly the candidate executions a counting predicate sees (both runs
+/// of the original included) and the sizes the run prints; it may not name the source.
+#[test]
+fn stats_json_counts_every_predicate_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("runs.txt");
+    let stats = dir.path().join("stats.json");
+    let script = format!("echo run >> '{}'; exec \"$0\" \"$1\"", counter.display());
+    let (_, (after, was)) = reduce(
+        &example("control_flow.py"),
+        dir.path(),
+        &[
+            "--err-msg",
+            "budget exceeded",
+            "--predicate",
+            "sh",
+            "--predicate-arg=-c",
+            "--predicate-arg",
+            &script,
+            "--predicate-arg",
+            "{python}",
+            "--predicate-arg",
+            "{file}",
+            "--stats-json",
+            stats.to_str().unwrap(),
+        ],
+    );
+    let value = json(&stats);
+    let counted = std::fs::read_to_string(&counter).unwrap().lines().count() as u64;
+    assert_eq!(value["predicate_runs"].as_u64(), Some(counted), "{value}");
+    assert_eq!(value["complete"], true);
+    assert_eq!(value["size_before"].as_u64(), Some(was));
+    assert_eq!(value["size_after"].as_u64(), Some(after));
+    assert!(
+        value["passes"]["fast-removals"]["candidates"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    let source = example("control_flow.py");
+    minrepro()
+        .arg("python")
+        .arg(&source)
+        .args(["--err-msg", "budget exceeded", "-o"])
+        .arg(dir.path().join("out2.py"))
+        .arg("--stats-json")
+        .arg(&source)
+        .assert()
+        .code(2);
+}
+
+/// A program that reads a data file by a relative path, takes an argument and an environment
+/// variable, and fails only when all three reach it.
+const READS_CWD_ARGS_AND_ENV: &str = "\
+import json, os, sys
+unused = [1, 2, 3]
+orders = json.load(open('orders.json'))
+mode = sys.argv[1]
+region = os.environ['REGION']
+raise ValueError('order check failed: %d %s %s' % (orders['count'], mode, region))
+";
+
+/// The message only the full setup produces: the data file's count, the argument, the variable.
+const FULL_SETUP_MESSAGE: &str = "order check failed: 3 --strict eu";
+
+#[test]
+fn candidates_run_in_the_callers_directory_with_args_and_env() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("orders.json"), r#"{"count": 3}"#).unwrap();
+    let source = dir.path().join("prog.py");
+    std::fs::write(&source, READS_CWD_ARGS_AND_ENV).unwrap();
+    let out = dir.path().join("min.py");
+    let run = |extra: &[&str], cwd: &std::path::Path, out: &std::path::Path| {
+        let mut command = python_command(&source, FULL_SETUP_MESSAGE, out);
+        command
+            .current_dir(cwd)
+            .args(["--arg", "--strict", "--env", "REGION=eu"])
+            .args(extra);
+        command.output().unwrap()
+    };
+    // By default candidates run where minrepro was started: the relative read works.
+    let output = run(&[], &data, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let reduced = std::fs::read_to_string(&out).unwrap();
+    assert!(!reduced.contains("unused"), "{reduced}");
+    assert!(reduced.contains("orders.json"), "{reduced}");
+    // The summary names the output and how to run it, --arg included.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("run it with: python3 {} --strict", out.display())),
+        "{stdout}"
+    );
+    // --cwd picks the directory from anywhere.
+    let out2 = dir.path().join("min2.py");
+    let data_text = data.to_string_lossy().into_owned();
+    let output = run(&["--cwd", &data_text], dir.path(), &out2);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&out2).unwrap(), reduced);
+    // --isolated-cwd gives each candidate an empty directory: the original cannot find its data.
+    let out3 = dir.path().join("min3.py");
+    let output = run(&["--isolated-cwd"], &data, &out3);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("does not appear in the output of the program")
+            && stderr.contains("FileNotFoundError"),
+        "{stderr}"
+    );
+    assert!(!out3.exists());
+    // Without the environment variable the original does not fail the same way.
+    let mut command = python_command(&source, FULL_SETUP_MESSAGE, &out3);
+    command.current_dir(&data).args(["--arg", "--strict"]);
+    let stderr = stderr_of(&mut command, 1);
+    assert!(stderr.contains("KeyError: 'REGION'"), "{stderr}");
+}

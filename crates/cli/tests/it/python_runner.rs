@@ -1,0 +1,121 @@
+//! `minrepro python --backend runner` against `--backend subproc` on every example program:
+//! the same verdicts and the same reduced files, plus the fallback and usage rules of the runner.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::python::*;
+use crate::support::*;
+
+/// Every example program with its message (see examples/python/README.md).
+fn examples() -> Vec<(PathBuf, &'static str)> {
+    vec![
+        (example("shape_mismatch.py"), "T.gemm K shape check failed"),
+        (example("control_flow.py"), "budget exceeded"),
+        (example("stdout_exit0.py"), "CHECKSUM MISMATCH"),
+        (example("main_guard.py"), "empty input"),
+        (example("frozen.py"), "frozen failure 42"),
+        (example("fidelity.py"), "needle"),
+        (example("sibling/main.py"), "sibling helper overflow"),
+    ]
+}
+
+fn reduce_with(source: &Path, msg: &str, dir: &Path, backend: &str) -> (String, (u64, u64)) {
+    let (out, sizes) = reduce(source, dir, &["--err-msg", msg, "--backend", backend]);
+    (std::fs::read_to_string(out).unwrap(), sizes)
+}
+
+#[test]
+fn runner_and_subproc_reduce_every_example_identically() {
+    for (source, msg) in examples() {
+        let runner_dir = tempfile::tempdir().unwrap();
+        let subproc_dir = tempfile::tempdir().unwrap();
+        let (runner_text, runner_sizes) = reduce_with(&source, msg, runner_dir.path(), "runner");
+        let (subproc_text, subproc_sizes) =
+            reduce_with(&source, msg, subproc_dir.path(), "subproc");
+        assert_eq!(
+            runner_text,
+            subproc_text,
+            "{} reduced differently",
+            source.display()
+        );
+        assert_eq!(runner_sizes, subproc_sizes);
+        assert!(
+            runner_sizes.0 < runner_sizes.1,
+            "{} was not reduced",
+            source.display()
+        );
+    }
+}
+
+#[test]
+fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.py");
+    let cache = dir.path().join("cache.json");
+    // main_guard.py reduced into `out` with the cache, the real interpreter and `flags`.
+    let reduce = |out: &Path, flags: &[&str]| {
+        let assert = python_command(&example("main_guard.py"), "empty input", out)
+            .args(flags)
+            .arg("--python")
+            .arg(python())
+            .arg("--cache-file")
+            .arg(&cache)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+    };
+    let stderr = reduce(&out, &["-q", "--preload", "no_such_module_for_minrepro"]);
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("no_such_module_for_minrepro") && warnings[0].contains("subproc"));
+    assert!(all_output(&run_python(&out, None)).contains("empty input"));
+
+    // The verdicts were reached by fresh interpreters, so they are filed under that backend: a
+    // `--backend subproc` run answers everything from the cache (with `--timeout-factor off`:
+    // the adaptive limit would run the original once to measure it).
+    let flags = ["--backend", "subproc", "--timeout-factor", "off"];
+    let stderr = reduce(&dir.path().join("again.py"), &flags);
+    assert!(stderr.contains("predicate runs 0,"), "{stderr}");
+}
+
+#[test]
+fn preload_is_a_usage_error_without_the_runner() {
+    let dir = tempfile::tempdir().unwrap();
+    minrepro()
+        .arg("python")
+        .arg(example("main_guard.py"))
+        .args(["--err-msg", "empty input", "-o"])
+        .arg(dir.path().join("out.py"))
+        .args(["--backend", "subproc", "--preload", "json"])
+        .assert()
+        .code(2);
+    assert!(!dir.path().join("out.py").exists());
+}
+
+#[test]
+fn a_preloaded_module_is_usable_by_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("heavy.py"), "READY = 'loaded once'\n").unwrap();
+    let source = dir.path().join("uses_heavy.py");
+    std::fs::write(
+        &source,
+        "import heavy\nunused = [1, 2, 3]\nprint('state:', heavy.READY)\nraise RuntimeError('preload check ' + heavy.READY)\n",
+    )
+    .unwrap();
+    let (out, (after, before)) = reduce(
+        &source,
+        dir.path(),
+        &[
+            "--err-msg",
+            "preload check loaded once",
+            "--preload",
+            "heavy",
+        ],
+    );
+    assert!(after < before);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("import heavy") && !text.contains("unused"),
+        "{text}"
+    );
+}

@@ -1,0 +1,155 @@
+//! `--timeout-factor` (on by default, factor 10): candidates that hang are cut at a multiple of
+//! the original's run time instead of the full `--timeout`, and the summary and `--stats-json`
+//! report them.
+
+use std::time::Duration;
+
+use crate::support::python::*;
+
+/// The loop needs its increment, made by a helper function (statement removal does not offer
+/// what visibly advances a `while` loop, but a call elsewhere is not recognised): removing the
+/// call or the helper's body spins forever. The message needs all three iterations, so the
+/// loop itself cannot go.
+const SPIN: &str = "\
+state = {\"n\": 0}
+def advance():
+    state[\"n\"] += 1
+total = 0
+while state[\"n\"] < 3:
+    total += state[\"n\"]
+    advance()
+print(\"needle %d\" % total)
+";
+
+/// A private directory with `spin.py` (SPIN) and the path of the output.
+fn spin_case() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("spin.py");
+    std::fs::write(&source, SPIN).unwrap();
+    let out = dir.path().join("out.py");
+    (dir, source, out)
+}
+
+/// What a successful reduction printed and counted.
+struct Reduced {
+    stdout: String,
+    stderr: String,
+    stats: serde_json::Value,
+}
+
+/// Reduces `program` to `needle` with the real interpreter and `flags` (plus --stats-json),
+/// checks that the result still prints the needle, and returns the run's output and counters.
+fn reduce(program: &str, needle: &str, flags: &[&str]) -> Reduced {
+    let (dir, source, out) = spin_case();
+    std::fs::write(&source, program).unwrap();
+    let stats_path = dir.path().join("stats.json");
+    let assert = python_command(&source, needle, &out)
+        .arg("--python")
+        .arg(python())
+        .args(flags)
+        .arg("--stats-json")
+        .arg(&stats_path)
+        .timeout(Duration::from_secs(900))
+        .assert()
+        .success();
+    let output = assert.get_output();
+    let stats = serde_json::from_str(&std::fs::read_to_string(&stats_path).unwrap()).unwrap();
+    assert!(all_output(&run_python(&out, None)).contains(needle));
+    Reduced {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stats,
+    }
+}
+
+#[test]
+fn hanging_candidates_are_cut_at_the_adaptive_limit() {
+    // With --timeout 3600 alone, the first hanging candidate would outlive the watchdog.
+    let flags = ["--timeout", "3600", "--timeout-factor", "2"];
+    let run = reduce(SPIN, "needle 3", &flags);
+    assert!(
+        run.stderr
+            .contains("candidates time out after 1.000 s (--timeout-factor 2;"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
+    assert!(stats["timeouts"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(stats["complete"].as_bool().unwrap(), "{stats}");
+}
+
+#[test]
+fn timeout_factor_below_one_is_refused() {
+    let (_dir, source, out) = spin_case();
+    for bad in ["0", "0.5", "-1", "nan", "inf"] {
+        let stderr = stderr_of(
+            python_command(&source, "needle 3", &out).args(["--timeout-factor", bad]),
+            2,
+        );
+        assert!(
+            stderr.contains("--timeout-factor must be a finite number of at least 1, or `off`"),
+            "{bad}: {stderr}"
+        );
+        assert!(!out.exists());
+    }
+}
+
+/// A `while True` loop whose only exit depends on a removable statement: the helper call that
+/// advances the counter (the `break` itself is never offered for removal, the call is). Removing
+/// the call, or the helper's body, leaves the loop spinning.
+const SPIN_FOREVER: &str = "\
+state = {\"n\": 0}
+def advance():
+    state[\"n\"] += 1
+total = 0
+while True:
+    total += state[\"n\"]
+    if state[\"n\"] >= 3:
+        break
+    advance()
+print(\"needle %d\" % total)
+";
+
+#[test]
+fn hanging_candidates_are_cut_by_default_and_reported() {
+    // Default settings: --timeout 60, adaptive limit on.
+    let run = reduce(SPIN_FOREVER, "needle 6", &[]);
+    assert!(
+        run.stderr.contains("(--timeout-factor 10;"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    let limit = stats["run_limit_seconds"].as_f64().unwrap();
+    assert!(timeouts >= 1, "{stats}");
+    // The limit adapted to the original (a few milliseconds): the floor, far below --timeout 60.
+    assert_eq!(limit, 1.0, "{stats}");
+    assert_eq!(
+        stats["timeout_seconds"].as_f64().unwrap(),
+        timeouts as f64 * limit,
+        "{stats}"
+    );
+    let plural = if timeouts == 1 { "" } else { "s" };
+    let note = format!("; {timeouts} candidate{plural} timed out at 1.000 s, ");
+    assert!(run.stdout.contains(&note), "{}", run.stdout);
+}
+
+#[test]
+fn timeout_factor_off_waits_the_full_timeout() {
+    let flags = ["--timeout", "2", "--timeout-factor", "off"];
+    let run = reduce(SPIN_FOREVER, "needle 6", &flags);
+    assert!(
+        !run.stderr.contains("candidates time out after"),
+        "{}",
+        run.stderr
+    );
+    let stats = &run.stats;
+    assert_eq!(stats["run_limit_seconds"].as_f64().unwrap(), 2.0, "{stats}");
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    assert!(timeouts >= 1, "{stats}");
+    assert_eq!(
+        stats["timeout_seconds"].as_f64().unwrap(),
+        timeouts as f64 * 2.0
+    );
+}

@@ -1,0 +1,710 @@
+//! Reliability: hostile predicates and faults. Whatever a predicate does (hang, ignore SIGTERM,
+//! leave daemons holding its pipes, print hundreds of megabytes, crash, flake, vandalize its
+//! workspace, write outside it) and whatever happens to minrepro (SIGINT/SIGTERM at any moment,
+//! a corrupt cache, a vanished or read-only output parent, a second process on the same cache),
+//! afterwards: the inputs are byte-identical, the private TMPDIR is empty, no process of ours is
+//! alive, and either a complete, verified output exists or none does.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::Duration;
+
+use crate::support::bundle::*;
+use crate::support::procs::*;
+use crate::support::*;
+
+/// No staging directory or temporary file of ours next to an output.
+fn assert_no_staging(dir: &Path) {
+    let mut left = names(dir);
+    left.retain(|n| n.contains(".minrepro-"));
+    assert!(left.is_empty(), "staging leftovers: {left:?}");
+}
+
+/// Starts `minrepro bundle -q ARGS` in the area with piped output.
+fn spawn(area: &Area, args: &[&std::ffi::OsStr]) -> std::process::Child {
+    area.process("bundle").args(args).spawn().unwrap()
+}
+
+/// Runs minrepro bundle (spawned, so its pid is known) and returns (pid, output).
+fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
+    run_with_pid(area.process("bundle").args(args))
+}
+
+/// A predicate that is interesting (exit 0) on its first run, does `hostile` on its second run,
+/// and is uninteresting (exit 1) afterwards. Every process it starts records its pid in `pids`.
+fn staged_predicate(dir: &Path, name: &str, hostile: &str) -> PathBuf {
+    let count = dir.join(format!("{name}.count"));
+    script(
+        dir,
+        &format!("{name}.sh"),
+        &format!(
+            r#"#!/bin/sh
+echo $$ >> '{pids}'
+n=$(cat '{count}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{count}'
+if [ $n -eq 1 ]; then exit 0; fi
+if [ $n -eq 2 ]; then
+{hostile}
+fi
+exit 1
+"#,
+            pids = dir.join("pids").display(),
+            count = count.display(),
+        ),
+    )
+}
+
+#[test]
+fn hostile_predicates_leave_nothing_behind() {
+    let pids_of = |dir: &Path| dir.join("pids").display().to_string();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("hangs", "sleep 1000".into(), "2"),
+        ("ignores SIGTERM", "trap '' TERM INT HUP; sleep 1000 & echo $! >> PIDS; wait; sleep 1000".into(), "2"),
+        ("background job holds stdout", "sleep 1000 & echo $! >> PIDS; exit 1".into(), "30"),
+        (
+            "setsid daemon holds stdout",
+            "setsid sh -c 'echo $$ >> PIDS; exec sleep 1000' & sleep 0.2; exit 1".into(),
+            "30",
+        ),
+        (
+            "double-forked setsid daemon",
+            "(setsid sh -c 'echo $$ >> PIDS; trap \"\" TERM; exec sleep 1000' &) ; sleep 0.2; exit 1".into(),
+            "30",
+        ),
+        ("prints 200 MB", "head -c 200000000 /dev/zero; exit 1".into(), "60"),
+        ("prints 100 MB without newlines to stderr", "head -c 100000000 /dev/urandom | tr -d '\\n' >&2; exit 1".into(), "60"),
+        ("exits before reading anything, pipes closed", "exec >&- 2>&- <&-; exit 1".into(), "30"),
+        ("crashes with SIGSEGV", "kill -SEGV $$".into(), "30"),
+        ("crashes with SIGKILL", "kill -KILL $$".into(), "30"),
+        ("vandalizes its workspace", "rm -f \"$1\"; rm -rf objects; echo junk > metadata.json; chmod 000 .; exit 0".into(), "30"),
+        ("removes its workspace", "rm -rf \"$(pwd)\"; exit 0".into(), "30"),
+        ("writes next to the original input", "echo pwned > INPUTDIR/../written-by-predicate; echo pwned > INPUTDIR/objects/new.co; exit 0".into(), "30"),
+    ];
+    for (label, hostile, timeout) in cases {
+        for jobs in ["1", "3"] {
+            let (area, bundle) = bundle_area();
+            let hostile = hostile
+                .replace("PIDS", &format!("'{}'", pids_of(&area.input())))
+                .replace("INPUTDIR", &format!("'{}'", area.input().display()));
+            let name = format!("p{}", label.len());
+            let predicate = staged_predicate(&area.input(), &name, &hostile);
+            std::fs::remove_file(area.input().join("pids")).ok();
+            let before = tree(&area.input());
+            let out = area.out("out");
+            let (pid, output) = run(
+                &area,
+                &[
+                    reduce_args(&bundle, &out, &predicate),
+                    vec![
+                        "--predicate-arg={bundle}".as_ref(),
+                        "--timeout".as_ref(),
+                        timeout.as_ref(),
+                        "-j".as_ref(),
+                        jobs.as_ref(),
+                    ],
+                ]
+                .concat(),
+            );
+            let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+            let label = format!("{label} (-j {jobs})");
+            assert_eq!(output.status.code(), Some(0), "{label}: {stderr}");
+            verify_output(&out);
+            // Apart from the one hostile run, only the original is interesting: nothing was
+            // removed (the hostile run's verdict never counts as interesting except where it
+            // exits 0, and then its candidate was genuinely judged interesting).
+            let kept = std::fs::read_dir(out.join("objects")).unwrap().count();
+            assert!((1..=3).contains(&kept), "{label}");
+            // The input tree gained the predicate's bookkeeping only.
+            let mut expected = before.clone();
+            let after = tree(&area.input());
+            let ours = |n: &str| n.ends_with(".count") || n == "pids" || n == "objects/new.co";
+            expected.retain(|(n, _, _)| !ours(n));
+            let after_inputs: Vec<_> = after.iter().filter(|(n, _, _)| !ours(n)).cloned().collect();
+            assert_eq!(after_inputs, expected, "{label}: inputs changed");
+            let survivors_ok = {
+                wait_for(10, || {
+                    survivors_of(pid).is_empty()
+                        && alive_pids(&area.input().join("pids")).is_empty()
+                });
+                survivors_of(pid)
+            };
+            assert_eq!(
+                survivors_ok,
+                Vec::<String>::new(),
+                "{label}: processes survived"
+            );
+            assert_eq!(
+                alive_pids(&area.input().join("pids")),
+                Vec::<String>::new(),
+                "{label}"
+            );
+            assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
+            assert_no_staging(area.root.path());
+            std::fs::remove_file(area.root.path().join("written-by-predicate")).ok();
+        }
+    }
+}
+
+#[test]
+fn hostile_original_runs_are_clear_errors() {
+    // The original itself hangs, crashes, floods or flakes: a clear error, nothing published.
+    for (label, body, extra, needle) in [
+        ("hang", "sleep 1000", vec!["--timeout", "1"], "timeout"),
+        (
+            "sigterm-proof hang",
+            "trap '' TERM; sleep 1000",
+            vec!["--timeout", "1"],
+            "timeout",
+        ),
+        ("segfault", "kill -SEGV $$", vec![], "exit codes [-11]"),
+        (
+            "flood",
+            "head -c 50000000 /dev/zero; exit 3",
+            vec![],
+            "exit codes [3]",
+        ),
+        (
+            "flaky",
+            "n=$(cat \"$D/c\" 2>/dev/null || echo 0); echo $((n+1)) > \"$D/c\"; exit $((n % 2))",
+            vec!["--predicate-runs", "2"],
+            "flaky",
+        ),
+    ] {
+        let (area, bundle) = bundle_area();
+        let predicate = area.script(
+            "p.sh",
+            &format!(
+                "#!/bin/sh\nD='{}'\necho $$ >> \"$D/pids\"\n{body}\n",
+                area.input().display()
+            ),
+        );
+        let before = tree(&area.input());
+        let out = area.out("out");
+        let mut args = reduce_args(&bundle, &out, &predicate);
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        let (pid, output) = run(&area, &args);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
+        assert!(
+            stderr.contains("not interesting") && stderr.contains(needle),
+            "{label}: {stderr}"
+        );
+        assert!(!out.exists());
+        let mut expected = before.clone();
+        expected.retain(|(n, _, _)| n != "pids" && n != "c");
+        let after: Vec<_> = tree(&area.input())
+            .into_iter()
+            .filter(|(n, _, _)| n != "pids" && n != "c")
+            .collect();
+        assert_eq!(after, expected, "{label}");
+        assert!(area.tmp_is_empty(), "{label}");
+        wait_for(10, || survivors_of(pid).is_empty());
+        assert_eq!(survivors_of(pid), Vec::<String>::new(), "{label}");
+    }
+}
+
+#[test]
+fn a_signal_death_can_be_the_interesting_behaviour() {
+    let (area, bundle) = bundle_area();
+    // Crashes with SIGSEGV while gamma is present (the crash is what is being reduced).
+    let predicate = area.script(
+        "segv.sh",
+        "#!/bin/sh\nif grep -q gamma \"$(dirname \"$1\")\"/objects/*; then kill -SEGV $$; fi\nexit 0\n",
+    );
+    let out = area.out("out");
+    let (_, output) = run(
+        &area,
+        &[
+            reduce_args(&bundle, &out, &predicate),
+            vec![
+                "--predicate-arg={bundle}".as_ref(),
+                "--interesting-exit-code=-11".as_ref(),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    verify_output(&out);
+    let objects = names(&out.join("objects"));
+    assert_eq!(objects.len(), 1);
+    assert!(objects[0].contains("gamma"));
+    assert_eq!(log(&out)["reproduction"]["interesting_exit_code"], -11);
+}
+
+/// Runs minrepro and signals it after `delay`; returns (pid, exit code or -signal, stderr).
+fn run_and_signal(
+    area: &Area,
+    args: &[&std::ffi::OsStr],
+    signal: &str,
+    delay: Duration,
+) -> (u32, i32, String) {
+    use std::os::unix::process::ExitStatusExt;
+    let child = spawn(area, args);
+    let pid = child.id();
+    std::thread::sleep(delay);
+    send(signal, pid);
+    let output = child.wait_with_output().unwrap();
+    let code = output
+        .status
+        .code()
+        .unwrap_or_else(|| -output.status.signal().unwrap_or(0));
+    (
+        pid,
+        code,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn signals_at_random_moments_publish_all_or_nothing() {
+    // A reduction with many accepted steps and a slowish predicate that leaves a daemon behind.
+    let (area, bundle) = bundle_area();
+    let pids = area.input().join("pids");
+    let predicate = area.script(
+        "slow-gamma.sh",
+        &format!(
+            "#!/bin/sh\necho $$ >> '{0}'\nsetsid sh -c 'echo $$ >> {0}; exec sleep 1000' &\nsleep 0.05\n\
+             grep -q '\"gamma\"' \"$1\" || exit 1\nexec {1} \"$@\"\n",
+            pids.display(),
+            gamma_predicate(&area.input()).display()
+        ),
+    );
+    let before = tree(&area.input());
+    let mut outcomes = Vec::new();
+    for (index, delay_ms) in [0u64, 5, 30, 80, 150, 250, 400, 700, 1000, 1500, 2500]
+        .into_iter()
+        .enumerate()
+    {
+        let out = area.out(&format!("out-{index}"));
+        let signal = if index % 2 == 0 { "INT" } else { "TERM" };
+        let (pid, code, stderr) = run_and_signal(
+            &area,
+            &[
+                reduce_args(&bundle, &out, &predicate),
+                vec![
+                    "--predicate-arg={bundle}".as_ref(),
+                    "-j".as_ref(),
+                    if index % 3 == 0 { "1" } else { "4" }.as_ref(),
+                ],
+            ]
+            .concat(),
+            signal,
+            Duration::from_millis(delay_ms),
+        );
+        let label = format!("SIG{signal} after {delay_ms} ms");
+        match code {
+            0 => verify_output(&out),
+            130 => {
+                assert!(
+                    stderr.contains("no output was published"),
+                    "{label}: {stderr}"
+                );
+                assert!(!out.exists(), "{label}: published after an interruption");
+            }
+            // Killed before the handler was installed: nothing can have been created yet.
+            -2 | -15 => assert!(!out.exists(), "{label}"),
+            other => panic!("{label}: unexpected exit {other}: {stderr}"),
+        }
+        assert!(!stderr.contains("panicked"), "{label}: {stderr}");
+        let mut expected = before.clone();
+        expected.retain(|(n, _, _)| n != "pids");
+        let after: Vec<_> = tree(&area.input())
+            .into_iter()
+            .filter(|(n, _, _)| n != "pids")
+            .collect();
+        assert_eq!(after, expected, "{label}: inputs changed");
+        assert_clean_processes(&label, pid, &pids);
+        assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
+        assert_no_staging(area.root.path());
+        outcomes.push(code);
+    }
+    // The loop must have hit at least one run in flight.
+    assert!(outcomes.contains(&130), "{outcomes:?}");
+}
+
+fn assert_clean_processes(label: &str, pid: u32, pids: &Path) {
+    wait_for(10, || {
+        survivors_of(pid).is_empty() && alive_pids(pids).is_empty()
+    });
+    assert_eq!(
+        survivors_of(pid),
+        Vec::<String>::new(),
+        "{label}: processes survived"
+    );
+    assert_eq!(
+        alive_pids(pids),
+        Vec::<String>::new(),
+        "{label}: recorded pids survived"
+    );
+}
+
+#[test]
+fn signals_during_publication_publish_all_or_nothing() {
+    // One 64 MB object, nothing to reduce: the run is the original's check and then writing,
+    // syncing and renaming the output; signals land in and around publication.
+    let area = Area::new();
+    let object = area.input().join("big.co");
+    let mut bytes = std::fs::read(fixtures().join("alpha.co")).unwrap();
+    bytes.resize(64 << 20, 0x5a);
+    std::fs::write(&object, &bytes).unwrap();
+    drop(bytes);
+    let predicate = area.script("yes.sh", "#!/bin/sh\nexit 0\n");
+    let before = tree(&area.input());
+    let mut codes = Vec::new();
+    for (index, delay_ms) in [100u64, 250, 400, 600, 900, 1300].into_iter().enumerate() {
+        let out = area.out(&format!("big-{index}"));
+        let signal = if index % 2 == 0 { "TERM" } else { "INT" };
+        let (pid, code, stderr) = run_and_signal(
+            &area,
+            &[
+                "--code-object".as_ref(),
+                object.as_os_str(),
+                "--output".as_ref(),
+                out.as_os_str(),
+                "--predicate".as_ref(),
+                predicate.as_os_str(),
+            ],
+            signal,
+            Duration::from_millis(delay_ms),
+        );
+        let label = format!("SIG{signal} after {delay_ms} ms");
+        match code {
+            0 => {
+                verify_output(&out);
+                assert_eq!(
+                    std::fs::metadata(out.join("objects/big.co")).unwrap().len(),
+                    64 << 20
+                );
+            }
+            130 => assert!(!out.exists(), "{label}: {stderr}"),
+            other => panic!("{label}: unexpected exit {other}: {stderr}"),
+        }
+        assert_eq!(tree(&area.input()), before, "{label}");
+        assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
+        assert_no_staging(area.root.path());
+        assert_clean_processes(&label, pid, &area.input().join("none"));
+        codes.push(code);
+    }
+    assert!(codes.contains(&130), "{codes:?}");
+}
+
+fn cache_run(
+    area: &Area,
+    bundle: &Path,
+    out: &Path,
+    predicate: &Path,
+    cache: &Path,
+) -> std::process::Output {
+    area.reduce_cmd(bundle, out, predicate)
+        .arg("--predicate-arg={bundle}")
+        .arg("--cache-file")
+        .arg(cache)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn corrupt_truncated_and_odd_cache_files() {
+    let (area, bundle) = bundle_area();
+    let gamma = gamma_predicate(&area.input());
+    let count = area.input().join("count");
+    let predicate = area.script(
+        "counting.sh",
+        &format!(
+            "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
+            count.display(),
+            gamma.display()
+        ),
+    );
+    let caches = area.root.path().join("caches");
+    std::fs::create_dir(&caches).unwrap();
+    let cache = caches.join("cache.json");
+    let reference = area.out("reference");
+    assert!(cache_run(&area, &bundle, &reference, &predicate, &cache)
+        .status
+        .success());
+    let good = std::fs::read(&cache).unwrap();
+    assert!(good.len() > 100);
+    let runs = |c: &Path| {
+        std::fs::read_to_string(c)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    // Truncated or garbled files: a clear error naming the cache, no predicate run, the file
+    // untouched (it may be the user's only copy of hours of verdicts).
+    for (index, damaged) in [
+        good[..good.len() / 2].to_vec(),
+        good[..1].to_vec(),
+        Vec::new(),
+        b"\0\0\0\0".to_vec(),
+        br#"{"format": "other", "version": 1, "entries": {}}"#.to_vec(),
+        br#"{"format": "minrepro-outcome-cache", "version": 99, "entries": {}}"#.to_vec(),
+        br#"{"format": "minrepro-outcome-cache", "version": 1, "entries": []}"#.to_vec(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(&cache, &damaged).unwrap();
+        std::fs::remove_file(&count).ok();
+        let out = area.out(&format!("damaged-{index}"));
+        let output = cache_run(&area, &bundle, &out, &predicate, &cache);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{index}: {stderr}");
+        assert!(stderr.contains("cache.json"), "{index}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{index}: {stderr}");
+        assert_eq!(runs(&count), 0, "{index}: the predicate ran");
+        assert_eq!(
+            std::fs::read(&cache).unwrap(),
+            damaged,
+            "{index}: cache overwritten"
+        );
+        assert!(!out.exists());
+        assert!(area.tmp_is_empty());
+    }
+    // Tampered entries (a verdict flipped without its checksum) are dropped, never trusted: the
+    // result equals a fresh run's.
+    let text = String::from_utf8(good.clone()).unwrap();
+    let tampered = text.replace("\"uninteresting\"", "\"interesting\"");
+    assert_ne!(tampered, text);
+    std::fs::write(&cache, tampered).unwrap();
+    std::fs::remove_file(&count).ok();
+    let out = area.out("tampered");
+    let output = cache_run(&area, &bundle, &out, &predicate, &cache);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(runs(&count) > 0);
+    assert_eq!(tree(&out), tree(&reference));
+    // A FIFO, a directory or a dangling directory path as the cache file.
+    let fifo = caches.join("fifo");
+    assert!(StdCommand::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (label, path, needle) in [
+        ("fifo", fifo.clone(), "not a regular file"),
+        ("directory", caches.clone(), "is a directory"),
+        (
+            "missing parent",
+            caches.join("no/such/cache.json"),
+            "cache.json",
+        ),
+    ] {
+        let out = area.out(&format!("odd-{label}"));
+        let output = area
+            .reduce_cmd(&bundle, &out, &predicate)
+            .arg("--predicate-arg={bundle}")
+            .arg("--cache-file")
+            .arg(&path)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
+        assert!(stderr.contains(needle), "{label}: {stderr}");
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn two_processes_on_one_cache_file_never_corrupt_it() {
+    let (area, bundle) = bundle_area();
+    let gamma = gamma_predicate(&area.input());
+    let started = area.input().join("started");
+    let predicate = area.script(
+        "slow.sh",
+        &format!(
+            "#!/bin/sh\ntouch '{}'\nsleep 0.3\nexec '{}' \"$@\"\n",
+            started.display(),
+            gamma.display()
+        ),
+    );
+    let cache = area.root.path().join("shared-cache.json");
+    let first_out = area.out("first");
+    let first = StdCommand::new(binary())
+        .env("TMPDIR", area.tmp())
+        .args(["bundle", "-q", "--predicate-arg={bundle}"])
+        .arg("--bundle")
+        .arg(&bundle)
+        .arg("--output")
+        .arg(&first_out)
+        .arg("--predicate")
+        .arg(&predicate)
+        .arg("--cache-file")
+        .arg(&cache)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(30, || started.exists());
+    assert!(started.exists());
+    // While the first runs, others are refused with a clear message and change nothing.
+    for index in 0..3 {
+        let out = area.out(&format!("second-{index}"));
+        let output = cache_run(&area, &bundle, &out, &predicate, &cache);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("in use by another minrepro process"),
+            "{stderr}"
+        );
+        assert!(!out.exists());
+    }
+    let output = first.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    verify_output(&first_out);
+    // The cache is a valid document and a later process uses it.
+    let document = json(&cache);
+    assert!(!document["entries"].as_object().unwrap().is_empty());
+    let later = area.out("later");
+    assert!(cache_run(&area, &bundle, &later, &predicate, &cache)
+        .status
+        .success());
+    assert_eq!(tree(&later), tree(&first_out));
+    assert!(area.tmp_is_empty());
+    let leftovers = area.root_names_with(&["lock", "minrepro-tmp"]);
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn output_parent_vanishing_mid_run_is_a_clear_error() {
+    let (area, bundle) = bundle_area();
+    let parent = area.root.path().join("parent");
+    std::fs::create_dir(&parent).unwrap();
+    let gamma = gamma_predicate(&area.input());
+    // The third predicate run removes the output's parent directory.
+    let count = area.input().join("count");
+    let predicate = area.script(
+        "vanish.sh",
+        &format!(
+            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
+             [ $n -eq 3 ] && rm -rf '{p}'\nexec '{g}' \"$@\"\n",
+            c = count.display(),
+            p = parent.display(),
+            g = gamma.display()
+        ),
+    );
+    let out = parent.join("out");
+    let (pid, output) = run(
+        &area,
+        &[
+            reduce_args(&bundle, &out, &predicate),
+            vec!["--predicate-arg={bundle}".as_ref()],
+        ]
+        .concat(),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot") && stderr.contains("out"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!parent.exists());
+    // The result was not lost: it was published in the current directory, and the error says so.
+    let rescued: Vec<PathBuf> = std::fs::read_dir(area.root.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("minrepro-rescued-out-")
+        })
+        .collect();
+    assert_eq!(rescued.len(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("published to {}", rescued[0].display())),
+        "{stderr}"
+    );
+    verify_output(&rescued[0]);
+    let objects = names(&rescued[0].join("objects"));
+    assert_eq!(objects.len(), 1);
+    assert!(objects[0].contains("gamma"));
+    assert!(area.tmp_is_empty());
+    assert_clean_processes("vanishing parent", pid, &area.input().join("none"));
+}
+
+/// A read-only bind mount (root ignores permission bits, not a read-only mount).
+struct ReadOnlyMount(PathBuf);
+
+impl ReadOnlyMount {
+    fn new(source: &Path, target: &Path) -> Option<Self> {
+        std::fs::create_dir_all(target).ok()?;
+        let bind = StdCommand::new("mount")
+            .arg("--bind")
+            .arg(source)
+            .arg(target)
+            .output()
+            .ok()?;
+        if !bind.status.success() {
+            return None;
+        }
+        let mount = ReadOnlyMount(target.to_path_buf());
+        let ro = StdCommand::new("mount")
+            .args(["-o", "remount,bind,ro"])
+            .arg(target)
+            .output()
+            .ok()?;
+        ro.status.success().then_some(mount)
+    }
+}
+
+impl Drop for ReadOnlyMount {
+    fn drop(&mut self) {
+        let _ = StdCommand::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn read_only_output_parent_is_refused_before_the_predicate() {
+    let (area, bundle) = bundle_area();
+    let source = area.root.path().join("rw");
+    std::fs::create_dir(&source).unwrap();
+    let target = area.root.path().join("ro");
+    // SAFETY: geteuid has no side effects.
+    let root = unsafe { libc::geteuid() } == 0;
+    let _mount = if root {
+        match ReadOnlyMount::new(&source, &target) {
+            Some(mount) => mount,
+            None => {
+                eprintln!("note: cannot create a read-only bind mount here; sub-case skipped");
+                return;
+            }
+        }
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::create_dir(&target).unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o555)).unwrap();
+        return;
+    };
+    let marker = area.input().join("ran");
+    let predicate = area.script(
+        "mark.sh",
+        &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
+    );
+    let out = target.join("out");
+    let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("Read-only file system") || stderr.contains("read-only"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!marker.exists(), "the predicate ran before the refusal");
+    assert!(std::fs::read_dir(&source).unwrap().next().is_none());
+    assert!(area.tmp_is_empty());
+}

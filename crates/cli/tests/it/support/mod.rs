@@ -1,0 +1,267 @@
+//! Helpers shared by every integration-test module: the binary under test, the repository's
+//! files, executable scripts, a private area with its own TMPDIR (for both front ends), and small
+//! readers of a run's results. Front-end specifics live in [`bundle`] and [`python`], process
+//! hunting in [`procs`], the slot predicate in [`slots`] and the local Slurm cluster in [`slurm`].
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Output, Stdio};
+
+pub mod bundle;
+pub mod procs;
+pub mod python;
+pub mod slots;
+pub mod slurm;
+
+/// The `minrepro` binary under test.
+pub fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_minrepro"))
+}
+
+/// The `minrepro` binary under test as an `assert_cmd` command.
+pub fn minrepro() -> assert_cmd::Command {
+    assert_cmd::Command::new(binary())
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The committed AMDGPU code-object fixtures.
+pub fn fixtures() -> PathBuf {
+    repo_root().join("crates/bundle/tests/fixtures")
+}
+
+/// Makes `path` executable (mode 0755).
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Writes an executable script `dir/name`.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    make_executable(&path);
+    path
+}
+
+/// A shell predicate `dir/name` that appends a line to `count` (after running `extra`) and then
+/// exits `code`: [`runs`] tells how often it ran.
+pub fn counting(dir: &Path, name: &str, count: &Path, code: i32, extra: &str) -> PathBuf {
+    script(
+        dir,
+        name,
+        &format!(
+            "#!/bin/sh\n{extra}\necho run >> '{}'\nexit {code}\n",
+            count.display()
+        ),
+    )
+}
+
+/// How many runs a counting predicate recorded in `count` (0 when it never ran).
+pub fn runs(count: &Path) -> usize {
+    std::fs::read_to_string(count).map_or(0, |t| t.lines().count())
+}
+
+/// A predicate `dir/mark.sh` that records every run in `dir/ran` and is always interesting;
+/// returns both paths.
+pub fn marking_predicate(dir: &Path) -> (PathBuf, PathBuf) {
+    let marker = dir.join("ran");
+    (counting(dir, "mark.sh", &marker, 0, ""), marker)
+}
+
+/// The names of the entries of `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts a run exited with `code` and its stderr names `needle`; returns the stderr.
+pub fn assert_fails(output: &Output, code: i32, needle: &str) -> String {
+    let stderr = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    stderr
+}
+
+/// The JSON document in `path`.
+pub fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// An output's `metadata.json`.
+pub fn metadata(out: &Path) -> serde_json::Value {
+    json(&out.join("metadata.json"))
+}
+
+/// An output's `bundle.json`.
+pub fn bundle_json(out: &Path) -> serde_json::Value {
+    json(&out.join("bundle.json"))
+}
+
+/// A run's stderr as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A path as UTF-8 text (test paths always are).
+pub fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Sends `signal` (a name such as `INT`) to `pid` with kill(1); returns whether kill succeeded
+/// (false when the process is already gone).
+pub fn send(signal: &str, pid: u32) -> bool {
+    StdCommand::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A private test area: `in/` for inputs, `tmp/` as minrepro's TMPDIR (so leftovers of a run
+/// are seen), and room for outputs. Removed when dropped.
+pub struct Area {
+    /// Root of everything.
+    pub root: tempfile::TempDir,
+}
+
+impl Area {
+    /// A fresh area.
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        std::fs::create_dir(root.path().join("in")).unwrap();
+        Area { root }
+    }
+
+    /// The input directory.
+    pub fn input(&self) -> PathBuf {
+        self.root.path().join("in")
+    }
+
+    /// Writes `contents` to `in/NAME` and returns its path.
+    pub fn write_input(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.input().join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// Writes an executable script `in/NAME` and returns its path.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        script(&self.input(), name, body)
+    }
+
+    /// Path for an output (not created).
+    pub fn out(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// The private TMPDIR.
+    pub fn tmp(&self) -> PathBuf {
+        self.root.path().join("tmp")
+    }
+
+    /// Whether the private TMPDIR is empty (no leftover candidate workspaces).
+    pub fn tmp_is_empty(&self) -> bool {
+        std::fs::read_dir(self.tmp()).unwrap().next().is_none()
+    }
+
+    /// Asserts the private TMPDIR is empty, naming what was left.
+    pub fn assert_tmp_empty(&self) {
+        let left = names(&self.tmp());
+        assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    }
+
+    /// Names in the area's root that contain any of `parts` (leftovers next to an output).
+    pub fn root_names_with(&self, parts: &[&str]) -> Vec<String> {
+        let mut found = names(self.root.path());
+        found.retain(|n| parts.iter().any(|p| n.contains(p)));
+        found
+    }
+
+    /// `minrepro SUBCOMMAND -q` run from the area with the private TMPDIR, no stdin and piped
+    /// output, ready for more arguments; spawn it to learn its pid.
+    pub fn process(&self, subcommand: &str) -> StdCommand {
+        let mut command = StdCommand::new(binary());
+        command
+            .env("TMPDIR", self.tmp())
+            .current_dir(self.root.path())
+            .args([subcommand, "-q"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+}
+
+/// Polls `done` every 20 ms until it holds or `seconds` have passed; returns whether it holds.
+/// Only an upper bound on how long something may take, never a timing assertion.
+pub fn wait_for(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !done() {
+        if std::time::Instant::now() >= give_up {
+            return done();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
+/// Spawns `command` and waits for it; returns its pid and output.
+pub fn run_with_pid(command: &mut StdCommand) -> (u32, Output) {
+    let child = command.spawn().unwrap();
+    let pid = child.id();
+    (pid, child.wait_with_output().unwrap())
+}
+
+/// Runs `command` to the end with piped output; returns its pid, its output and the peak RSS (KiB)
+/// of that one process. The peak is read with `wait4` for its pid: `RUSAGE_CHILDREN` would report
+/// the largest of every child of this process, which runs other tests side by side.
+pub fn run_measured(command: &mut StdCommand) -> (u32, Output, i64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    // Reaped below with wait4, which std's handle cannot do.
+    #[allow(clippy::zombie_processes)]
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut err = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        err.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    let stderr = stderr.join().unwrap();
+    let mut status = 0;
+    // SAFETY: waits for our own child (its handle never waits for it) and fills the structs we
+    // pass; a specific pid, so no other test's child is reaped.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let waited = libc::wait4(pid as i32, &mut status, 0, &mut usage);
+        assert_eq!(waited, pid as i32, "wait4 failed");
+        usage
+    };
+    let status = std::process::ExitStatus::from_raw(status);
+    let output = Output {
+        status,
+        stdout,
+        stderr,
+    };
+    (pid, output, usage.ru_maxrss)
+}

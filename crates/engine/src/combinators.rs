@@ -1,0 +1,142 @@
+//! Searches made of other searches, or of nothing: [`Sequence`] (one search after another, e.g.
+//! level by level or item by item), [`OneShot`] (a single candidate) and [`Exhausted`].
+
+use crate::search::{Proposal, Search};
+
+/// Opens the `index`-th search of a [`Sequence`] over the current case; `None` ends the sequence.
+pub type OpenSearch<'a, C> =
+    Box<dyn FnMut(usize, &C) -> Option<Box<dyn Search<C> + 'a>> + Send + 'a>;
+
+/// Runs searches one after the other: the next one opens (over the case current then) when the
+/// previous one is exhausted, until opening returns `None`.
+pub struct Sequence<'a, C> {
+    next: usize,
+    inner: Option<Box<dyn Search<C> + 'a>>,
+    open: OpenSearch<'a, C>,
+}
+
+impl<'a, C> Sequence<'a, C> {
+    /// A sequence whose `index`-th search `open` makes (from 0).
+    pub fn new(open: OpenSearch<'a, C>) -> Self {
+        Sequence {
+            next: 0,
+            inner: None,
+            open,
+        }
+    }
+}
+
+impl<C> Search<C> for Sequence<'_, C> {
+    fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
+        loop {
+            let inner = match &mut self.inner {
+                Some(inner) => inner,
+                None => {
+                    let opened = (self.open)(self.next, current)?;
+                    self.next += 1;
+                    self.inner.insert(opened)
+                }
+            };
+            if let Some(batch) = inner.next_batch(current) {
+                return Some(batch);
+            }
+            self.inner = None;
+        }
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        if let Some(inner) = &mut self.inner {
+            inner.feedback(accepted);
+        }
+    }
+}
+
+/// Makes the one candidate of a [`OneShot`] from the current case (`None`: nothing to propose).
+pub type MakeOne<'a, C> = Box<dyn FnOnce(&C) -> Option<Proposal<C>> + Send + 'a>;
+
+/// Proposes at most one candidate, made from the case current when it is asked, once.
+pub struct OneShot<'a, C>(Option<MakeOne<'a, C>>);
+
+impl<'a, C> OneShot<'a, C> {
+    /// A search proposing what `make` returns.
+    pub fn new(make: MakeOne<'a, C>) -> Self {
+        OneShot(Some(make))
+    }
+}
+
+impl<C> Search<C> for OneShot<'_, C> {
+    fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
+        let make = self.0.take()?;
+        Some(make(current).into_iter().collect())
+    }
+
+    fn feedback(&mut self, _accepted: Option<usize>) {}
+}
+
+/// A search with nothing to propose.
+pub struct Exhausted;
+
+impl<C> Search<C> for Exhausted {
+    fn next_batch(&mut self, _current: &C) -> Option<Vec<Proposal<C>>> {
+        None
+    }
+
+    fn feedback(&mut self, _accepted: Option<usize>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that proposes its label once.
+    struct Once(Option<usize>);
+
+    impl Search<String> for Once {
+        fn next_batch(&mut self, _current: &String) -> Option<Vec<Proposal<String>>> {
+            let label = self.0.take()?;
+            Some(vec![Proposal {
+                case: label.to_string(),
+                change: serde_json::json!(label),
+            }])
+        }
+
+        fn feedback(&mut self, _accepted: Option<usize>) {}
+    }
+
+    #[test]
+    fn a_sequence_runs_its_searches_in_order_until_none_opens() {
+        // The current case's length is the number of searches; search 1 is exhausted at once.
+        let open = || -> OpenSearch<'static, String> {
+            Box::new(|index, current: &String| {
+                (index < current.len()).then(|| {
+                    let label = (index != 1).then_some(index);
+                    Box::new(Once(label)) as Box<dyn Search<String>>
+                })
+            })
+        };
+        let mut search = Sequence::new(open());
+        let mut labels = Vec::new();
+        while let Some(batch) = search.next_batch(&"abc".to_owned()) {
+            labels.push(batch[0].change.clone());
+            search.feedback(None);
+        }
+        assert_eq!(labels, vec![0, 2]);
+        assert!(Sequence::new(open()).next_batch(&String::new()).is_none());
+    }
+
+    #[test]
+    fn one_shot_proposes_once_and_exhausted_never() {
+        let mut once = OneShot::new(Box::new(|current: &String| {
+            Some(Proposal {
+                case: format!("{current}!"),
+                change: serde_json::json!("bang"),
+            })
+        }));
+        let batch = once.next_batch(&"a".to_owned()).unwrap();
+        assert_eq!(batch[0].case, "a!");
+        assert!(once.next_batch(&"a".to_owned()).is_none());
+        let mut empty = OneShot::<String>::new(Box::new(|_| None));
+        assert!(empty.next_batch(&String::new()).unwrap().is_empty());
+        assert!(Search::<String>::next_batch(&mut Exhausted, &String::new()).is_none());
+    }
+}

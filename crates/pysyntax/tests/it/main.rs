@@ -1,0 +1,3 @@
+//! The integration tests of `minrepro-pysyntax`, one test binary with a module per area.
+
+mod properties;

@@ -1,0 +1,168 @@
+//! Python as a [`Language`] of the text layer: the rewrite groups of `minrepro_pysyntax`, sized in
+//! tokens, prepared with [`minrepro_pysyntax::Prepared`] (chunked re-checks; the name filter is
+//! what makes a candidate admissible), written in the source's declared encoding.
+
+use std::borrow::Cow;
+
+use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
+use minrepro_text::{EncodeError, Language, Policy, SiteInfo};
+
+use crate::encoding::{file_bytes, SourceEncoding};
+
+/// Largest text (in tokens) whose statement removals ProbDD searches: ProbDD keeps the text it
+/// started from and re-applies every accepted site to it in each candidate, and every accepted
+/// removal re-prepares (parses) the text the name filter judges against; with the many
+/// acceptances of statement removals on a large file that cost more engine time per candidate
+/// (1.2 ms against 0.9 ms on the engine benchmark's 5,000-line file) than the runs it saved.
+/// Below the limit a parse is cheap and ProbDD's fewer runs win.
+pub const PROBDD_STATEMENTS_MAX_TOKENS: usize = 4000;
+
+/// Python 3.`minor`, written in `encoding` (UTF-8 when `None`).
+#[derive(Debug, Clone)]
+pub struct Python {
+    /// Python 3 minor version candidates must be valid for.
+    pub minor: u8,
+    /// The source's declared encoding (PEP 263), if not UTF-8.
+    pub encoding: Option<SourceEncoding>,
+}
+
+/// A Python text prepared for many candidates of one group.
+#[derive(Debug)]
+pub struct PyPrepared(minrepro_pysyntax::Prepared);
+
+/// A Python candidate (remembers which chunks changed, for the checks).
+#[derive(Debug)]
+pub struct PyEdited(minrepro_pysyntax::Edited);
+
+impl minrepro_text::Edited for PyEdited {
+    fn text(&self) -> &str {
+        self.0.text()
+    }
+
+    fn into_text(self) -> String {
+        self.0.into_text()
+    }
+}
+
+impl minrepro_text::Prepared for PyPrepared {
+    type Site = Rewrite;
+    type Edited = PyEdited;
+
+    fn source(&self) -> &str {
+        self.0.source()
+    }
+
+    fn sites(&self) -> &[Rewrite] {
+        self.0.sites()
+    }
+
+    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Rewrite) -> bool) {
+        self.0.retain_sites(keep);
+    }
+
+    fn size(&self) -> usize {
+        self.0.token_count()
+    }
+
+    fn info(site: &Rewrite) -> SiteInfo<'_> {
+        SiteInfo {
+            kind: site.kind,
+            range: site.range.clone(),
+            replacement: &site.replacement,
+        }
+    }
+
+    fn apply(&self, selected: &[&Rewrite]) -> PyEdited {
+        PyEdited(self.0.apply(selected))
+    }
+
+    fn check(&self, edited: &PyEdited) -> Option<usize> {
+        // The same verdict and token count as check_valid_for and token_count, mostly from the
+        // changed parts of the text alone.
+        self.0.check(&edited.0).ok()
+    }
+
+    fn admissible(&self, edited: &PyEdited, judged: Option<&Self>) -> bool {
+        // Judged against the base, the filter looks at the changed chunks only.
+        !match judged {
+            None => self.0.loses_definition(&edited.0),
+            Some(current) => self.0.loses_definition_against(&edited.0, &current.0),
+        }
+    }
+
+    fn inherit(&self, earlier: &Self) {
+        self.0.inherit_names(&earlier.0);
+    }
+}
+
+impl Language for Python {
+    type Group = Group;
+    type Prepared = PyPrepared;
+
+    fn groups(&self) -> Vec<Group> {
+        Group::ALL.to_vec()
+    }
+
+    fn group_name(&self, group: Group) -> &'static str {
+        group.name()
+    }
+
+    fn policy(&self, group: Group) -> Policy {
+        Policy {
+            probdd: group != Group::Canonicalizations,
+            probdd_max_size: (group == Group::FastRemovals).then_some(PROBDD_STATEMENTS_MAX_TOKENS),
+            levels: group == Group::FastRemovals,
+            // Expression-level edits rarely start to work later (statement removals do, once
+            // the uses of what they remove are gone), so re-running them every round mostly
+            // spends runs.
+            skip_failed: matches!(
+                group,
+                Group::Simplifications | Group::IntegerReduction | Group::SlowRemovals
+            ),
+            may_grow: group == Group::Canonicalizations,
+        }
+    }
+
+    fn size(&self, text: &str) -> usize {
+        token_count(text)
+    }
+
+    fn prepare(&self, text: &str, group: Group) -> PyPrepared {
+        PyPrepared(minrepro_pysyntax::Prepared::new(text, group, self.minor))
+    }
+
+    fn prepare_current(&self, text: &str) -> PyPrepared {
+        PyPrepared(minrepro_pysyntax::Prepared::chunked(text, self.minor))
+    }
+
+    fn count_sites(&self, text: &str, group: Group) -> usize {
+        minrepro_pysyntax::rewrites(text, group).len()
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        check_valid_for(text, self.minor).is_ok()
+    }
+
+    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
+        let uncommented = minrepro_pysyntax::without_comment_lines(text);
+        let tidied = without_blank_lines(uncommented.as_deref().unwrap_or(text));
+        Some(("remove-blank-and-comment-lines", tidied))
+    }
+
+    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
+        file_bytes(self.encoding.as_ref(), text).map_err(EncodeError)
+    }
+}
+
+/// The text without whitespace-only lines; a byte order mark stays at the start (a first line
+/// holding only the mark counts as blank).
+pub fn without_blank_lines(text: &str) -> String {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let lines = body
+        .split_inclusive('\n')
+        .filter(|line| !line.trim().is_empty());
+    std::iter::once(bom).chain(lines).collect()
+}

@@ -1,0 +1,3 @@
+//! Integration tests of minrepro-python's library (the command line is tested in crates/cli).
+
+mod passes;

@@ -1,0 +1,166 @@
+//! Words for why the original's run does not reproduce, said in terms of the flags the user
+//! gave (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`), not of
+//! predicate statuses.
+
+use minrepro_predicate::{Outcome, RunRecord, Status};
+
+/// How many of the original's last output lines an explanation shows.
+const SHOWN_LINES: usize = 10;
+
+/// What the user asked for: the needle and the exit code that mean "reproduces".
+pub struct Expectation<'a> {
+    /// `--err-msg`, if given.
+    pub err_msg: Option<&'a str>,
+    /// The exit code a run must end with (`--interesting-exit-code`, or 0 for a bare
+    /// `--predicate`), if any.
+    pub exit_code: Option<i32>,
+    /// Whether a user's `--predicate` runs the candidates (not `PYTHON FILE`).
+    pub custom_predicate: bool,
+    /// `--timeout` in seconds.
+    pub timeout_secs: f64,
+}
+
+/// Explains why the original run (`outcome`, judged without the fidelity guard) does not count
+/// as reproducing the failure. Ends with the last lines the original printed.
+pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> String {
+    let run = &outcome.last_run;
+    let what = if expected.custom_predicate {
+        "the predicate"
+    } else {
+        "the program"
+    };
+    let found = run.stdout.contains_needle || run.stderr.contains_needle;
+    let code = |c: Option<i32>| c.map_or("no exit code".to_owned(), |c| c.to_string());
+    let mut message = match outcome.status {
+        Status::Timeout => format!(
+            "the original run took longer than --timeout {} s and was stopped; give it more time \
+             with a larger --timeout",
+            expected.timeout_secs
+        ),
+        Status::LaunchError => format!(
+            "{what} could not be started: {}",
+            run.error.as_deref().unwrap_or("unknown error")
+        ),
+        Status::Flaky => format!(
+            "the original's runs disagreed (exit codes {}): the failure does not reproduce every \
+             time, so no candidate could be judged (--predicate-runs)",
+            outcome
+                .exit_codes
+                .iter()
+                .map(|&c| code(c))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => match (expected.err_msg, expected.exit_code) {
+            (Some(needle), _) if !found => format!(
+                "--err-msg {needle:?} does not appear in the output of {what} (case-sensitive)"
+            ),
+            (_, Some(wanted)) => format!(
+                "{what} exited with {}, but only exit code {wanted} counts as reproducing{}",
+                code(run.exit_code),
+                if expected.custom_predicate && expected.err_msg.is_none() {
+                    " (a --predicate without --err-msg must exit 0, or give --interesting-exit-code)"
+                } else {
+                    " (--interesting-exit-code)"
+                }
+            ),
+            _ => format!(
+                "the original does not reproduce (exit code {})",
+                code(run.exit_code)
+            ),
+        },
+    };
+    message.push_str("; nothing was written");
+    message.push_str(&last_lines(run));
+    message
+}
+
+/// The last lines of both streams, each under a heading; empty when nothing was printed.
+fn last_lines(run: &RunRecord) -> String {
+    let mut text = String::new();
+    for (name, stream) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        let lines: Vec<&str> = stream.tail.lines().collect();
+        if lines.is_empty() {
+            continue;
+        }
+        text.push_str(&format!("\n--- its last lines on {name} ---"));
+        for line in &lines[lines.len().saturating_sub(SHOWN_LINES)..] {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minrepro_predicate::CapturedStream;
+
+    fn stream(text: &str, needle: &str) -> CapturedStream {
+        CapturedStream {
+            head: text.into(),
+            tail: text.into(),
+            contains_needle: !needle.is_empty() && text.contains(needle),
+        }
+    }
+
+    fn outcome(status: Status, code: Option<i32>, stderr: &str, needle: &str) -> Outcome {
+        Outcome {
+            status,
+            exit_codes: vec![code],
+            last_run: RunRecord {
+                exit_code: code,
+                stdout: stream("", needle),
+                stderr: stream(stderr, needle),
+                error: None,
+            },
+        }
+    }
+
+    fn expect<'a>(err_msg: Option<&'a str>, exit_code: Option<i32>) -> Expectation<'a> {
+        Expectation {
+            err_msg,
+            exit_code,
+            custom_predicate: false,
+            timeout_secs: 60.0,
+        }
+    }
+
+    #[test]
+    fn missing_needle_is_named_with_the_last_lines() {
+        let o = outcome(Status::Uninteresting, Some(1), "KeyError: 'x'\n", "boom");
+        let text = why_not_reproduced(&o, &expect(Some("boom"), None));
+        assert!(
+            text.starts_with(
+                "--err-msg \"boom\" does not appear in the output of the program (case-sensitive)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("--- its last lines on stderr ---\nKeyError: 'x'"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn wrong_exit_code_names_both_codes() {
+        let o = outcome(Status::Uninteresting, Some(3), "boom\n", "boom");
+        let text = why_not_reproduced(&o, &expect(Some("boom"), Some(1)));
+        assert!(
+            text.contains("exited with 3, but only exit code 1 counts"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn timeouts_and_flaky_runs_are_explained() {
+        let o = outcome(Status::Timeout, None, "", "boom");
+        let text = why_not_reproduced(&o, &expect(Some("boom"), None));
+        assert!(text.contains("took longer than --timeout 60 s"), "{text}");
+        let mut o = outcome(Status::Flaky, Some(1), "", "boom");
+        o.exit_codes = vec![Some(1), Some(0)];
+        let text = why_not_reproduced(&o, &expect(Some("boom"), None));
+        assert!(text.contains("disagreed (exit codes 1, 0)"), "{text}");
+    }
+}

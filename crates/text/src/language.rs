@@ -1,0 +1,211 @@
+//! What a language supplies to the text layer: its groups of rewrites and how each is searched
+//! ([`Language`]), and a text prepared for many candidates of one group ([`Prepared`]).
+
+use std::borrow::Cow;
+use std::fmt::Debug;
+use std::ops::Range;
+
+/// A text could not be turned into the file's bytes (e.g. a character its declared encoding
+/// lacks).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EncodeError(pub String);
+
+/// How the sites of a group are searched (`--strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Probabilistic delta debugging over the sites of the text a pass starts from.
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
+    Ddmin,
+}
+
+/// A group's search policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Policy {
+    /// Whether ProbDD may search the group (under [`Strategy::ProbDd`]).
+    pub probdd: bool,
+    /// Largest text (in the language's size) whose sites ProbDD searches; larger texts use ddmin.
+    pub probdd_max_size: Option<usize>,
+    /// Search level by level (HDD): sites inside other sites of the list wait for the outer ones.
+    pub levels: bool,
+    /// Leave out single sites that already failed alone in an earlier search of any group with
+    /// this flag (a changed line gives a site a new identity).
+    pub skip_failed: bool,
+    /// Candidates may grow (canonicalizations): never beyond the original's size, never back to
+    /// a text that was current once, and only within a budget of sites (the number of sites of
+    /// the text the group's first search starts from). Otherwise a candidate must be strictly
+    /// smaller in (size, bytes, text).
+    pub may_grow: bool,
+}
+
+/// What the text layer needs to know about one site: a byte range of the text and what replaces
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteInfo<'a> {
+    /// The kind of edit, e.g. `remove-statement` (logged).
+    pub kind: &'a str,
+    /// Byte range of the text the site replaces.
+    pub range: Range<usize>,
+    /// The replacement text.
+    pub replacement: &'a str,
+}
+
+/// A plain site for languages that need nothing more (see the crate documentation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The kind of edit (logged).
+    pub kind: &'static str,
+    /// Byte range of the text the site replaces.
+    pub range: Range<usize>,
+    /// The replacement text.
+    pub replacement: String,
+}
+
+impl Site {
+    /// The site as the text layer sees it.
+    pub fn info(&self) -> SiteInfo<'_> {
+        SiteInfo {
+            kind: self.kind,
+            range: self.range.clone(),
+            replacement: &self.replacement,
+        }
+    }
+}
+
+/// `text` with the `selected` sites replaced; the sites must not overlap and are applied in the
+/// order of their starts.
+pub fn splice(text: &str, selected: &[&Site]) -> String {
+    let mut sorted: Vec<&Site> = selected.to_vec();
+    sorted.sort_by_key(|s| (s.range.start, s.range.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for site in sorted {
+        if site.range.start < at || site.range.end > text.len() {
+            continue; // overlaps an earlier site: left out
+        }
+        out.push_str(&text[at..site.range.start]);
+        out.push_str(&site.replacement);
+        at = site.range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// A text prepared once for many candidates of one group: its sites, and how to apply and check a
+/// selection of them.
+pub trait Prepared: Send + Sync + Sized {
+    /// One rewrite site.
+    type Site: Send + Sync;
+    /// A candidate: the text with some sites applied, with whatever the checks want to reuse.
+    type Edited: Edited;
+
+    /// The prepared text.
+    fn source(&self) -> &str;
+    /// Its sites of the group it was prepared for, in text order.
+    fn sites(&self) -> &[Self::Site];
+    /// Keeps only the sites `keep` accepts.
+    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Self::Site) -> bool);
+    /// The text's size (the language's measure).
+    fn size(&self) -> usize;
+    /// A site's range, kind and replacement.
+    fn info(site: &Self::Site) -> SiteInfo<'_>;
+    /// The text with `selected` applied.
+    fn apply(&self, selected: &[&Self::Site]) -> Self::Edited;
+    /// The candidate's size if it is a valid text of the language, else `None`.
+    fn check(&self, edited: &Self::Edited) -> Option<usize>;
+    /// Whether a valid candidate may be proposed (e.g. it keeps every definition still used),
+    /// judged against `judged` (the current text, prepared with [`Language::prepare_current`]),
+    /// or against this base when `judged` is `None` (the base is the current text).
+    fn admissible(&self, _edited: &Self::Edited, _judged: Option<&Self>) -> bool {
+        true
+    }
+    /// Takes over what an `earlier` prepared text already computed (called in preparation
+    /// order). Nothing by default.
+    fn inherit(&self, _earlier: &Self) {}
+}
+
+/// A candidate text made by [`Prepared::apply`].
+pub trait Edited {
+    /// The candidate's text.
+    fn text(&self) -> &str;
+    /// The candidate's text, owned.
+    fn into_text(self) -> String;
+}
+
+impl Edited for String {
+    fn text(&self) -> &str {
+        self
+    }
+
+    fn into_text(self) -> String {
+        self
+    }
+}
+
+/// What a language supplies: its groups of rewrites, each group's search policy, its size
+/// measure, how to prepare a text, and optionally a tidy last candidate and a file encoding.
+pub trait Language: Send + Sync + 'static {
+    /// A group of rewrites: one pass each, in [`Language::groups`] order.
+    type Group: Copy + Eq + Debug + Send + Sync + 'static;
+    /// A text prepared for the candidates of one group.
+    type Prepared: Prepared;
+
+    /// The groups, in round order.
+    fn groups(&self) -> Vec<Self::Group>;
+    /// A group's stable name (pass name in logs and statistics).
+    fn group_name(&self, group: Self::Group) -> &'static str;
+    /// How a group's sites are searched.
+    fn policy(&self, group: Self::Group) -> Policy;
+    /// The size of `text` (tokens, lines, …): what the reduction makes smaller.
+    fn size(&self, text: &str) -> usize;
+    /// The unit of [`Language::size`] in progress lines and statistics.
+    fn size_unit(&self) -> &'static str {
+        "tokens"
+    }
+    /// `text` prepared with its sites of `group`.
+    fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared;
+    /// `text` prepared (sites not needed) as the current text candidates of another base are
+    /// judged against by [`Prepared::admissible`].
+    fn prepare_current(&self, text: &str) -> Self::Prepared;
+    /// The number of sites of `group` in `text` (by default, by preparing it).
+    fn count_sites(&self, text: &str, group: Self::Group) -> usize {
+        self.prepare(text, group).sites().len()
+    }
+    /// Whether `text` is a valid text of the language.
+    fn is_valid(&self, text: &str) -> bool;
+    /// A cosmetic last candidate (e.g. without blank lines) and its kind of edit (logged),
+    /// judged like any other when it is smaller and valid; `None` (the default) for none.
+    fn tidy(&self, _text: &str) -> Option<(&'static str, String)> {
+        None
+    }
+    /// The file's bytes for `text` (UTF-8 by default).
+    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
+        Ok(Cow::Borrowed(text.as_bytes()))
+    }
+}
+
+/// The ordering key of a candidate: size, then bytes, then the text itself (so that every
+/// strictly decreasing sequence of candidates is finite).
+pub fn size_key(size: usize, text: &str) -> (usize, usize, &str) {
+    (size, text.len(), text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_applies_sites_in_text_order_and_skips_overlaps() {
+        let site = |range: Range<usize>, replacement: &str| Site {
+            kind: "k",
+            range,
+            replacement: replacement.to_owned(),
+        };
+        let (a, b, c) = (site(4..5, "X"), site(0..1, ""), site(4..6, "Y"));
+        assert_eq!(splice("abcdefg", &[&a, &b]), "bcdXfg");
+        assert_eq!(splice("abcdefg", &[&a, &c]), "abcdXfg");
+        assert_eq!(splice("abc", &[]), "abc");
+    }
+}

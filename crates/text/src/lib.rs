@@ -1,0 +1,97 @@
+//! minrepro's text layer: reducing one text file by the rewrite sites a language lists, between
+//! the engine (passes, searches, scheduling, cache) and the languages (`minrepro python`, …).
+//!
+//! A language implements [`Language`]: its groups of rewrites (one engine pass each, in round
+//! order), each group's search [`Policy`] (ProbDD or ddmin, level by level or flat, whether sites
+//! that failed alone are skipped later, whether candidates may grow), its size measure, and a
+//! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
+//! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
+//! [`passes`] (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
+//! or [level by level](levels), plus a last tidy pass), the candidate [`TextOracle`] and its
+//! reused [`workspace`]s, the background output [`saver`], run [`limits`], and [`run`]: the
+//! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
+//! its language, its predicate and its command line.
+//!
+//! # Two front ends, sketched
+//!
+//! A **line/token/bracket** front end (any text file) is a few hundred lines: its groups are
+//! e.g. "bracketed blocks", "lines", "tokens"; a site is a [`Site`] (byte range + replacement,
+//! e.g. empty); its size is the number of tokens; `apply` is [`splice`]; every text is valid
+//! (or only texts with balanced brackets):
+//!
+//! ```ignore
+//! enum Group { Blocks, Lines, Tokens }
+//! struct Plain;
+//! struct PlainText { source: String, sites: Vec<Site> }
+//!
+//! impl Prepared for PlainText {
+//!     type Site = Site;
+//!     type Edited = String;
+//!     fn source(&self) -> &str { &self.source }
+//!     fn sites(&self) -> &[Site] { &self.sites }
+//!     fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) { self.sites.retain(|s| keep(s)) }
+//!     fn size(&self) -> usize { tokens(&self.source) }
+//!     fn info(site: &Site) -> SiteInfo<'_> { site.info() }
+//!     fn apply(&self, selected: &[&Site]) -> String { splice(&self.source, selected) }
+//!     fn check(&self, edited: &String) -> Option<usize> { balanced(edited).then(|| tokens(edited)) }
+//! }
+//!
+//! impl Language for Plain {
+//!     type Group = Group;
+//!     type Prepared = PlainText;
+//!     fn groups(&self) -> Vec<Group> { vec![Group::Blocks, Group::Lines, Group::Tokens] }
+//!     fn group_name(&self, g: Group) -> &'static str { /* "blocks", "lines", "tokens" */ }
+//!     fn policy(&self, g: Group) -> Policy {
+//!         // Blocks nest: outer blocks first (HDD); lines and tokens with ProbDD.
+//!         Policy { levels: g == Group::Blocks, probdd: true, ..Policy::default() }
+//!     }
+//!     fn size(&self, text: &str) -> usize { tokens(text) }
+//!     fn prepare(&self, text: &str, g: Group) -> PlainText {
+//!         PlainText { source: text.into(), sites: match g {
+//!             Group::Blocks => bracket_pairs(text),   // `{...}` → `{}`, nested ranges
+//!             Group::Lines => lines(text),            // each line → ""
+//!             Group::Tokens => tokens_of(text),       // each token → ""
+//!         }}
+//!     }
+//!     fn prepare_current(&self, text: &str) -> PlainText { PlainText { source: text.into(), sites: vec![] } }
+//!     fn is_valid(&self, text: &str) -> bool { balanced(text) }
+//! }
+//! ```
+//!
+//! A **tree-sitter** front end (C, Rust, Go, …) is the same shape: `prepare` parses once
+//! (`parser.parse(text, None)`), walks the tree and lists sites per group — a statement or item
+//! removed (nested ranges, searched level by level), a block replaced by `{}`, an argument or
+//! list element removed with its comma, an integer literal halved — as [`Site`]s of node byte
+//! ranges; `check` re-parses the spliced text and accepts it when the tree has no `ERROR` or
+//! `MISSING` node (tree-sitter's `has_error` is no validity check for a compiler, so the
+//! predicate stays the judge), returning its leaf count as the size; `admissible` may refuse a
+//! candidate that removes a definition whose name is still used (a query over identifiers).
+//! Grammars differ only in node-kind tables, so one implementation serves every grammar.
+//!
+//! `minrepro python` implements [`Language`] over `minrepro-pysyntax` (valid Python only, chunked
+//! re-checks, the name filter as `admissible`).
+
+pub mod explain;
+mod language;
+pub mod levels;
+pub mod limits;
+pub mod oracle;
+pub mod passes;
+pub mod run;
+pub mod saver;
+mod searches;
+mod sizes;
+#[cfg(test)]
+mod testlang;
+pub mod workspace;
+
+pub use language::{
+    size_key, splice, Edited, EncodeError, Language, Policy, Prepared, Site, SiteInfo, Strategy,
+};
+pub use oracle::TextOracle;
+pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
+pub use run::{reduce_text, TextJob, TextReduced};
+pub use saver::{SaveError, Saver};
+pub use searches::PROBDD_MAX_SITES;
+pub use sizes::Sizes;
+pub use workspace::{Workspace, Workspaces};
