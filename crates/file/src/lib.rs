@@ -24,8 +24,8 @@ use std::fmt;
 
 pub use args::FileArgs;
 pub use lex::{size, tokens, Kind, Syntax, Token};
-pub use site::{apply, Site};
 pub use run::run;
+pub use site::{apply, Site};
 pub use structure::BracketEdit;
 
 /// Deepest nesting level offered by its own line group; deeper lines are reached by the

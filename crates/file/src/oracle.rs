@@ -37,14 +37,17 @@ impl Oracle<Tree> for TreeOracle<'_> {
         case.write_into(workspace.path()).map_err(fatal)?;
         let dir = workspace.path().to_string_lossy().into_owned();
         let first = case.files.first().map_or_else(String::new, |f| {
-            workspace.path().join(&f.name).to_string_lossy().into_owned()
+            workspace
+                .path()
+                .join(&f.name)
+                .to_string_lossy()
+                .into_owned()
         });
         let lookup = |name: &str| match name {
             "file" => Some(first.clone()),
             "workspace" => Some(dir.clone()),
             _ => None,
         };
-        self.predicate
-            .evaluate(workspace.path(), &lookup, cancel)
+        self.predicate.evaluate(workspace.path(), &lookup, cancel)
     }
 }

@@ -34,7 +34,10 @@ impl Output {
             }
             Output::Dir(dir) => place(tree, all, |name| Some(dir.join(name))),
             Output::InPlace(origins) => place(tree, all, |name| {
-                origins.iter().find(|o| o.name == name).map(|o| o.path.clone())
+                origins
+                    .iter()
+                    .find(|o| o.name == name)
+                    .map(|o| o.path.clone())
             }),
         }
     }
@@ -182,9 +185,9 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         }
     } else {
         // From now on the output always holds the smallest interesting tree so far.
-        output.write(&original, &origins).map_err(|e| {
-            RunError::Failed(format!("cannot write {}: {e}", output.describe()))
-        })?;
+        output
+            .write(&original, &origins)
+            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", output.describe())))?;
     }
     let strategy = match args.strategy {
         StrategyArg::ProbDd => Strategy::ProbDd,
@@ -211,7 +214,11 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     }
     let (result, stats) = minrepro_driver::reduce(reduction, original.clone());
     if let Some(path) = &args.stats_json {
-        let value = stats_json(&stats, args.predicate.predicate_runs as usize, result.is_ok());
+        let value = stats_json(
+            &stats,
+            args.predicate.predicate_runs as usize,
+            result.is_ok(),
+        );
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;

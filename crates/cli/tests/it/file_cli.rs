@@ -4,23 +4,21 @@
 //! shell scripts run by /bin/sh.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use crate::support::{binary, send, stderr};
 
 const C_SOURCE: &str = "/* A small program. */\n#include <stdio.h>\n\nstatic int square(int x)\n{\n    return x * x;\n}\n\nint helper(int a, int b)\n{\n    int unused = 42;\n    return square(a) + b; // the sum\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", helper(3, 4));\n    return 0;\n}\n";
 
 /// An executable shell script `name` in `dir` with `body`.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    path
+    crate::support::script(dir, name, &format!("#!/bin/sh\n{body}\n"))
 }
 
 fn minrepro(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    Command::new(binary())
         .arg("file")
         .args(args)
         .current_dir(dir)
@@ -35,7 +33,7 @@ fn ok(out: &Output) {
         "status {:?}\nstdout: {}\nstderr: {}",
         out.status,
         String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        stderr(out)
     );
 }
 
@@ -59,15 +57,24 @@ fn test_script_form_reduces_a_c_file_and_leaves_the_input_alone() {
         "interesting.sh",
         "grep -q 'square(int x)' prog.c && grep -q 'x \\* x' prog.c && grep -q 'square(a)' prog.c",
     );
-    let out = minrepro(dir.path(), &["./interesting.sh", "prog.c", "-o", "small.c", "-q"]);
+    let out = minrepro(
+        dir.path(),
+        &["./interesting.sh", "prog.c", "-o", "small.c", "-q"],
+    );
     ok(&out);
     let small = fs::read_to_string(dir.path().join("small.c")).unwrap();
     assert!(small.len() < C_SOURCE.len() / 3, "{small:?}");
     for needle in ["square(int x)", "x * x", "square(a)"] {
         assert!(small.contains(needle), "{needle} lost: {small:?}");
     }
-    assert!(!small.contains("printf") && !small.contains("unused"), "{small:?}");
-    assert_eq!(fs::read_to_string(dir.path().join("prog.c")).unwrap(), C_SOURCE);
+    assert!(
+        !small.contains("printf") && !small.contains("unused"),
+        "{small:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("prog.c")).unwrap(),
+        C_SOURCE
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("minrepro file: wrote small.c"));
     no_leftovers(dir.path());
 }
@@ -99,7 +106,7 @@ fn predicate_form_with_placeholders_and_exit_code() {
     );
     ok(&out);
     let result = fs::read_to_string(dir.path().join("out.json")).unwrap();
-    assert_eq!(result.trim(), "needle", "{result:?}");
+    assert_eq!(result.trim(), "\"needle\"", "{result:?}");
     let stats: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&stats).unwrap()).unwrap();
     assert_eq!(stats["complete"], true);
@@ -110,9 +117,16 @@ fn predicate_form_with_placeholders_and_exit_code() {
 #[test]
 fn in_place_keeps_the_original_and_refuses_to_overwrite_it() {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("a.py"), "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n").unwrap();
+    fs::write(
+        dir.path().join("a.py"),
+        "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n",
+    )
+    .unwrap();
     script(dir.path(), "t.sh", "grep -q 'keep me' a.py");
-    ok(&minrepro(dir.path(), &["./t.sh", "a.py", "--in-place", "-q"]));
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "a.py", "--in-place", "-q"],
+    ));
     assert_eq!(
         fs::read_to_string(dir.path().join("a.py.orig")).unwrap(),
         "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n"
@@ -121,8 +135,11 @@ fn in_place_keeps_the_original_and_refuses_to_overwrite_it() {
     assert_eq!(reduced.trim(), "'keep me'");
     let again = minrepro(dir.path(), &["./t.sh", "a.py", "--in-place", "-q"]);
     assert_eq!(again.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&again.stderr).contains("a.py.orig already exists"));
-    assert_eq!(reduced, fs::read_to_string(dir.path().join("a.py")).unwrap());
+    assert!(stderr(&again).contains("a.py.orig already exists"));
+    assert_eq!(
+        reduced,
+        fs::read_to_string(dir.path().join("a.py")).unwrap()
+    );
 }
 
 /// A source tree: a header the test needs, a file it does not, a binary file it needs (kept
@@ -130,9 +147,21 @@ fn in_place_keeps_the_original_and_refuses_to_overwrite_it() {
 fn tree(dir: &Path) -> Vec<u8> {
     let src = dir.join("src");
     fs::create_dir_all(src.join("include")).unwrap();
-    fs::write(src.join("main.c"), "#include \"include/api.h\"\nint main(void) { return api_call(1, 2); }\n").unwrap();
-    fs::write(src.join("include/api.h"), "// API\nint api_call(int a, int b);\nint api_other(void);\n").unwrap();
-    fs::write(src.join("README.txt"), "Notes about the project.\nNothing needed here.\n").unwrap();
+    fs::write(
+        src.join("main.c"),
+        "#include \"include/api.h\"\nint main(void) { return api_call(1, 2); }\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("include/api.h"),
+        "// API\nint api_call(int a, int b);\nint api_other(void);\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("README.txt"),
+        "Notes about the project.\nNothing needed here.\n",
+    )
+    .unwrap();
     let blob: Vec<u8> = (0u8..=255).cycle().take(600).collect();
     fs::write(src.join("data.bin"), &blob).unwrap();
     fs::write(src.join("junk.bin"), [0u8, 159, 146, 150, 0]).unwrap();
@@ -159,8 +188,16 @@ fn trees_lose_unneeded_files_and_keep_binary_files_whole() {
         "unneeded files are removed whole"
     );
     assert_eq!(fs::read(out.join("src/data.bin")).unwrap(), blob);
-    assert_eq!(fs::read_to_string(out.join("src/include/api.h")).unwrap().trim(), "api_call(int");
-    assert!(dir.path().join("src/README.txt").exists(), "inputs untouched");
+    assert_eq!(
+        fs::read_to_string(out.join("src/include/api.h"))
+            .unwrap()
+            .trim(),
+        "api_call(int"
+    );
+    assert!(
+        dir.path().join("src/README.txt").exists(),
+        "inputs untouched"
+    );
 }
 
 fn walk(dir: &Path) -> Vec<String> {
@@ -169,7 +206,11 @@ fn walk(dir: &Path) -> Vec<String> {
         let entry = entry.unwrap();
         if entry.file_type().unwrap().is_dir() {
             let prefix = entry.file_name().to_string_lossy().into_owned();
-            out.extend(walk(&entry.path()).into_iter().map(|n| format!("{prefix}/{n}")));
+            out.extend(
+                walk(&entry.path())
+                    .into_iter()
+                    .map(|n| format!("{prefix}/{n}")),
+            );
         } else {
             out.push(entry.file_name().to_string_lossy().into_owned());
         }
@@ -190,15 +231,15 @@ fn bad_inputs_fail_cleanly() {
     ] {
         let out = minrepro(dir.path(), &["./t.sh", input, "-o", "o"]);
         assert_eq!(out.status.code(), Some(1), "{input}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains(words), "{input}: {stderr}");
-        assert!(!stderr.contains("panicked"));
+        let message = stderr(&out);
+        assert!(message.contains(words), "{input}: {message}");
+        assert!(!message.contains("panicked"));
         assert!(!dir.path().join("o").exists());
     }
     fs::write(dir.path().join("a.c"), "int a;\n").unwrap();
     let no_output = minrepro(dir.path(), &["./t.sh", "a.c"]);
     assert_eq!(no_output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&no_output.stderr).contains("--in-place"));
+    assert!(stderr(&no_output).contains("--in-place"));
     script(dir.path(), "never.sh", "exit 1");
     let boring = minrepro(dir.path(), &["./never.sh", "a.c", "-o", "o"]);
     assert_eq!(boring.status.code(), Some(1));
@@ -209,14 +250,24 @@ fn bad_inputs_fail_cleanly() {
 fn jobs_do_not_change_the_result() {
     let dir = tempfile::tempdir().unwrap();
     tree(dir.path());
-    fs::write(dir.path().join("src/main.c"), C_SOURCE.replace("helper(3, 4)", "api_call(1, 2)")).unwrap();
+    fs::write(
+        dir.path().join("src/main.c"),
+        C_SOURCE.replace("helper(3, 4)", "api_call(1, 2)"),
+    )
+    .unwrap();
     script(
         dir.path(),
         "t.sh",
         "grep -q 'api_call(int' src/include/api.h && grep -q 'api_call(1' src/main.c && grep -q 'x \\* x' src/main.c",
     );
-    ok(&minrepro(dir.path(), &["./t.sh", "src", "-o", "one", "-q", "-j", "1"]));
-    ok(&minrepro(dir.path(), &["./t.sh", "src", "-o", "three", "-q", "-j", "3"]));
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "src", "-o", "one", "-q", "-j", "1"],
+    ));
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "src", "-o", "three", "-q", "-j", "3"],
+    ));
     let (one, three) = (dir.path().join("one"), dir.path().join("three"));
     let mut names = walk(&one);
     names.sort();
@@ -224,7 +275,11 @@ fn jobs_do_not_change_the_result() {
     other.sort();
     assert_eq!(names, other);
     for name in &names {
-        assert_eq!(fs::read(one.join(name)).unwrap(), fs::read(three.join(name)).unwrap(), "{name}");
+        assert_eq!(
+            fs::read(one.join(name)).unwrap(),
+            fs::read(three.join(name)).unwrap(),
+            "{name}"
+        );
     }
 }
 
@@ -239,7 +294,7 @@ fn sigint_keeps_the_best_result_so_far() {
     fs::write(dir.path().join("big.txt"), &text).unwrap();
     script(dir.path(), "slow.sh", "sleep 0.2; grep -q needle big.txt");
     let out = dir.path().join("out.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let mut child = Command::new(binary())
         .args(["file", "./slow.sh", "big.txt", "-q", "-o", "out.txt"])
         .current_dir(dir.path())
         .env("TMPDIR", dir.path())
@@ -252,11 +307,17 @@ fn sigint_keeps_the_best_result_so_far() {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert!(send("INT", child.id()));
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let kept = fs::read_to_string(&out).unwrap();
-    assert!(kept.contains("needle") && kept.len() < text.len(), "{kept:?}");
-    assert_eq!(fs::read_to_string(dir.path().join("big.txt")).unwrap(), text);
+    assert!(
+        kept.contains("needle") && kept.len() < text.len(),
+        "{kept:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("big.txt")).unwrap(),
+        text
+    );
     no_leftovers(dir.path());
 }
