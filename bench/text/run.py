@@ -112,9 +112,8 @@ def command(tool, case, test, work, out, args):
     raise ValueError(tool)
 
 
-def still_reproduces(test, result_dir, files):
-    """Whether the test passes on a fresh copy of the result files."""
-    check = OUT / "check"
+def still_reproduces(test, result_dir, files, check):
+    """Whether the test passes on a fresh copy of the result files (copied into `check`)."""
     shutil.rmtree(check, ignore_errors=True)
     check.mkdir(parents=True)
     for name in files:
@@ -187,7 +186,7 @@ def run_one(tool, case, args):
     result = {
         "tool": tool, "case": name, "rc": rc, "capped": capped, "wall_s": round(wall, 2),
         "runs": len(counter.read_text().splitlines()),
-        "reproduces": still_reproduces(test, final, files),
+        "reproduces": still_reproduces(test, final, files, base / "check"),
         "original": measure([src / f for f in files]),
         "final": measure([final / f for f in files if (final / f).exists()]),
         "argv": [str(a) for a in argv],

@@ -4,14 +4,14 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::lex::{Kind, Token};
-use crate::site::Site;
+use crate::{removal, Site};
 
 /// Removal of every comment.
 pub fn comment_sites(tokens: &[Token]) -> Vec<Site> {
     tokens
         .iter()
         .filter(|t| t.kind == Kind::Comment)
-        .map(|t| Site::remove("remove-comment", t.range.clone()))
+        .map(|t| removal("remove-comment", t.range.clone()))
         .collect()
 }
 
@@ -20,7 +20,7 @@ pub fn token_sites(tokens: &[Token]) -> Vec<Site> {
     tokens
         .iter()
         .filter(|t| t.counts())
-        .map(|t| Site::remove("remove-token", t.range.clone()))
+        .map(|t| removal("remove-token", t.range.clone()))
         .collect()
 }
 
@@ -160,7 +160,7 @@ pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
     for line in tokens.split_inclusive(|t| t.kind == Kind::Newline) {
         let (first, last) = (&line[0], &line[line.len() - 1]);
         if line.iter().all(|t| !t.counts()) {
-            out.push(Site::remove(
+            out.push(removal(
                 "remove-blank-line",
                 first.range.start..last.range.end,
             ));
@@ -175,11 +175,11 @@ pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
             let prev = i.checked_sub(1).map(|k| &line[k]);
             let next = line.get(i + 1).filter(|n| n.kind != Kind::Newline);
             let site = if prev.is_none() {
-                (!indented).then(|| Site::remove("remove-indentation", t.range.clone()))
+                (!indented).then(|| removal("remove-indentation", t.range.clone()))
             } else if next.is_none() {
-                Some(Site::remove("remove-trailing-space", t.range.clone()))
+                Some(removal("remove-trailing-space", t.range.clone()))
             } else if !(word_like(prev) && word_like(next)) {
-                Some(Site::remove("remove-space", t.range.clone()))
+                Some(removal("remove-space", t.range.clone()))
             } else {
                 (&text[t.range.clone()] != " ").then(|| Site {
                     kind: "single-space",
@@ -217,8 +217,8 @@ pub fn tidy_site(text: &str) -> Option<Site> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply;
     use crate::lex::{tokens, Syntax};
-    use crate::site::apply;
     use std::path::Path;
 
     fn all(text: &str, sites: &[Site]) -> String {

@@ -8,15 +8,19 @@
 //! nesting levels (top-level forms first, C-Reduce's `topformflat` view), indentation blocks,
 //! balanced bracket regions, comments, whitespace, single tokens, identifiers renamed shorter,
 //! string literals, integers, and a final tidy. A search (ddmin or ProbDD, in the engine)
-//! picks subsets of a group's sites; [`apply`] splices them.
+//! picks subsets of a group's sites; [`apply`] (the text layer's `splice`) applies them.
+//!
+//! A single file is reduced by the shared text layer (`minrepro-text`) through [`language`]'s
+//! implementation of its `Language` trait; several files or a directory tree by [`passes`] over a
+//! [`tree::Tree`], whole files first.
 
 pub mod args;
+pub mod language;
 pub mod lex;
 pub mod lexical;
 pub mod oracle;
 pub mod passes;
 pub mod run;
-pub mod site;
 pub mod structure;
 pub mod tree;
 
@@ -24,9 +28,18 @@ use std::fmt;
 
 pub use args::FileArgs;
 pub use lex::{size, tokens, Kind, Syntax, Token};
+pub use minrepro_text::{splice as apply, Site};
 pub use run::run;
-pub use site::{apply, Site};
 pub use structure::BracketEdit;
+
+/// A site deleting `range`.
+pub fn removal(kind: &'static str, range: std::ops::Range<usize>) -> Site {
+    Site {
+        kind,
+        range,
+        replacement: String::new(),
+    }
+}
 
 /// Deepest nesting level offered by its own line group; deeper lines are reached by the
 /// every-line group.
@@ -63,23 +76,7 @@ pub enum Group {
 
 impl fmt::Display for Group {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Group::Lines(Some(level)) => write!(f, "lines-{level}"),
-            Group::Lines(None) => f.write_str("lines"),
-            Group::Indented(rank) => write!(f, "indented-{rank}"),
-            Group::Brackets(BracketEdit::Remove) => f.write_str("brackets-remove"),
-            Group::Brackets(BracketEdit::Empty) => f.write_str("brackets-empty"),
-            Group::Brackets(BracketEdit::Unwrap) => f.write_str("brackets-unwrap"),
-            Group::Comments => f.write_str("comments"),
-            Group::Blank => f.write_str("blank"),
-            Group::Tokens => f.write_str("tokens"),
-            Group::Rename => f.write_str("rename"),
-            Group::Strings(false) => f.write_str("strings-empty"),
-            Group::Strings(true) => f.write_str("strings-halve"),
-            Group::Integers(false) => f.write_str("integers-zero"),
-            Group::Integers(true) => f.write_str("integers-halve"),
-            Group::Tidy => f.write_str("tidy"),
-        }
+        f.write_str(language::group_name(*self))
     }
 }
 

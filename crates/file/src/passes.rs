@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
 use serde_json::json;
 
-use crate::site::{apply, Site};
 use crate::tree::{Content, Tree};
+use crate::{apply, Site};
 use crate::{Group, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// ProbDD's prior probability that a site must stay.

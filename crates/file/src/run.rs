@@ -7,9 +7,11 @@ use minrepro_driver::{
     RunError,
 };
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
-use minrepro_predicate::{Acceptance, Predicate, Status};
+use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
+use minrepro_text::{reduce_text, TextJob};
 
 use crate::args::{FileArgs, StrategyArg};
+use crate::language::TextFile;
 use crate::oracle::TreeOracle;
 use crate::passes::{FilesPass, GroupPass, Strategy};
 use crate::tree::{self, Origin, Tree};
@@ -81,7 +83,7 @@ fn place(
 }
 
 /// The predicate: the test script of C-Reduce's form, or --predicate.
-fn predicate(args: &FileArgs) -> Result<(Predicate, Vec<PathBuf>), RunError> {
+fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunError> {
     let usage = |m: &str| RunError::Usage(m.to_owned());
     let (executable, inputs) = match &args.predicate.predicate {
         Some(exe) => (exe.clone(), args.operands.clone()),
@@ -108,10 +110,11 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Vec<PathBuf>), RunError> {
         Some(0),
         Vec::new(),
     );
+    let launch = args.predicate.launch()?;
     let predicate = Predicate::new(config)
         .map_err(|e| RunError::Usage(e.to_string()))?
-        .with_launch(args.predicate.launch()?);
-    Ok((predicate, inputs))
+        .with_launch(launch.clone());
+    Ok((predicate, launch, inputs))
 }
 
 /// Checks the output choice and returns it.
@@ -151,7 +154,7 @@ fn orig_path(path: &Path) -> PathBuf {
 
 /// Runs `minrepro file`; returns the success line.
 pub fn run(args: &FileArgs) -> Result<String, RunError> {
-    let (predicate, inputs) = predicate(args)?;
+    let (predicate, launch, inputs) = predicate(args)?;
     let failed = |e: tree::InputError| RunError::Failed(e.to_string());
     let origins = tree::origins(&inputs).map_err(failed)?;
     let original = tree::load(&origins).map_err(failed)?;
@@ -174,6 +177,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     };
     progress.message("running the original");
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
+    // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
         return Err(RunError::Failed(describe_uninteresting(&first)));
     }
@@ -189,6 +193,74 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             .write(&original, &origins)
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", output.describe())))?;
     }
+    let known = (args.predicate.predicate_runs <= 1).then_some(first);
+    let jobs = args.common.jobs as usize;
+    if let Some(job) = single_text(&output, &original) {
+        let (path, text) = job;
+        let reduced = reduce_text(
+            TextFile {
+                syntax: original.files[0].syntax(),
+            },
+            TextJob {
+                front_end: "minrepro file",
+                original: text,
+                original_outcome: known,
+                predicate: &predicate,
+                executor: launch.executor(),
+                temp: &temp,
+                cache: &cache,
+                progress: &progress,
+                file_name: original.files[0].name.clone(),
+                placeholders: Vec::new(),
+                output: &path,
+                stats_json: args.stats_json.as_deref(),
+                strategy: match args.strategy {
+                    StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
+                    StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
+                },
+                jobs,
+            },
+        )?;
+        return Ok(format!(
+            "minrepro file: wrote {} ({} tokens, was {})",
+            output.describe(),
+            reduced.size_after,
+            reduced.size_before
+        ));
+    }
+    reduce_tree(
+        args,
+        (&original, &origins, known),
+        &output,
+        (&oracle, &cache, &progress),
+        options,
+    )
+}
+
+/// The output file and text when the case is one text file whose name has no directory (the
+/// text layer reduces it in a workspace holding just that file).
+fn single_text<'t>(output: &Output, tree: &'t Tree) -> Option<(PathBuf, &'t str)> {
+    let [file] = tree.files.as_slice() else {
+        return None;
+    };
+    let path = match output {
+        Output::File(path) => path.clone(),
+        Output::InPlace(origins) => origins[0].path.clone(),
+        Output::Dir(_) => return None,
+    };
+    (!file.name.contains('/'))
+        .then_some(())
+        .and(file.text().map(|text| (path, text)))
+}
+
+/// Reduces several files or a tree with [`GroupPass`]es after whole-file removal.
+fn reduce_tree(
+    args: &FileArgs,
+    (original, origins, known): (&Tree, &[Origin], Option<Outcome>),
+    output: &Output,
+    (oracle, cache, progress): (&TreeOracle<'_>, &minrepro_cache::OutcomeCache, &Progress),
+    options: EngineOptions,
+) -> Result<String, RunError> {
     let strategy = match args.strategy {
         StrategyArg::ProbDd => Strategy::ProbDd,
         StrategyArg::Ddmin => Strategy::Ddmin,
@@ -203,16 +275,17 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     passes.extend(groups.iter().map(|p| p as &dyn Pass<Tree>));
     let mut on_accept = |tree: &Tree| {
         output
-            .write(tree, &origins)
+            .write(tree, origins)
             .map_err(|e| EngineError::Fatal(format!("cannot write {}: {e}", output.describe())))
     };
-    let mut reduction = Reduction::new(&oracle, &cache, &progress, options)
+    let mut reduction = Reduction::new(oracle, cache, progress, options)
         .passes(&passes)
         .on_accept(&mut on_accept);
-    if args.predicate.predicate_runs <= 1 {
-        reduction = reduction.original_outcome(first);
+    if let Some(outcome) = known {
+        reduction = reduction.original_outcome(outcome);
     }
     let (result, stats) = minrepro_driver::reduce(reduction, original.clone());
+    let original = original.clone();
     if let Some(path) = &args.stats_json {
         let value = stats_json(
             &stats,

@@ -2,7 +2,7 @@
 //! blocks, and balanced bracket regions.
 
 use crate::lex::{Kind, Token};
-use crate::site::Site;
+use crate::{removal, Site};
 use std::ops::Range;
 
 /// A line: its byte range (with its newline) and the bracket depth at its start and end.
@@ -70,7 +70,7 @@ pub fn line_sites(text: &str, tokens: &[Token], level: Option<usize>) -> Vec<Sit
         return all
             .iter()
             .filter(|l| !l.blank)
-            .map(|l| Site::remove("remove-line", l.range.clone()))
+            .map(|l| removal("remove-line", l.range.clone()))
             .collect();
     };
     let mut out = Vec::new();
@@ -86,7 +86,7 @@ pub fn line_sites(text: &str, tokens: &[Token], level: Option<usize>) -> Vec<Sit
             && line.end_depth == level
             && !units_lines.iter().all(|l| l.blank)
         {
-            out.push(Site::remove("remove-lines", unit));
+            out.push(removal("remove-lines", unit));
         }
         first = None;
     }
@@ -150,7 +150,7 @@ pub fn indent_sites(text: &str, rank: usize) -> Vec<Site> {
     blocks(text)
         .into_iter()
         .filter(|(w, _)| *w == width)
-        .map(|(_, range)| Site::remove("remove-indented-block", range))
+        .map(|(_, range)| removal("remove-indented-block", range))
         .collect()
 }
 
@@ -218,11 +218,10 @@ pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Sit
         .filter_map(|(open, close)| {
             let inside = &text[open + 1..close];
             match edit {
-                BracketEdit::Remove => {
-                    Some(Site::remove("remove-brackets-region", open..close + 1))
+                BracketEdit::Remove => Some(removal("remove-brackets-region", open..close + 1)),
+                BracketEdit::Empty => {
+                    (!inside.trim().is_empty()).then(|| removal("empty-brackets", open + 1..close))
                 }
-                BracketEdit::Empty => (!inside.trim().is_empty())
-                    .then(|| Site::remove("empty-brackets", open + 1..close)),
                 BracketEdit::Unwrap => Some(Site {
                     kind: "unwrap-brackets",
                     range: open..close + 1,
@@ -236,8 +235,8 @@ pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Sit
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply;
     use crate::lex::{tokens, Syntax};
-    use crate::site::apply;
     use std::path::Path;
 
     const C: &str =
