@@ -88,9 +88,12 @@ struct Round<'b, C> {
     frontier: usize,
     /// The look-ahead of the current frontier.
     ahead: Option<Ahead<C>>,
+    /// The look-ahead past the batch's end (all rejected).
+    beyond: Option<Ahead<C>>,
 }
 
-/// The batch that would follow the acceptance of candidate `premise`.
+/// The batch that would follow the acceptance of candidate `premise` (the batch's length: the
+/// rejection of all).
 struct Ahead<C> {
     premise: usize,
     proposals: Arc<Vec<Proposal<C>>>,
@@ -144,7 +147,8 @@ impl<C: Send + Sync> Dispatcher<C> {
     /// Evaluates `batch` (cache keys in `keys`) in order: returns the verdicts of every
     /// candidate up to the first interesting one, which is accepted. Runs beyond it are
     /// cancelled; an error at or before it ends the batch with that error. `look_ahead(i)`
-    /// gives the candidates that would follow the acceptance of candidate `i` (or nothing).
+    /// gives the candidates that would follow the acceptance of candidate `i`, or with `i` the
+    /// batch's length those that would follow if all were rejected (or nothing).
     pub fn evaluate(
         &mut self,
         pass: &str,
@@ -171,16 +175,18 @@ impl<C: Send + Sync> Dispatcher<C> {
             next: 0,
             frontier: 0,
             ahead: None,
+            beyond: None,
         };
         let result = self.run_round(&mut round, cache, look_ahead);
-        let accepted = match &result {
-            Ok((_, accepted)) => *accepted,
+        // The premise that came true: an accepted index, or `n` when all were rejected.
+        let came_true = match &result {
+            Ok((_, accepted)) => Some(accepted.unwrap_or(n)),
             Err(_) => None,
         };
         round.cancels.iter().for_each(CancelFlag::cancel);
         for flight in self.flights.values_mut() {
-            // Only the look-ahead of the accepted candidate may still be needed.
-            if flight.premise.is_some() && flight.premise != accepted {
+            // Only the look-ahead of what came true may still be needed.
+            if flight.premise.is_some() && flight.premise != came_true {
                 flight.cancel.cancel();
             }
         }
@@ -233,7 +239,7 @@ impl<C: Send + Sync> Dispatcher<C> {
                 launched = if ahead {
                     self.launch_ahead(round, cache, look_ahead)
                 } else {
-                    self.launch_next(round, cache)
+                    self.launch_next(round, cache, look_ahead)
                 };
                 if launched {
                     break;
@@ -262,10 +268,15 @@ impl<C: Send + Sync> Dispatcher<C> {
 
     /// Answers the batch's next candidate from the cache, or adopts a running look-ahead for
     /// it, or starts it if the policy allows; returns whether it did.
-    fn launch_next(&mut self, round: &mut Round<'_, C>, cache: &OutcomeCache) -> bool {
+    fn launch_next(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> bool {
         let next = round.next;
         if next >= round.batch.len() {
-            return false;
+            return self.launch_beyond(round, cache, look_ahead);
         }
         let key = &round.keys[next];
         if let Some(outcome) = cache.get(key) {
@@ -348,6 +359,43 @@ impl<C: Send + Sync> Dispatcher<C> {
                 None,
                 Some(frontier),
             );
+        }
+        true
+    }
+
+    /// Past the batch's end: the candidates that follow if every one of it is rejected, as if
+    /// the batch went on (the same policy, at the depth they would have there).
+    fn launch_beyond(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> bool {
+        let n = round.batch.len();
+        let launched = round.beyond.as_ref().map_or(0, |b| b.launched);
+        let depth = n - round.frontier + launched;
+        let busy = self.flights.len();
+        if !self.speculation.allows(round.pass, depth, busy, self.slots) {
+            return false;
+        }
+        let beyond = round.beyond.get_or_insert_with(|| {
+            let (keys, proposals) = look_ahead(n).into_iter().unzip();
+            Ahead {
+                premise: n,
+                proposals: Arc::new(proposals),
+                keys,
+                launched: 0,
+            }
+        });
+        let Some(key) = beyond.keys.get(beyond.launched).cloned() else {
+            return false;
+        };
+        let index = beyond.launched;
+        beyond.launched += 1;
+        let proposals = beyond.proposals.clone();
+        let running = self.flights.values().any(|f| f.key == key);
+        if cache.get(&key).is_none() && !running {
+            self.send(proposals, index, key, CancelFlag::new(), None, Some(n));
         }
         true
     }
