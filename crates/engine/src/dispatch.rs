@@ -77,6 +77,18 @@ pub struct Dispatcher<C> {
     speculation: Speculation,
 }
 
+impl<C> Ahead<C> {
+    fn new(premise: usize, candidates: LookAhead<C>) -> Self {
+        let (keys, proposals) = candidates.into_iter().unzip();
+        Ahead {
+            premise,
+            proposals: Arc::new(proposals),
+            keys,
+            launched: 0,
+        }
+    }
+}
+
 /// A batch being decided.
 struct Round<'b, C> {
     pass: &'b str,
@@ -332,35 +344,12 @@ impl<C: Send + Sync> Dispatcher<C> {
             return false;
         }
         if stale {
-            let (keys, proposals) = look_ahead(frontier).into_iter().unzip();
-            round.ahead = Some(Ahead {
-                premise: frontier,
-                proposals: Arc::new(proposals),
-                keys,
-                launched: 0,
-            });
+            round.ahead = Some(Ahead::new(frontier, look_ahead(frontier)));
         }
-        let Some(ahead) = round.ahead.as_mut() else {
-            return false;
-        };
-        let Some(key) = ahead.keys.get(ahead.launched).cloned() else {
-            return false;
-        };
-        let index = ahead.launched;
-        ahead.launched += 1;
-        let running = self.flights.values().any(|f| f.key == key);
-        if cache.get(&key).is_none() && !running {
-            let proposals = ahead.proposals.clone();
-            self.send(
-                proposals,
-                index,
-                key,
-                CancelFlag::new(),
-                None,
-                Some(frontier),
-            );
+        match round.ahead.as_mut() {
+            Some(ahead) => self.start_next_of(ahead, cache),
+            None => false,
         }
-        true
     }
 
     /// Past the batch's end: the candidates that follow if every one of it is rejected, as if
@@ -378,24 +367,24 @@ impl<C: Send + Sync> Dispatcher<C> {
         if !self.speculation.allows(round.pass, depth, busy, self.slots) {
             return false;
         }
-        let beyond = round.beyond.get_or_insert_with(|| {
-            let (keys, proposals) = look_ahead(n).into_iter().unzip();
-            Ahead {
-                premise: n,
-                proposals: Arc::new(proposals),
-                keys,
-                launched: 0,
-            }
-        });
-        let Some(key) = beyond.keys.get(beyond.launched).cloned() else {
+        let beyond = round
+            .beyond
+            .get_or_insert_with(|| Ahead::new(n, look_ahead(n)));
+        self.start_next_of(beyond, cache)
+    }
+
+    /// Starts a look-ahead's next candidate (unless the cache knows it or it already runs);
+    /// returns whether there was one.
+    fn start_next_of(&mut self, ahead: &mut Ahead<C>, cache: &OutcomeCache) -> bool {
+        let Some(key) = ahead.keys.get(ahead.launched).cloned() else {
             return false;
         };
-        let index = beyond.launched;
-        beyond.launched += 1;
-        let proposals = beyond.proposals.clone();
+        let index = ahead.launched;
+        ahead.launched += 1;
         let running = self.flights.values().any(|f| f.key == key);
         if cache.get(&key).is_none() && !running {
-            self.send(proposals, index, key, CancelFlag::new(), None, Some(n));
+            let (proposals, premise) = (ahead.proposals.clone(), Some(ahead.premise));
+            self.send(proposals, index, key, CancelFlag::new(), None, premise);
         }
         true
     }
