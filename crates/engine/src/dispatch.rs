@@ -8,9 +8,11 @@
 //! as its accepted candidate is known: runs still going are cancelled and keep their executors
 //! busy until they report, but the next batch starts at once on the free ones.
 //!
-//! Two kinds of speculation fill free executors: later candidates of the batch (needed if every
-//! earlier one is rejected), and the first candidates of the batch that would follow if the
-//! frontier candidate were accepted ("look-ahead", from a copy of the search). A look-ahead run
+//! Three kinds of speculation fill free executors: later candidates of the batch (needed if every
+//! earlier one is rejected), the first candidates of the batch that would follow if the
+//! frontier candidate were accepted ("look-ahead", from a copy of the search), and, once the
+//! batch is all started, what would follow if every candidate were rejected (the search's next
+//! slice or granularity, or the next pass's first batch). A look-ahead run
 //! that is still going when its batch really comes is adopted, not started again; one that
 //! finished left its verdict in the cache; one whose premise failed is cancelled.
 
