@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares two runs of refactor_compare.sh: prints a Markdown table (case, -j, predicate runs
 and decided candidates before and after, output bytes identical) and exits 1 if an output, a
-decided-candidate count, or a -j 1 predicate-run count differs. At -j 2 and more the engine
+decided-candidate count, or a -j 1 predicate-run count differs. A case missing from AFTER_DIR
+(not run) is listed as such and not compared. At -j 2 and more the engine
 starts speculative runs that a later acceptance cancels, so the predicate-run count varies from
 run to run of one binary; the decided candidates (and the output) do not.
 
@@ -19,7 +20,10 @@ def main():
         name, j = stats.name[: -len(".jN.json")], stats.name[-6]
         other = after / stats.name
         b = json.loads(stats.read_text())
-        a = json.loads(other.read_text()) if other.exists() else {}
+        if not other.exists():
+            rows.append(f"| {name} | {j} | {b['predicate_runs']} | not run | {b['candidates']} | not run | - |")
+            continue
+        a = json.loads(other.read_text())
         runs_b, runs_a = b["predicate_runs"], a.get("predicate_runs")
         cand_b, cand_a = b["candidates"], a.get("candidates")
         out_b, out_a = before / f"{name}.j{j}.py", after / f"{name}.j{j}.py"

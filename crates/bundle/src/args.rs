@@ -101,7 +101,7 @@ fn usage(message: impl Into<String>) -> RunError {
 
 impl BundleOptions {
     /// The single input source, or a usage error.
-    pub fn input_source(&self) -> Result<InputSource, RunError> {
+    pub(crate) fn input_source(&self) -> Result<InputSource, RunError> {
         let given = usize::from(self.bundle.is_some())
             + usize::from(!self.code_objects.is_empty())
             + usize::from(self.worklist.is_some());

@@ -35,7 +35,7 @@ use minrepro_driver::{check_output_location, publish_directory, PublishError, Ru
 use minrepro_engine::{EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
-pub use args::BundleArgs;
+pub use args::{BundleArgs, BundleOptions};
 use case::BundleCase;
 pub use elf_tools::{ElfTools, ToolError};
 pub use glob::GlobError;

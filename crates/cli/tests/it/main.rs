@@ -18,6 +18,7 @@ mod bundle_safety;
 mod docs;
 mod driver;
 mod engine_cache;
+mod file_cli;
 mod parent_death;
 mod progress;
 mod python_errors;
