@@ -136,7 +136,7 @@ fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Out
             "say where the result goes: -o PATH (a new file or directory) or --in-place".into(),
         ));
     };
-    check_output_location(path).map_err(|error| RunError::Failed(error.to_string()))?;
+    check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
     let single = inputs.len() == 1 && origins.len() == 1 && inputs[0] == origins[0].path;
     Ok(if single {
         Output::File(path.clone())
