@@ -81,6 +81,12 @@ pub struct BundleOptions {
         value_parser = parse_timeout_seconds
     )]
     pub tool_timeout: f64,
+    /// Write the run's counters as JSON to this file at the end (also when the reduction fails
+    /// or is interrupted after it started): predicate runs launched (speculative ones included),
+    /// cancelled runs, cache hits, candidates, accepted, sizes, wall and start-up seconds, and
+    /// with section removal the ELF tool runs (and their seconds) that built section candidates.
+    #[arg(long = "stats-json", value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
     /// Engine flags.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -95,7 +101,7 @@ fn usage(message: impl Into<String>) -> RunError {
 
 impl BundleOptions {
     /// The single input source, or a usage error.
-    pub fn input_source(&self) -> Result<InputSource, RunError> {
+    pub(crate) fn input_source(&self) -> Result<InputSource, RunError> {
         let given = usize::from(self.bundle.is_some())
             + usize::from(!self.code_objects.is_empty())
             + usize::from(self.worklist.is_some());
@@ -138,6 +144,24 @@ impl BundleOptions {
         ] {
             if globs.iter().any(String::is_empty) {
                 return Err(usage(format!("{flag} must not be empty")));
+            }
+        }
+        if let Some(stats) = &self.stats_json {
+            let resolved = minrepro_driver::resolve_for_comparison(stats);
+            let inputs = self
+                .bundle
+                .iter()
+                .chain(&self.metadata)
+                .chain(&self.worklist);
+            let named = inputs.chain(&self.code_objects).chain([&self.output]);
+            if named
+                .into_iter()
+                .any(|p| minrepro_driver::resolve_for_comparison(p) == resolved)
+            {
+                return Err(usage(format!(
+                    "--stats-json {} is also an input or the output",
+                    stats.display()
+                )));
             }
         }
         Ok(())

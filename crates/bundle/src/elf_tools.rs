@@ -3,7 +3,9 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use minrepro_predicate::{resolve_executable, run_tool, ToolError as RunToolError, ToolRun};
 
@@ -30,6 +32,9 @@ pub struct ElfTools {
     objcopy: PathBuf,
     timeout: Duration,
     scratch: PathBuf,
+    /// Tool runs made and the wall time they took (nanoseconds), for the statistics.
+    runs: Arc<AtomicU64>,
+    spent: Arc<AtomicU64>,
 }
 
 fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, ToolError> {
@@ -51,12 +56,24 @@ impl ElfTools {
             objcopy: resolve_tool("--objcopy", objcopy)?,
             timeout: Duration::from_secs_f64(timeout_secs),
             scratch,
+            runs: Arc::default(),
+            spent: Arc::default(),
         })
+    }
+
+    /// Tool runs made so far and the wall time they took (summed over parallel runs).
+    pub fn time_spent(&self) -> (u64, Duration) {
+        let nanos = self.spent.load(Ordering::Relaxed);
+        (
+            self.runs.load(Ordering::Relaxed),
+            Duration::from_nanos(nanos),
+        )
     }
 
     /// Runs a tool in `cwd`; returns its stdout, or an error with its stderr.
     fn run(&self, program: &Path, args: &[OsString], cwd: &Path) -> Result<Vec<u8>, ToolError> {
         let shown = program.display();
+        let started = Instant::now();
         let output = run_tool(&ToolRun {
             program,
             args,
@@ -64,8 +81,11 @@ impl ElfTools {
             timeout: self.timeout,
             max_stdout: MAX_TOOL_STDOUT,
             hide_cwd: true,
-        })
-        .map_err(|error| match error {
+        });
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.spent.fetch_add(nanos, Ordering::Relaxed);
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let output = output.map_err(|error| match error {
             RunToolError::Interrupted => ToolError::Interrupted,
             RunToolError::TimedOut { .. } => ToolError::Failed(format!(
                 "{shown} timed out after {} s (--tool-timeout)",

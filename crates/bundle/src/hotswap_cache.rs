@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use minrepro_cache::{CacheCodec, DecodeError, OutcomeCache};
-use minrepro_predicate::capture::TRUNCATED_MARKER;
+use minrepro_predicate::TRUNCATED_MARKER;
 use minrepro_predicate::{CapturedStream, Outcome, RunRecord, Status, OUTPUT_HEAD_LIMIT};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};

@@ -35,7 +35,7 @@ use minrepro_driver::{check_output_location, publish_directory, PublishError, Ru
 use minrepro_engine::{EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{is_interrupted, Acceptance, Predicate};
 
-pub use args::BundleArgs;
+pub use args::{BundleArgs, BundleOptions};
 use case::BundleCase;
 pub use elf_tools::{ElfTools, ToolError};
 pub use glob::GlobError;
@@ -114,6 +114,8 @@ pub fn run(args: &BundleArgs) -> Result<String, RunError> {
 }
 
 fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, RunError> {
+    // Made first: its clock (the reported wall time) and its lines cover the start-up too.
+    let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
     let launch = args.predicate.launch()?;
     check_output(&args.output)?;
     // Printed even with -q: each is an input the original would have used silently.
@@ -205,7 +207,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
             temp.path().to_path_buf(),
         )
         .map_err(|error| failed(error.to_string()))?;
-        list_sections(&tools, &mut original)?;
+        list_sections(&tools, &mut original, &progress)?;
         Some(Arc::new(tools))
     } else {
         None
@@ -221,10 +223,14 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         .iter()
         .map(|&key| MetadataListPass { key })
         .collect();
+    // Tool time of the start-up's listing, left out of the reduction's figure.
+    let listing_time = tools.as_ref().map(|t| t.time_spent());
+    let section_tools = tools.clone();
     let section_pass = tools.map(|tools| SectionPass {
         tools,
         policy: Arc::new(policy.clone()),
         quiet: args.common.quiet,
+        max_batch: passes::section_batch(args.common.jobs as usize),
     });
     let mut passes: Vec<&dyn Pass<BundleCase>> = vec![&object_pass];
     passes.extend(list_passes.iter().map(|p| p as &dyn Pass<BundleCase>));
@@ -232,7 +238,6 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     if let Some(pass) = &section_pass {
         passes.push(pass);
     }
-    let progress = Progress::new("minrepro bundle", "bytes", args.common.quiet);
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
         config_digest: original_predicate.config_digest(),
@@ -242,7 +247,20 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     let reduction = Reduction::new(&oracle, &cache, &progress, options)
         .passes(&passes)
         .collect_log();
-    let reduced = minrepro_driver::reduce(reduction, original).0?;
+    let (result, stats) = minrepro_driver::reduce(reduction, original);
+    if let Some(path) = &args.stats_json {
+        let mut value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+        if let (Some(tools), Some((listing_runs, listing))) = (&section_tools, listing_time) {
+            // ELF tools run while building section candidates (not in the predicate).
+            let (runs, spent) = tools.time_spent();
+            value["elf_tool_runs"] = (runs - listing_runs).into();
+            value["elf_tool_seconds"] = spent.saturating_sub(listing).as_secs_f64().into();
+        }
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        minrepro_driver::write_atomically(path, text.as_bytes())
+            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let reduced = result?;
     if is_interrupted() {
         return Err(RunError::Interrupted);
     }
@@ -265,8 +283,17 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
 }
 
 /// Lists every object's sections before any predicate runs; every object must be AMDGPU ELF.
-fn list_sections(tools: &ElfTools, case: &mut BundleCase) -> Result<(), RunError> {
-    for object in &mut case.objects {
+/// Progress says so (a plain line, then the object being listed on a live line).
+fn list_sections(
+    tools: &ElfTools,
+    case: &mut BundleCase,
+    progress: &Progress,
+) -> Result<(), RunError> {
+    let count = case.objects.len();
+    progress.message(&format!("listing the sections of {count} code object(s)"));
+    for (index, object) in case.objects.iter_mut().enumerate() {
+        let item = format!("object {} ({}/{count})", object.id, index + 1);
+        progress.start_up("listing sections", Some(item));
         match tools.list_bytes(&object.bytes) {
             Ok(listing) => object.sections = Some(Arc::new(listing)),
             Err(ToolError::Interrupted) => return Err(RunError::Interrupted),

@@ -55,6 +55,16 @@ impl Oracle<BundleCase> for BundleOracle<'_> {
         case.size()
     }
 
+    /// The object whose sections a proposal removes, or the metadata list it shortens (the
+    /// object pass's subject is its name already).
+    fn item(&self, change: &serde_json::Value) -> Option<String> {
+        if let Some(id) = change.get("object_id").and_then(|v| v.as_str()) {
+            return Some(format!("object {id}"));
+        }
+        let path = change.get("path").and_then(|v| v.as_str())?;
+        Some(format!("list {path}"))
+    }
+
     fn evaluate(&self, case: &BundleCase, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
         if let Some(error) = &case.tool_error {
             // Rejected without running the predicate; launch errors are never cached.

@@ -162,6 +162,19 @@ pub struct SectionPass {
     pub policy: Arc<SectionPolicy>,
     /// Whether to keep quiet about rejected tool results (they are always logged).
     pub quiet: bool,
+    /// Most proposals built at once: each runs llvm-objcopy and llvm-readobj, and those built
+    /// after the accepted one are wasted (1 under `-j 1`; see [`section_batch`]).
+    pub max_batch: usize,
+}
+
+/// How many section proposals to build at once for `jobs` executors: one when nothing runs
+/// in parallel, else enough for every executor and as many again for the next decisions.
+pub fn section_batch(jobs: usize) -> usize {
+    if jobs <= 1 {
+        1
+    } else {
+        2 * jobs
+    }
 }
 
 fn removable(policy: &SectionPolicy, object: &CodeObject) -> Vec<String> {
@@ -178,6 +191,7 @@ impl Pass<BundleCase> for SectionPass {
 
     fn search(&self, current: &BundleCase) -> Box<dyn Search<BundleCase> + '_> {
         let (tools, policy, quiet) = (self.tools.clone(), self.policy.clone(), self.quiet);
+        let max_batch = self.max_batch;
         per_item(current.objects.len(), move |index, base: &BundleCase| {
             let (tools, policy, length_policy) = (tools.clone(), policy.clone(), policy.clone());
             // What was removable when this object's turn came: the log records every
@@ -204,6 +218,7 @@ impl Pass<BundleCase> for SectionPass {
                     step.build(case, index, removed)
                 },
             )
+            .with_max_batch(max_batch)
         })
     }
 }

@@ -23,6 +23,8 @@ enum Command {
     Bundle(minrepro_bundle::BundleArgs),
     /// Reduce a Python program while --err-msg still appears in its output (AutoDD).
     Python(Box<minrepro_python::PythonArgs>),
+    /// Reduce any text file, several files or a source tree (C-Reduce style: `TEST FILE...`).
+    File(Box<minrepro_file::FileArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(docs::CompletionsArgs),
     /// Print the manual page (roff; `minrepro man | man -l -`), or write them all with --dir.
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     let name = match &cli.command {
         Command::Bundle(_) => "minrepro bundle",
         Command::Python(_) => "minrepro python",
+        Command::File(_) => "minrepro file",
         Command::Completions(args) => return print_docs(docs::completions(args, &mut stdout())),
         Command::Man(args) => return print_docs(docs::man(args, &mut stdout())),
     };
@@ -54,13 +57,14 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Bundle(args) => minrepro_bundle::run(args),
         Command::Python(args) => minrepro_python::run(args),
+        Command::File(args) => minrepro_file::run(args),
         Command::Completions(_) | Command::Man(_) => unreachable!("answered above"),
     };
     // Whatever happened, no descendant of a predicate may outlive us.
     minrepro_predicate::process::kill_all_orphans();
     let error = style::paint("error:", style::Colour::Red, style::stderr_wanted());
     // Nor any Slurm job of one of our runs.
-    minrepro_predicate::slurm::cancel_leftover_jobs();
+    minrepro_predicate::cancel_leftover_jobs();
     match result {
         Ok(line) => {
             let line = style::paint(&line, style::Colour::Green, style::stdout_wanted());

@@ -6,14 +6,16 @@ use minrepro_engine::Stats;
 /// The end-of-run statistics line (stderr; not part of any deterministic output).
 pub fn stats_line(stats: &Stats, unit: &str) -> String {
     format!(
-        "predicate runs {}, cache hits {}, candidates {}, accepted {}, size {} -> {} {unit}, wall time {:.2} s",
+        "predicate runs {}, cancelled {}, cache hits {}, candidates {}, accepted {}, size {} -> {} {unit}, wall time {:.2} s (start-up {:.2} s)",
         stats.predicate_evaluations,
+        stats.cancelled_runs,
         stats.cache_hits,
         stats.candidates_decided,
         stats.accepted,
         stats.size_before,
         stats.size_after,
-        stats.wall_time.as_secs_f64()
+        stats.wall_time.as_secs_f64(),
+        stats.startup_time.as_secs_f64()
     )
 }
 
@@ -32,8 +34,10 @@ pub fn pass_stats_line(stats: &Stats) -> String {
 }
 
 /// The counters as JSON (for `--stats-json`): `extra_runs` predicate runs made outside the
-/// engine (e.g. a front end's probe of the original) are added to `predicate_runs`; `complete`
-/// says whether the reduction reached its fixpoint.
+/// engine (e.g. a front end's probe of the original) are added to `predicate_runs`, which
+/// counts every launched run, `cancelled_runs` those cancelled as no longer needed; `complete`
+/// says whether the reduction reached its fixpoint; `wall_seconds` includes `startup_seconds`;
+/// `cpu_seconds` (this process's own, child processes excluded) includes `startup_cpu_seconds`.
 pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_json::Value {
     let passes: serde_json::Map<String, serde_json::Value> = stats
         .per_pass
@@ -49,6 +53,7 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
         "complete": complete,
         "predicate_runs": stats.predicate_evaluations + extra_runs,
         "engine_predicate_runs": stats.predicate_evaluations,
+        "cancelled_runs": stats.cancelled_runs,
         "cache_hits": stats.cache_hits,
         "candidates": stats.candidates_decided,
         "accepted": stats.accepted,
@@ -56,6 +61,9 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
         "size_before": stats.size_before,
         "size_after": stats.size_after,
         "wall_seconds": stats.wall_time.as_secs_f64(),
+        "startup_seconds": stats.startup_time.as_secs_f64(),
+        "cpu_seconds": stats.cpu_time.as_secs_f64(),
+        "startup_cpu_seconds": stats.startup_cpu_time.as_secs_f64(),
         "rounds": stats.rounds,
         "passes": passes,
     })

@@ -17,6 +17,7 @@
 //! previous one was, exactly as a sequential reducer continues down the same list.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::search::{Proposal, Search};
 
@@ -25,12 +26,12 @@ pub const MAX_BATCH: usize = 32;
 
 /// Builds the candidate that removes `removed` (sorted positions) from the current list, or
 /// `None` when that edit is not allowed.
-pub type BuildRemoval<C> = Box<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send>;
+pub type BuildRemoval<C> = Arc<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + Sync>;
 
 /// ddmin as a [`Search`]: `length` reads the list's current length from the case, `build` makes
 /// the removal candidates.
 pub struct Ddmin<C> {
-    length: Box<dyn Fn(&C) -> usize + Send>,
+    length: Arc<dyn Fn(&C) -> usize + Send + Sync>,
     build: BuildRemoval<C>,
     min_size: usize,
     /// Most proposals in one batch ([`MAX_BATCH`] unless set lower).
@@ -47,6 +48,7 @@ pub struct Ddmin<C> {
 }
 
 /// What [`Ddmin::feedback`] needs to know about the batch it judges.
+#[derive(Clone)]
 struct LastBatch {
     granularity: usize,
     len: usize,
@@ -58,12 +60,12 @@ impl<C> Ddmin<C> {
     /// A ddmin search that never proposes a list shorter than `min_size`.
     pub fn new(
         min_size: usize,
-        length: impl Fn(&C) -> usize + Send + 'static,
-        build: impl Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + 'static,
+        length: impl Fn(&C) -> usize + Send + Sync + 'static,
+        build: impl Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + Sync + 'static,
     ) -> Self {
         Ddmin {
-            length: Box::new(length),
-            build: Box::new(build),
+            length: Arc::new(length),
+            build: Arc::new(build),
             min_size,
             max_batch: MAX_BATCH,
             granularity: 2,
@@ -95,7 +97,30 @@ pub fn split_chunks(len: usize, n: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-impl<C> Search<C> for Ddmin<C> {
+impl<C> Clone for Ddmin<C> {
+    fn clone(&self) -> Self {
+        Ddmin {
+            length: self.length.clone(),
+            build: self.build.clone(),
+            min_size: self.min_size,
+            max_batch: self.max_batch,
+            granularity: self.granularity,
+            sweep_start: self.sweep_start,
+            tried: self.tried,
+            last: self.last.clone(),
+            done: self.done,
+        }
+    }
+}
+
+impl<C: 'static> Search<C> for Ddmin<C> {
+    fn fork(&self, max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
+        // Slicing changes neither the candidates nor their order (see the module docs).
+        Some(Box::new(
+            self.clone().with_max_batch(max_batch.min(self.max_batch)),
+        ))
+    }
+
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
         let len = (self.length)(current);
         if self.done || len <= self.min_size {

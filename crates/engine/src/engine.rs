@@ -1,16 +1,16 @@
 //! The decider: evaluates batches speculatively in parallel, accepts deterministically, runs the
 //! pass hierarchy to a fixpoint, and keeps the log and statistics.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use minrepro_cache::OutcomeCache;
 use minrepro_predicate::{is_interrupted, CancelFlag, EvalError, Outcome, Status};
 use serde::Serialize;
 
+use crate::dispatch::{Decided, Dispatcher, LookAhead, Verdict};
 use crate::progress::Progress;
-use crate::search::{Pass, Proposal};
+use crate::search::{Pass, Proposal, Search};
 
 /// What a front end tells the engine about its test cases.
 pub trait Oracle<C>: Sync {
@@ -20,6 +20,10 @@ pub trait Oracle<C>: Sync {
     fn size(&self, case: &C) -> u64;
     /// Materializes and judges a candidate.
     fn evaluate(&self, case: &C, cancel: &CancelFlag) -> Result<Outcome, EvalError>;
+    /// What a proposal with this change record works on (an object, a list), for progress.
+    fn item(&self, _change: &serde_json::Value) -> Option<String> {
+        None
+    }
 }
 
 /// One decided candidate, in the order a sequential reduction decides them.
@@ -40,8 +44,10 @@ pub struct LogEntry {
 /// Counters reported at the end of a reduction (never written to deterministic logs).
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
-    /// Candidates whose predicate actually ran (including speculative ones).
+    /// Predicate runs launched, every speculative one included (cancelled or not).
     pub predicate_evaluations: usize,
+    /// Of those, the speculative runs cancelled because an earlier candidate was accepted.
+    pub cancelled_runs: usize,
     /// Candidates answered by the cache.
     pub cache_hits: usize,
     /// Candidates decided (logged).
@@ -54,8 +60,15 @@ pub struct Stats {
     pub size_before: u64,
     /// Size of the result.
     pub size_after: u64,
-    /// Wall time of the reduction.
+    /// Wall time of the whole run, the front end's start-up included.
     pub wall_time: Duration,
+    /// Of that, the start-up before the reduction began (loading, listing sections, …).
+    pub startup_time: Duration,
+    /// This process's own processor time (all threads, no child processes) for the whole run,
+    /// and for its start-up.
+    pub cpu_time: Duration,
+    /// See [`Stats::cpu_time`].
+    pub startup_cpu_time: Duration,
     /// Per pass: candidates decided and accepted.
     pub per_pass: std::collections::BTreeMap<String, (usize, usize)>,
     /// Complete rounds over all passes (the last one changed nothing).
@@ -110,10 +123,6 @@ pub struct Engine<'a, C> {
     log: Vec<LogEntry>,
     stats: Stats,
 }
-
-type Verdict = Result<(Outcome, bool), EvalError>;
-/// Verdicts of a batch's decided prefix and the accepted index.
-type BatchResult = Result<(Vec<Option<(Outcome, bool)>>, Option<usize>), EngineError>;
 
 impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
     /// A new engine over a front end's oracle.
@@ -207,6 +216,25 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         on_accept: &mut dyn FnMut(&C) -> Result<(), EngineError>,
     ) -> Result<C, EngineError> {
         let started = Instant::now();
+        let (oracle, cache, progress) = (self.oracle, self.cache, self.progress);
+        let jobs = self.options.jobs.max(1);
+        std::thread::scope(|scope| {
+            // -j 1 needs no executors: the decider runs each candidate itself.
+            let mut dispatcher =
+                (jobs > 1).then(|| Dispatcher::start(scope, jobs, oracle, cache, progress));
+            let result = self.run_passes(original, passes, on_accept, dispatcher.as_mut());
+            self.stats.wall_time = started.elapsed();
+            result
+        })
+    }
+
+    fn run_passes(
+        &mut self,
+        original: C,
+        passes: &[&dyn Pass<C>],
+        on_accept: &mut dyn FnMut(&C) -> Result<(), EngineError>,
+        mut dispatcher: Option<&mut Dispatcher<C>>,
+    ) -> Result<C, EngineError> {
         let mut current = original;
         self.stats.size_before = self.oracle.size(&current);
         // Kept up to date so that an interrupted reduction still reports its best size.
@@ -215,7 +243,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         loop {
             let mut changed = false;
             self.stats.rounds += 1;
-            for pass in passes {
+            for (index, pass) in passes.iter().enumerate() {
                 let name = pass.name();
                 self.progress.start_pass(&name);
                 let mut search = pass.search(&current);
@@ -223,7 +251,16 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     if is_interrupted() {
                         return Err(EngineError::Interrupted);
                     }
-                    let accepted = self.decide(&name, batch)?;
+                    let dispatcher = dispatcher.as_deref_mut();
+                    // The pass that runs next if this one ends now (a new round when this
+                    // one changed something).
+                    let following = match passes.get(index + 1) {
+                        Some(pass) => Some(*pass),
+                        None if changed => passes.first().copied(),
+                        None => None,
+                    };
+                    let context = (&*search, &current, following);
+                    let accepted = self.decide(&name, batch, dispatcher, context)?;
                     let index = accepted.as_ref().map(|(index, _)| *index);
                     if let Some((_, case)) = accepted {
                         current = case;
@@ -241,7 +278,6 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             }
         }
         self.stats.size_after = self.oracle.size(&current);
-        self.stats.wall_time = started.elapsed();
         Ok(current)
     }
 
@@ -250,15 +286,51 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         &mut self,
         pass: &str,
         batch: Vec<Proposal<C>>,
+        dispatcher: Option<&mut Dispatcher<C>>,
+        (search, current, following): (&dyn Search<C>, &C, Option<&dyn Pass<C>>),
     ) -> Result<Option<(usize, C)>, EngineError> {
         if batch.is_empty() {
             return Ok(None);
         }
         let digests: Vec<String> = batch.iter().map(|p| self.oracle.digest(&p.case)).collect();
-        let (verdicts, accepted) = self.evaluate_batch(&batch, &digests)?;
-        let decided = accepted.map_or(batch.len(), |i| i + 1);
-        for (index, (proposal, verdict)) in batch.iter().zip(verdicts).take(decided).enumerate() {
-            let (outcome, hit) = verdict.expect("every decided candidate has a verdict");
+        let config = &self.options.config_digest;
+        let keys: Vec<String> = digests.iter().map(|d| self.cache.key(d, config)).collect();
+        self.progress.set_item(self.oracle.item(&batch[0].change));
+        let batch = Arc::new(batch);
+        let (verdicts, accepted) = match dispatcher {
+            Some(dispatcher) => {
+                let (oracle, cache) = (self.oracle, self.cache);
+                let jobs = self.options.jobs;
+                // The batch that would follow the acceptance of candidate `index`.
+                // With `index` the batch's length: the batch that would follow if all were
+                // rejected, which may be the following pass's first.
+                let mut look_ahead = |index: usize| -> LookAhead<C> {
+                    let Some(mut fork) = search.fork(jobs) else {
+                        return Vec::new();
+                    };
+                    let accepted = batch.get(index);
+                    fork.feedback(accepted.map(|_| index));
+                    let base = accepted.map_or(current, |p| &p.case);
+                    let next = match (fork.next_batch(base), accepted, following) {
+                        (Some(next), ..) => Some(next),
+                        (None, None, Some(pass)) => pass.search(base).next_batch(base),
+                        _ => None,
+                    };
+                    let next = next.unwrap_or_default();
+                    let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
+                    next.into_iter().map(|p| (key(&p), p)).collect()
+                };
+                let decided =
+                    dispatcher.evaluate(pass, batch.clone(), &keys, cache, &mut look_ahead);
+                let decided = decided.map_err(eval_error)?;
+                for index in 0..decided.0.len() {
+                    dispatcher.decided(pass, Some(index) == decided.1);
+                }
+                decided
+            }
+            None => self.evaluate_sequentially(&batch, &keys)?,
+        };
+        for (index, (proposal, (outcome, hit))) in batch.iter().zip(verdicts).enumerate() {
             if hit {
                 self.stats.cache_hits += 1;
             }
@@ -279,99 +351,31 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                 });
             }
         }
-        Ok(accepted.map(|index| {
-            (
-                index,
-                batch.into_iter().nth(index).expect("index in batch").case,
-            )
-        }))
+        Ok(accepted.map(|index| (index, batch[index].case.clone())))
     }
 
-    /// Runs the batch on up to `jobs` workers. Verdicts are returned for every candidate up to the
-    /// accepted one (the first interesting in order); later runs are cancelled.
-    fn evaluate_batch(&mut self, batch: &[Proposal<C>], digests: &[String]) -> BatchResult {
-        let jobs = self.options.jobs.max(1).min(batch.len());
-        if jobs == 1 {
-            // Sequential: no speculation at all.
-            let mut verdicts = Vec::new();
-            for (proposal, digest) in batch.iter().zip(digests) {
-                let verdict = self.judge_keyed(&proposal.case, digest, &CancelFlag::new());
-                let (outcome, hit) = verdict.map_err(eval_error)?;
-                let interesting = outcome.status == Status::Interesting;
-                verdicts.push(Some((outcome, hit)));
-                if interesting {
-                    let index = verdicts.len() - 1;
-                    return Ok((verdicts, Some(index)));
-                }
-            }
-            return Ok((verdicts, None));
-        }
-        let cancels: Vec<CancelFlag> = batch.iter().map(|_| CancelFlag::new()).collect();
-        let next = AtomicUsize::new(0);
-        let stop_after = AtomicUsize::new(usize::MAX);
-        let (sender, receiver) = mpsc::channel::<(usize, Verdict)>();
-        let this = &*self;
-        let result = std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                let sender = sender.clone();
-                let (next, stop_after, cancels) = (&next, &stop_after, &cancels);
-                scope.spawn(move || loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= batch.len() || index > stop_after.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let verdict =
-                        this.judge_keyed(&batch[index].case, &digests[index], &cancels[index]);
-                    if sender.send((index, verdict)).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(sender);
-            let mut verdicts: Vec<Option<Verdict>> = (0..batch.len()).map(|_| None).collect();
-            let mut frontier = 0;
-            let stop = |at: usize| {
-                stop_after.store(at, Ordering::SeqCst);
-                cancels.iter().skip(at + 1).for_each(CancelFlag::cancel);
+    /// `-j 1`: each candidate in turn, up to the first interesting one (no speculation at all).
+    fn evaluate_sequentially(
+        &self,
+        batch: &[Proposal<C>],
+        keys: &[String],
+    ) -> Result<Decided, EngineError> {
+        let mut verdicts = Vec::new();
+        for (proposal, key) in batch.iter().zip(keys) {
+            let verdict = match self.cache.get(key) {
+                Some(outcome) => (outcome, true),
+                None => self
+                    .run_keyed(&proposal.case, key, &CancelFlag::new())
+                    .map_err(eval_error)?,
             };
-            for (index, verdict) in receiver.iter() {
-                verdicts[index] = Some(verdict);
-                while frontier < batch.len() {
-                    match &verdicts[frontier] {
-                        None => break,
-                        Some(Err(error)) => {
-                            let error = error.clone();
-                            stop(0);
-                            cancels.iter().for_each(CancelFlag::cancel);
-                            return Err(eval_error(error));
-                        }
-                        Some(Ok((outcome, _))) if outcome.status == Status::Interesting => {
-                            stop(frontier);
-                            let decided = verdicts
-                                .into_iter()
-                                .take(frontier + 1)
-                                .map(|v| v.map(|v| v.expect("decided verdicts are Ok")))
-                                .collect();
-                            return Ok((decided, Some(frontier)));
-                        }
-                        Some(Ok(_)) => frontier += 1,
-                    }
-                }
-                if frontier == batch.len() {
-                    break;
-                }
+            let interesting = verdict.0.status == Status::Interesting;
+            verdicts.push(verdict);
+            if interesting {
+                let index = verdicts.len() - 1;
+                return Ok((verdicts, Some(index)));
             }
-            if frontier < batch.len() {
-                // A worker stopped early without an error at the frontier: only interruption.
-                return Err(EngineError::Interrupted);
-            }
-            let all = verdicts
-                .into_iter()
-                .map(|v| v.map(|v| v.expect("all Ok")))
-                .collect();
-            Ok((all, None))
-        });
-        result
+        }
+        Ok((verdicts, None))
     }
 
     /// Cache lookup, else a predicate evaluation whose stable outcome is cached. The bool says
@@ -386,15 +390,16 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
 
     /// A predicate evaluation (never from the cache) whose stable outcome is cached under `key`.
     fn run_keyed(&self, case: &C, key: &str, cancel: &CancelFlag) -> Verdict {
+        self.progress.launched();
         let outcome = self.oracle.evaluate(case, cancel)?;
-        self.progress.evaluated();
         self.cache.put(key, &outcome);
         Ok((outcome, false))
     }
 
-    /// Counters, with the predicate evaluations counted by the progress reporter.
+    /// Counters, with the predicate runs counted by the progress reporter.
     pub fn finish_stats(&mut self) -> Stats {
         self.stats.predicate_evaluations = self.progress.evaluations();
+        self.stats.cancelled_runs = self.progress.cancelled_runs();
         self.stats.clone()
     }
 }

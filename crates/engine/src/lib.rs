@@ -2,22 +2,26 @@
 //!
 //! A reduction is a fixpoint over [`Pass`]es: each pass opens a [`Search`] that proposes batches of
 //! candidate edits of the current test case, in the order a sequential reducer would try them. The
-//! [`Engine`] alone decides: it evaluates a batch speculatively on `-j` workers, accepts the first
-//! interesting candidate in batch order (exactly what `-j 1` would accept), cancels the runs that
-//! no longer matter, records every decided candidate in the log, and repeats the pass hierarchy
+//! [`Engine`] alone decides: it evaluates a batch on `-j` executors (module `dispatch`), speculating
+//! only as far as is likely to pay (module `speculation`), accepts the first interesting candidate in
+//! batch order (exactly what `-j 1` would accept), cancels the runs that no longer matter,
+//! records every decided candidate in the log, and repeats the pass hierarchy
 //! until a complete round changes nothing. Front ends supply an [`Oracle`] (how to digest, measure
 //! and judge a candidate) and the passes, and start a run with the [`Reduction`] builder; the
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
-pub mod combinators;
-pub mod ddmin;
-pub mod engine;
-pub mod probdd;
-pub mod progress;
-pub mod reduction;
-pub mod search;
-pub mod temp;
+mod combinators;
+mod cpu;
+mod ddmin;
+mod dispatch;
+mod engine;
+mod probdd;
+mod progress;
+mod reduction;
+mod search;
+mod speculation;
+mod temp;
 
 pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};

@@ -23,6 +23,10 @@ pub enum ProgressMode {
 #[derive(Debug)]
 struct State {
     pass: String,
+    /// What the pass works on (an object, a list, …), when the front end says.
+    item: Option<String>,
+    /// In the front end's start-up: no sizes or counters to show yet.
+    starting: bool,
     original: u64,
     size: u64,
     tried: usize,
@@ -42,6 +46,7 @@ pub struct Progress {
     unit: &'static str,
     started: Instant,
     evaluations: AtomicUsize,
+    cancelled: AtomicUsize,
     state: Mutex<State>,
 }
 
@@ -66,8 +71,11 @@ impl Progress {
             unit,
             started: Instant::now(),
             evaluations: AtomicUsize::new(0),
+            cancelled: AtomicUsize::new(0),
             state: Mutex::new(State {
                 pass: String::new(),
+                item: None,
+                starting: false,
                 original: 0,
                 size: 0,
                 tried: 0,
@@ -100,13 +108,34 @@ impl Progress {
         let mut state = self.lock();
         state.original = size;
         state.size = size;
+        state.starting = false;
     }
 
     /// A pass starts.
     pub fn start_pass(&self, name: &str) {
         let mut state = self.lock();
         state.pass = name.to_owned();
+        state.item = None;
         self.draw(&mut state, true);
+    }
+
+    /// The item the current pass works on changed (`None`: the pass's whole subject).
+    pub fn set_item(&self, item: Option<String>) {
+        let mut state = self.lock();
+        if state.item != item {
+            state.item = item;
+            self.draw(&mut state, true);
+        }
+    }
+
+    /// Start-up work before the first candidate (e.g. listing sections): `step` is shown as
+    /// the pass, `item` as what it works on, so that the screen is not blank meanwhile.
+    pub fn start_up(&self, step: &str, item: Option<String>) {
+        let mut state = self.lock();
+        state.pass = step.to_owned();
+        state.item = item;
+        state.starting = true;
+        self.draw(&mut state, false);
     }
 
     /// A candidate was decided (from the cache or not; its run timed out or not).
@@ -136,14 +165,30 @@ impl Progress {
         self.draw(&mut state, true);
     }
 
-    /// A predicate evaluation actually ran (called from workers).
-    pub fn evaluated(&self) {
+    /// A predicate run is launched (called from executors).
+    pub fn launched(&self) {
         self.evaluations.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// Predicate evaluations so far.
+    /// A launched run was cancelled: an earlier candidate was accepted meanwhile.
+    pub fn cancelled(&self) {
+        self.cancelled.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Predicate runs launched so far, cancelled ones included.
     pub fn evaluations(&self) -> usize {
         self.evaluations.load(Ordering::SeqCst)
+    }
+
+    /// Launched runs that were cancelled so far.
+    pub fn cancelled_runs(&self) -> usize {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// Time since this reporter was made (the front end makes it first thing, so that this
+    /// includes its start-up).
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
     }
 
     /// Removes the live line (before final messages) and stops [`Progress::tick_until_finished`].
@@ -203,12 +248,22 @@ impl Progress {
         let _ = std::io::stderr().flush();
     }
 
-    /// The live line's text: pass, size (and the original's), elapsed time and counters.
+    /// The live line's text: pass and item, size (and the original's), elapsed time, counters.
     fn live_line(&self, state: &State) -> String {
+        let at = match &state.item {
+            Some(item) => format!("{}: {item}", state.pass),
+            None => state.pass.clone(),
+        };
+        if state.starting {
+            return format!(
+                "{}: [{at}] | {}",
+                self.prefix,
+                elapsed(self.started.elapsed())
+            );
+        }
         format!(
-            "{}: [{}] {} {} (was {}) | {} | tried {} | accepted {} | timeouts {} | cache hits {} | runs {}",
+            "{}: [{at}] {} {} (was {}) | {} | tried {} | accepted {} | timeouts {} | cache hits {} | runs {}",
             self.prefix,
-            state.pass,
             state.size,
             self.unit,
             state.original,
@@ -251,13 +306,14 @@ mod tests {
         let progress = Progress::with_mode("minrepro test", "tokens", ProgressMode::Quiet);
         progress.set_original_size(120);
         progress.start_pass("statements");
+        progress.set_item(Some("function f".into()));
         progress.tried(false, true);
         progress.tried(true, false);
         progress.accepted(80);
         let line = progress.live_line(&progress.lock());
         // The elapsed time between them depends on the machine.
         assert!(
-            line.starts_with("minrepro test: [statements] 80 tokens (was 120) | ")
+            line.starts_with("minrepro test: [statements: function f] 80 tokens (was 120) | ")
                 && line.ends_with(" s | tried 2 | accepted 1 | timeouts 1 | cache hits 1 | runs 0"),
             "{line}"
         );

@@ -1,8 +1,6 @@
 //! [`Reduction`]: one whole reduction as a front end asks for it, from the original's verdict to
 //! the smallest interesting case and the saved cache.
 
-use std::time::Instant;
-
 use minrepro_cache::OutcomeCache;
 use minrepro_predicate::Outcome;
 
@@ -98,8 +96,9 @@ impl<'a, C: Clone + Send + Sync> Reduction<'a, C> {
     /// saves a persistent cache, also when the run fails or is interrupted. The counters come
     /// back in every case (e.g. for a statistics file written after an interruption).
     pub fn run(self, original: C) -> (Result<Reduced<C>, EngineError>, Stats) {
-        let started = Instant::now();
         let progress = self.progress;
+        let startup_time = progress.elapsed();
+        let startup_cpu_time = crate::cpu::own_cpu();
         let mut engine = Engine::new(self.oracle, self.cache, self.options, progress);
         engine.set_collect_log(self.collect_log);
         let mut ignore = |_: &C| Ok(());
@@ -122,9 +121,11 @@ impl<'a, C: Clone + Send + Sync> Reduction<'a, C> {
         });
         let saved = self.cache.persist();
         let mut stats = engine.finish_stats();
-        if result.is_err() {
-            stats.wall_time = started.elapsed();
-        }
+        // From the reporter's creation: the front end's start-up counts too.
+        stats.wall_time = progress.elapsed();
+        stats.startup_time = startup_time;
+        stats.cpu_time = crate::cpu::own_cpu();
+        stats.startup_cpu_time = startup_cpu_time;
         let (original_outcome, case) = match result {
             Ok(done) => done,
             Err(error) => return (Err(error), stats),

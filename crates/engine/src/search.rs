@@ -19,6 +19,13 @@ pub trait Search<C>: Send {
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>>;
     /// Tells the search which proposal of the last batch became the current case.
     fn feedback(&mut self, accepted: Option<usize>);
+    /// A copy of this search in its present state whose batches hold at most `max_batch`
+    /// proposals, or `None` if it cannot be copied. The engine feeds a copy a hypothetical
+    /// acceptance to see the batch that would follow it and run that speculatively; the copy
+    /// must propose exactly what this search would, in the same order.
+    fn fork(&self, _max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
+        None
+    }
 }
 
 /// A reduction pass: a named factory of searches.

@@ -126,6 +126,7 @@ impl StreamCapture {
     }
 
     /// Total number of bytes seen.
+    #[cfg(test)]
     pub fn total_bytes(&self) -> u64 {
         self.total
     }

@@ -6,38 +6,48 @@
 //! with `setsid`) is killed after every run. Output is captured in bounded memory while a required
 //! substring is searched for over the full stream.
 //!
-//! Layers, bottom up: [`capture`] (bounded capture and streaming search), [`process`] (one child
-//! run, Unix specifics), [`template`] (argv placeholders), [`identity`] (the files a verdict
-//! depends on), [`predicate`] (configuration, repeated runs, statuses), [`launch`] (local or
-//! Slurm runs, GPU slots) with [`slurm`] (job steps through `srun`, and their cancellation).
-//! [`run_tool`] runs an external tool (not a predicate) the same isolated way, with a timeout and
-//! bounded capture.
+//! Layers, bottom up: `capture` (bounded capture and streaming search), [`process`] (one child
+//! run, Unix specifics), `template` (argv placeholders), `identity` (the files a verdict depends
+//! on), `predicate` (configuration, repeated runs, statuses), `launch` (local or Slurm runs, GPU
+//! slots) with `slurm` (job steps through `srun`, and their cancellation). The private layers'
+//! items are re-exported here; [`process`], [`interrupt`] and [`guardian`] stay public for the
+//! fork-server runner and the engine's temporary root. [`run_tool`] runs an external tool (not a
+//! predicate) the same isolated way, with a timeout and bounded capture.
 //! [`guardian`] cleans up after a minrepro that was killed outright.
 
-pub mod capture;
+mod capture;
 mod error;
 pub mod guardian;
-pub mod identity;
+mod identity;
 pub mod interrupt;
-pub mod launch;
+mod launch;
 mod orphans;
-pub mod predicate;
+mod predicate;
 pub mod process;
-pub mod slurm;
-pub mod template;
+mod slurm;
+mod template;
 mod tool;
 
-pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT};
+pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT, OUTPUT_TAIL_LIMIT, TRUNCATED_MARKER};
 pub use error::{ExecutableError, IdentityError, SetupError, StartError, TemplateError};
 pub use identity::{digest_file, resolve_executable, FileIdentity, IdentitySet};
 pub use interrupt::{
     install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
 };
-pub use launch::{Launch, Launcher, SLOT_VAR};
+pub use launch::{Launch, Launcher, Slot, SLOT_VAR};
 pub use predicate::{
     Acceptance, DirectExecutor, EvalError, Executor, Outcome, OutputCheck, Predicate,
     PredicateConfig, PredicateError, RunRecord, Status,
 };
-pub use slurm::SlurmLauncher;
+pub use slurm::{cancel_leftover_jobs, SlurmLauncher};
 pub use template::ArgTemplate;
 pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};
+
+/// Serialises this crate's unit tests that start processes: a run's orphan sweep reaps every
+/// zombie child of the process that is not a registered run, so a test's own child started
+/// with `std::process` could be reaped under it by another test's run.
+#[cfg(test)]
+pub(crate) fn processes_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

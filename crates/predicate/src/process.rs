@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 
 use crate::capture::{CapturedStream, StreamCapture};
 use crate::error::StartError;
-use crate::interrupt::{kill_group, spawn_registered_as, unregister_group, CancelFlag};
+use crate::interrupt::{
+    is_interrupted, kill_group, spawn_registered_as, unregister_group, CancelFlag,
+};
 pub(crate) use crate::orphans::{all_pids, environ_has_prefix};
 pub use crate::orphans::{kill_all_orphans, kill_tagged_orphans};
 
@@ -28,6 +30,11 @@ pub use crate::orphans::{kill_all_orphans, kill_tagged_orphans};
 pub const RUN_TAG_VAR: &str = "MINREPRO_RUN_TAG";
 /// How long we keep reading after the child exited and its group was killed.
 pub const DRAIN_DEADLINE: Duration = Duration::from_millis(300);
+/// A cancelled run (its result no longer matters) is still left this long after its start
+/// before it is killed: a predicate killed while it starts up has not even recorded that it
+/// ran (a counting predicate would see fewer runs than were launched and reported), and its
+/// start-up side effects would be half done. An interruption is not delayed.
+pub const CANCEL_GRACE: Duration = Duration::from_millis(100);
 
 /// Everything needed to start one child.
 #[derive(Debug)]
@@ -282,7 +289,8 @@ fn supervise(
     let pgid = target.pgid();
     let [stdout, stderr] = streams;
     let mut pipes = [Some(Pipe::new(stdout)), Some(Pipe::new(stderr))];
-    let deadline = Instant::now() + request.timeout;
+    let started = Instant::now();
+    let deadline = started + request.timeout;
     let mut exited: Option<i32> = None;
     let mut end: Option<RunEnd> = None;
     let mut drain_until: Option<Instant> = None;
@@ -298,7 +306,8 @@ fn supervise(
         }
         let now = Instant::now();
         if end.is_none() && exited.is_none() {
-            if request.cancel.is_cancelled() {
+            let cancel_now = is_interrupted() || now - started >= CANCEL_GRACE;
+            if request.cancel.is_cancelled() && cancel_now {
                 end = Some(RunEnd::Cancelled);
             } else if now >= deadline {
                 end = Some(RunEnd::TimedOut);

@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use minrepro_driver::{CommonArgs, PredicateArgs};
-use minrepro_text::limits::{parse_timeout_factor, TimeoutFactor};
-use minrepro_text::Strategy;
+use minrepro_text::{parse_timeout_factor, Strategy, TimeoutFactor};
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -20,15 +20,14 @@ use minrepro_driver::{open_cache, RunError};
 use minrepro_engine::{Progress, TempRoot};
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
-use minrepro_text::limits::{apply_timeout_factor, timeouts_note};
-use minrepro_text::run::{
-    check_stats_file, judge_original, refuse_existing_output, shell_quoted, working_dir,
+use minrepro_text::{
+    apply_timeout_factor, check_stats_file, judge_original, reduce_text, refuse_existing_output,
+    shell_quoted, timeouts_note, working_dir, TextJob,
 };
-use minrepro_text::{reduce_text, TextJob};
 
 pub use args::{Backend, PythonArgs};
-pub use minrepro_text::limits::TimeoutFactor;
 pub use minrepro_text::Strategy;
+pub use minrepro_text::TimeoutFactor;
 
 use crate::language::Python;
 use crate::source::Source;
@@ -113,7 +112,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = minrepro_text::explain::Expectation {
+        let expected = minrepro_text::Expectation {
             err_msg: args.err_msg.as_deref(),
             exit_code: args.predicate.interesting_exit_code.or(
                 if has_predicate && args.err_msg.is_none() {
@@ -125,9 +124,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             custom_predicate: has_predicate,
             timeout_secs: args.predicate.timeout,
         };
-        return Err(RunError::Failed(
-            minrepro_text::explain::why_not_reproduced(&first, &expected),
-        ));
+        return Err(RunError::Failed(minrepro_text::why_not_reproduced(
+            &first, &expected,
+        )));
     }
     let guard = if args.any_exception {
         None

@@ -6,11 +6,12 @@
 //! that failed alone are skipped later, whether candidates may grow), its size measure, and a
 //! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
 //! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
-//! [`passes`] (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
-//! or [level by level](levels), plus a last tidy pass), the candidate [`TextOracle`] and its
-//! reused [`workspace`]s, the background output [`saver`], run [`limits`], and [`run`]: the
+//! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
+//! or level by level (`levels`), plus a last tidy pass), the candidate [`TextOracle`] and its
+//! reused [`Workspaces`], the background output [`Saver`], run limits (`limits`), and `run`: the
 //! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
-//! its language, its predicate and its command line.
+//! its language, its predicate and its command line. The modules are private; what a front end
+//! uses is re-exported here.
 //!
 //! # Two front ends, sketched
 //!
@@ -71,26 +72,33 @@
 //! `minrepro python` implements [`Language`] over `minrepro-pysyntax` (valid Python only, chunked
 //! re-checks, the name filter as `admissible`).
 
-pub mod explain;
+mod explain;
 mod language;
-pub mod levels;
-pub mod limits;
-pub mod oracle;
-pub mod passes;
-pub mod run;
-pub mod saver;
+mod levels;
+mod limits;
+mod oracle;
+mod passes;
+mod run;
+mod saver;
 mod searches;
 mod sizes;
 #[cfg(test)]
 mod testlang;
-pub mod workspace;
+mod workspace;
 
+pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
     size_key, splice, Edited, EncodeError, Language, Policy, Prepared, Site, SiteInfo, Strategy,
 };
+pub use limits::{
+    apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
+};
 pub use oracle::TextOracle;
 pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
-pub use run::{reduce_text, TextJob, TextReduced};
+pub use run::{
+    check_stats_file, judge_original, reduce_text, refuse_existing_output, shell_quoted,
+    working_dir, TextJob, TextReduced,
+};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use sizes::Sizes;

@@ -1,6 +1,6 @@
 //! The [`Oracle`] of one text file: a candidate is its text, digested with blake3, measured by the
 //! [`Language`], and judged by writing it (in the language's encoding) into an empty workspace
-//! (see [`workspace`](crate::workspace)) and running the predicate there with the placeholders
+//! (see [`Workspaces`](crate::Workspaces)) and running the predicate there with the placeholders
 //! `{file}`, `{workspace}` and any the front end adds.
 //!
 //! For the engine benchmark (bench/engine), `MINREPRO_TIMING_LOG=FILE` makes the oracle append

@@ -79,7 +79,7 @@ fn bash_completes_a_subcommand_flag() {
 #[test]
 fn bash_completes_subcommands_and_shells() {
     let subcommands = bash_complete(&["minrepro", ""]);
-    for name in ["bundle", "python", "completions", "man"] {
+    for name in ["bundle", "python", "file", "completions", "man"] {
         assert!(subcommands.iter().any(|s| s == name), "{subcommands:?}");
     }
     assert_eq!(bash_complete(&["minrepro", "py"]), ["python"]);
@@ -136,7 +136,7 @@ fn man_pages_render_with_every_subcommand() {
     std::fs::write(&page, minrepro(&["man"]).stdout).unwrap();
     let text = render(&page);
     assert!(text.contains("SUBCOMMANDS"), "{text}");
-    for name in ["bundle", "python", "completions", "man"] {
+    for name in ["bundle", "python", "file", "completions", "man"] {
         assert!(text.contains(&format!("minrepro-{name}(1)")), "{text}");
     }
 
@@ -155,6 +155,7 @@ fn man_pages_render_with_every_subcommand() {
         [
             "minrepro-bundle.1",
             "minrepro-completions.1",
+            "minrepro-file.1",
             "minrepro-man.1",
             "minrepro-python.1",
             "minrepro.1"

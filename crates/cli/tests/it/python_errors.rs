@@ -32,10 +32,9 @@ fn uninteresting_original_shows_its_output() {
 
 #[test]
 fn syntax_error_names_the_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("bad.py");
-    std::fs::write(&source, "x = 1\nprint('needle')\ndef f(:\n    pass\n").unwrap();
-    let out = dir.path().join("out.py");
+    let area = Area::new();
+    let source = area.write_input("bad.py", "x = 1\nprint('needle')\ndef f(:\n    pass\n");
+    let out = area.out_py();
     let stderr = stderr_of(&mut python_command(&source, "needle", &out), 1);
     assert!(stderr.contains("not valid Python: line 3"), "{stderr}");
     assert!(!out.exists());
@@ -43,12 +42,11 @@ fn syntax_error_names_the_line() {
 
 #[test]
 fn output_equal_to_source_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("p.py");
+    let area = Area::new();
     let text = "print('needle')\nprint('more')\n";
-    std::fs::write(&source, text).unwrap();
-    std::fs::create_dir(dir.path().join("sub")).unwrap();
-    let same = dir.path().join("sub/../p.py");
+    let source = area.write_input("p.py", text);
+    std::fs::create_dir(area.input().join("sub")).unwrap();
+    let same = area.input().join("sub/../p.py");
     let stderr = stderr_of(&mut python_command(&source, "needle", &same), 1);
     assert!(stderr.contains("is the source file"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
@@ -78,10 +76,9 @@ fn unreadable_source_and_empty_message() {
 
 #[test]
 fn nothing_to_remove_still_writes_the_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("tiny.py");
-    std::fs::write(&source, "print('needle')\n").unwrap();
-    let (out, (after, was)) = reduce(&source, dir.path(), &["--err-msg", "needle"]);
+    let area = Area::new();
+    let source = area.write_input("tiny.py", "print('needle')\n");
+    let (out, (after, was)) = reduce(&source, area.root.path(), &["--err-msg", "needle"]);
     assert_eq!(after, was);
     assert_eq!(std::fs::read_to_string(out).unwrap(), "print('needle')\n");
 }
@@ -170,10 +167,9 @@ fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
 
 #[test]
 fn an_existing_output_is_refused_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("p.py");
-    std::fs::write(&source, "x = 1\nraise ValueError('needle')\n").unwrap();
-    let notes = dir.path().join("notes.txt");
+    let area = Area::new();
+    let source = area.write_input("p.py", "x = 1\nraise ValueError('needle')\n");
+    let notes = area.input().join("notes.txt");
     std::fs::write(&notes, "my notes\n").unwrap();
     let stderr = stderr_of(&mut python_command(&source, "needle", &notes), 1);
     assert!(
@@ -193,15 +189,13 @@ fn an_existing_output_is_refused_unless_forced() {
 
 #[test]
 fn a_needle_found_only_in_a_warning_is_pointed_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("p.py");
-    std::fs::write(
-        &source,
+    let area = Area::new();
+    let source = area.write_input(
+        "p.py",
         "import warnings\nwarnings.warn('old api', DeprecationWarning, stacklevel=1)\n\
          table = {'a': 1}\nprint(table[''])\n",
-    )
-    .unwrap();
-    let out = dir.path().join("out.py");
+    );
+    let out = area.out_py();
     let mut command = python_command(&source, "old api", &out);
     command.env("PYTHONWARNINGS", "always");
     let output = command.output().unwrap();
@@ -217,14 +211,12 @@ fn a_needle_found_only_in_a_warning_is_pointed_out() {
 
 #[test]
 fn an_original_slower_than_the_timeout_is_explained() {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("slow.py");
-    std::fs::write(
-        &source,
+    let area = Area::new();
+    let source = area.write_input(
+        "slow.py",
         "import time\ntime.sleep(30)\nraise ValueError('x')\n",
-    )
-    .unwrap();
-    let out = dir.path().join("out.py");
+    );
+    let out = area.out_py();
     let stderr = stderr_of(
         python_command(&source, "x", &out).args(["--timeout", "0.5"]),
         1,

@@ -123,15 +123,16 @@ fn hanging_candidates_are_cut_by_default_and_reported() {
     let timeouts = stats["timeouts"].as_u64().unwrap();
     let limit = stats["run_limit_seconds"].as_f64().unwrap();
     assert!(timeouts >= 1, "{stats}");
-    // The limit adapted to the original (a few milliseconds): the floor, far below --timeout 60.
-    assert_eq!(limit, 1.0, "{stats}");
+    // The limit adapted to the original (a few milliseconds, more on a loaded machine): the 1 s
+    // floor or ten times the original's time, far below --timeout 60.
+    assert!((1.0..10.0).contains(&limit), "{stats}");
     assert_eq!(
         stats["timeout_seconds"].as_f64().unwrap(),
-        timeouts as f64 * limit,
+        (timeouts as f64 * limit * 1000.0).round() / 1000.0,
         "{stats}"
     );
     let plural = if timeouts == 1 { "" } else { "s" };
-    let note = format!("; {timeouts} candidate{plural} timed out at 1.000 s, ");
+    let note = format!("; {timeouts} candidate{plural} timed out at {limit:.3} s, ");
     assert!(run.stdout.contains(&note), "{}", run.stdout);
 }
 

@@ -1,28 +1,28 @@
 use super::*;
 use proptest::prelude::*;
 
+/// The candidate without the items at `removed`.
+#[allow(clippy::ptr_arg)] // the case type is `Vec<usize>`: ddmin hands its builder `&C`
+fn remove_items(items: &Vec<usize>, removed: &[usize]) -> Option<Proposal<Vec<usize>>> {
+    let kept: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !removed.contains(i))
+        .map(|(_, &v)| v)
+        .collect();
+    Some(Proposal {
+        case: kept,
+        change: serde_json::json!(removed),
+    })
+}
+
 /// Drives a search sequentially, as `-j 1` would: first interesting proposal wins.
 fn reduce(
     len: usize,
     min_size: usize,
     interesting: &dyn Fn(&[usize]) -> bool,
 ) -> (Vec<usize>, usize) {
-    let mut search = Ddmin::new(
-        min_size,
-        |items: &Vec<usize>| items.len(),
-        |items: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = items
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !removed.contains(i))
-                .map(|(_, &v)| v)
-                .collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::json!(removed),
-            })
-        },
-    );
+    let mut search = Ddmin::new(min_size, |items: &Vec<usize>| items.len(), remove_items);
     let mut current: Vec<usize> = (0..len).collect();
     let mut tests = 0;
     while let Some(batch) = search.next_batch(&current) {
@@ -215,4 +215,37 @@ fn batches_are_bounded_and_slicing_keeps_the_sequence() {
             "limit {limit}"
         );
     }
+}
+
+/// What a batch proposes, for comparisons.
+fn cases(batch: &[Proposal<Vec<usize>>]) -> Vec<Vec<usize>> {
+    batch.iter().map(|p| p.case.clone()).collect()
+}
+
+#[test]
+fn a_fork_proposes_what_the_search_itself_would_after_the_same_acceptance() {
+    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), remove_items);
+    let mut current: Vec<usize> = (0..40).collect();
+    // Reject the first sweep (granularity 2), then look at granularity 4.
+    let first = search.next_batch(&current).unwrap();
+    search.feedback(None);
+    assert_eq!(first.len(), 2);
+    let batch = search.next_batch(&current).unwrap();
+    for (accepted, proposal) in batch.iter().enumerate() {
+        let mut fork = search.fork(3).expect("ddmin forks");
+        fork.feedback(Some(accepted));
+        let ahead = fork.next_batch(&proposal.case).unwrap();
+        let mut real = Ddmin::clone(&search);
+        real.feedback(Some(accepted));
+        let after = real.next_batch(&proposal.case).unwrap();
+        // The fork's smaller batch is the start of the real one, in the same order.
+        assert_eq!(
+            cases(&ahead),
+            cases(&after)[..3].to_vec(),
+            "accepted {accepted}"
+        );
+    }
+    search.feedback(Some(1));
+    current = batch[1].case.clone();
+    assert_eq!(current.len(), 30);
 }

@@ -2,7 +2,7 @@ use super::*;
 use crate::ddmin::Ddmin;
 use crate::progress::ProgressMode;
 use minrepro_predicate::{CapturedStream, RunRecord};
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An in-process oracle: a case is a list of numbers; interesting when it keeps every required
 /// number. Evaluations sleep a little so parallel runs really overlap.
@@ -121,7 +121,10 @@ fn parallel_runs_accept_exactly_what_sequential_runs_accept() {
     assert_eq!(stats1.size_after, 4);
     assert_eq!(evals1, stats1.predicate_evaluations);
     for jobs in [2, 4, 8] {
-        let (result, log, stats, _) = run(jobs, &required);
+        let (result, log, stats, evals) = run(jobs, &required);
+        // Every launched run is counted, the speculative and cancelled ones too.
+        assert_eq!(evals, stats.predicate_evaluations, "-j {jobs}");
+        assert!(stats.cancelled_runs <= evals, "-j {jobs}");
         assert_eq!(result, result1, "-j {jobs}");
         assert_eq!(log, log1, "-j {jobs} log differs");
         assert_eq!(stats.accepted, stats1.accepted);

@@ -98,6 +98,7 @@ fn run_tag_prefixes_are_recognized_strictly() {
 
 #[test]
 fn kill_tagged_kills_exactly_the_processes_with_the_prefix() {
+    let _serial = crate::processes_lock();
     // Made-up prefixes: this test process's own prefix tags other tests' runs.
     let ours = format!("{}-00000000feedf00d-", std::process::id());
     let theirs = format!("{}-00000000deadbeef-", std::process::id());

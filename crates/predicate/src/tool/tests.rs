@@ -35,6 +35,7 @@ fn alive(pid: &str) -> bool {
 
 #[test]
 fn a_tool_that_hangs_is_killed_at_the_timeout_with_what_it_started() {
+    let _serial = crate::processes_lock();
     let dir = tempfile::tempdir().unwrap();
     // The tool and a background child of its own both hang; both must be gone afterwards.
     let script = "sleep 600 & echo $! > child.pid; echo $$ > tool.pid; exec sleep 600";
@@ -55,6 +56,7 @@ fn a_tool_that_hangs_is_killed_at_the_timeout_with_what_it_started() {
 
 #[test]
 fn stdout_beyond_the_bound_is_cut_and_the_tool_still_finishes() {
+    let _serial = crate::processes_lock();
     let dir = tempfile::tempdir().unwrap();
     // 1 MiB through a 1,000-byte bound: the tool must not block on a full pipe.
     let script = "head -c 1048576 /dev/zero | tr '\\0' x; echo done >&2; exit 3";
@@ -67,6 +69,7 @@ fn stdout_beyond_the_bound_is_cut_and_the_tool_still_finishes() {
 
 #[test]
 fn output_within_the_bound_is_whole_and_stderr_hides_the_directory() {
+    let _serial = crate::processes_lock();
     let dir = tempfile::tempdir().unwrap();
     let output = run_sh(
         dir.path(),
@@ -82,6 +85,7 @@ fn output_within_the_bound_is_whole_and_stderr_hides_the_directory() {
 
 #[test]
 fn a_missing_tool_is_a_launch_error() {
+    let _serial = crate::processes_lock();
     let dir = tempfile::tempdir().unwrap();
     let error = run_tool(&ToolRun {
         program: &dir.path().join("no-such-tool"),

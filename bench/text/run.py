@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""The text reduction benchmark: `minrepro file` against C-Vise (`--not-c` and its C passes),
+C-Reduce, shrinkray, picire and Lithium on the cases of cases.json. Not part of the test suite.
+
+    python3 bench/text/run.py [--tools minrepro,cvise-not-c,...] [--cases a,b] [--cap 180]
+        [--candidate-timeout 20] [--no-build] [--minrepro PATH] [--no-install]
+        [--keep-results] [--report-file FILE]
+
+Every tool runs with one job (-j 1 or its equivalent), one (tool, case) pair at a time, each
+under a wall-clock cap (`--cap` seconds, the same for every tool: a capped run is measured on
+what it had written by then). Every predicate run is counted the same way: the case's test
+sources support/prelude.sh, which appends a line to $BENCH_COUNTER. Results are measured with
+one token counter (support/measure.py, the rules of `minrepro file`), checked to still reproduce
+in a fresh directory, written to bench/out/text/results/TOOL__CASE.json, and summarised in
+bench/text/RESULTS.md (or --report-file). Peers are installed into bench/out (git-ignored):
+C-Vise and C-Reduce with apt-get when missing, picire and Lithium into a venv, shrinkray into a
+venv of pyenv's Python 3.12 (it needs >= 3.12)."""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TEXT = Path(__file__).resolve().parent
+REPO = TEXT.parent.parent
+OUT = REPO / "bench" / "out" / "text"
+VENV = REPO / "bench" / "out" / "text-venv"
+VENV312 = REPO / "bench" / "out" / "text-venv312"
+sys.path.insert(0, str(TEXT / "support"))
+from measure import measure  # noqa: E402
+
+TOOLS = ["minrepro", "cvise-not-c", "cvise", "creduce", "shrinkray", "picire", "lithium"]
+# Tools that reduce without knowing the language: the done-when bar compares against these.
+LANGUAGE_INDEPENDENT = ["cvise-not-c", "shrinkray", "picire", "lithium"]
+# Tools that reduce one file only.
+SINGLE_FILE = {"picire", "lithium"}
+# Tools run only on C and C++ cases (their passes are C passes).
+C_ONLY = {"cvise", "creduce"}
+
+
+def sh(cmd, **kw):
+    print("+", " ".join(map(str, cmd)), flush=True)
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def install(tools):
+    """Installs the requested peers that are missing."""
+    debs = [t for t in ("cvise", "creduce") if any(x.startswith(t) for x in tools)
+            and not shutil.which(t)]
+    if debs:
+        sh(["apt-get", "install", "-y", "--no-install-recommends", *debs],
+           env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if ({"picire", "lithium"} & set(tools)) and not (VENV / "bin" / "lithium").exists():
+        sh([sys.executable, "-m", "venv", str(VENV)])
+        sh([str(VENV / "bin" / "pip"), "install", "-q", "picire", "lithium-reducer"])
+    if "shrinkray" in tools and not (VENV312 / "bin" / "shrinkray").exists():
+        py312 = Path.home() / ".pyenv" / "versions"
+        found = sorted(py312.glob("3.1[2-9]*/bin/python3"))
+        if not found:
+            print("shrinkray: no Python >= 3.12 under pyenv; not run", flush=True)
+            return
+        sh([str(found[0]), "-m", "venv", str(VENV312)])
+        sh([str(VENV312 / "bin" / "pip"), "install", "-q", "shrinkray"])
+
+
+def case_files(case):
+    """Directory holding the case's original files (generated ones are written first)."""
+    if "generated" in case:
+        gen = OUT / "cases" / case["name"]
+        gen.mkdir(parents=True, exist_ok=True)
+        target = gen / case["files"][0]
+        if not target.exists():
+            sh([sys.executable, str(TEXT / "support" / case["generated"]), str(target)])
+        return gen
+    return TEXT / "cases" / case["name"]
+
+
+def command(tool, case, test, work, out, args):
+    """(argv, cwd, where the result files end up) for one run."""
+    files = case["files"]
+    t = str(args.candidate_timeout)
+    if tool == "minrepro":
+        target = out / files[0] if len(files) == 1 else out
+        argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
+                "--timeout", t]
+        return argv, work, (out if len(files) > 1 else out)
+    if tool in ("cvise-not-c", "cvise"):
+        extra = ["--not-c"] if tool == "cvise-not-c" else []
+        return (["cvise", "--n", "1", "--tidy", "--timeout", t, *extra, str(test), *files],
+                work, work)
+    if tool == "creduce":
+        return ["creduce", "--n", "1", "--tidy", "--timeout", t, str(test), *files], work, work
+    if tool == "shrinkray":
+        target = files[0] if len(files) == 1 else "."
+        return ([str(VENV312 / "bin" / "shrinkray"), "--parallelism", "1", "--timeout", t,
+                 "--ui", "basic", str(test), target], work, work)
+    runner = [sys.executable, "-S", str(TEXT / "support" / "in_copy.py")]
+    if tool == "picire":
+        wrapper = work.parent / "picire-test.sh"
+        wrapper.write_text(f'#!/bin/sh\nexec {" ".join(runner)} {test} {files[0]} "$1"\n')
+        wrapper.chmod(0o755)
+        return ([str(VENV / "bin" / "picire"), "-i", str(work / files[0]), "--test",
+                 str(wrapper), "-a", "line", "-o", str(out)], work.parent, out)
+    if tool == "lithium":
+        return ([str(VENV / "bin" / "lithium"), "--lines", str(TEXT / "support" / "in_copy.py"),
+                 str(test), files[0], str(work / files[0])], work.parent, work)
+    raise ValueError(tool)
+
+
+def still_reproduces(test, result_dir, files, check):
+    """Whether the test passes on a fresh copy of the result files (copied into `check`)."""
+    shutil.rmtree(check, ignore_errors=True)
+    check.mkdir(parents=True)
+    for name in files:
+        if (result_dir / name).exists():
+            shutil.copyfile(result_dir / name, check / name)
+    env = {k: v for k, v in os.environ.items() if k != "BENCH_COUNTER"}
+    env["TEXT_BENCH"] = str(TEXT)
+    rc = subprocess.run([str(test)], cwd=check, env=env, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL).returncode
+    shutil.rmtree(check, ignore_errors=True)
+    return rc == 0
+
+
+def find_results(result_dir, files):
+    """The result files: picire nests its output one level down; a file that is missing from
+    the result was removed whole."""
+    found = {}
+    for name in files:
+        direct = result_dir / name
+        nested = sorted(result_dir.rglob(name)) if not direct.exists() else []
+        found[name] = direct if direct.exists() else (nested[-1] if nested else None)
+    return found
+
+
+def run_one(tool, case, args):
+    name = case["name"]
+    files = case["files"]
+    test = TEXT / "tests" / f"{name}.sh"
+    base = OUT / "runs" / tool / name
+    shutil.rmtree(base, ignore_errors=True)
+    work, out = base / "work", base / "out"
+    work.mkdir(parents=True)
+    out.mkdir()
+    src = case_files(case)
+    for f in files:
+        shutil.copyfile(src / f, work / f)
+    counter = base / "counter"
+    counter.write_text("")
+    argv, cwd, result_dir = command(tool, case, test, work, out, args)
+    env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT))
+    log = open(base / "log.txt", "w")
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    capped = False
+    try:
+        rc = proc.wait(timeout=args.cap)
+    except subprocess.TimeoutExpired:
+        capped = True
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            rc = proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc = proc.wait()
+    wall = time.monotonic() - start
+    log.close()
+    found = find_results(result_dir, files)
+    if tool == "minrepro" and len(files) == 1 and found[files[0]] is None:
+        found = {files[0]: work / files[0]}  # no output written: nothing was accepted
+    kept = [p for p in found.values() if p is not None]
+    if not kept:  # picire capped before writing: its result is the original
+        kept = [work / f for f in files]
+    final = OUT / "final" / tool / name
+    shutil.rmtree(final, ignore_errors=True)
+    final.mkdir(parents=True)
+    for f, p in found.items():
+        if p is not None:
+            shutil.copyfile(p, final / f)
+    result = {
+        "tool": tool, "case": name, "rc": rc, "capped": capped, "wall_s": round(wall, 2),
+        "runs": len(counter.read_text().splitlines()),
+        "reproduces": still_reproduces(test, final, files, base / "check"),
+        "original": measure([src / f for f in files]),
+        "final": measure([final / f for f in files if (final / f).exists()]),
+        "argv": [str(a) for a in argv],
+    }
+    (OUT / "results").mkdir(parents=True, exist_ok=True)
+    (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
+    print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
+          f"wall {wall:7.1f}s reproduces {result['reproduces']} capped {capped}", flush=True)
+    return result
+
+
+def report(results, path, args):
+    by_case = {}
+    for r in results:
+        by_case.setdefault(r["case"], {})[r["tool"]] = r
+    tools = [t for t in TOOLS if any(t in v for v in by_case.values())]
+    lines = [
+        "# Text reduction benchmark: results",
+        "",
+        f"One run of `python3 bench/text/run.py --cap {args.cap} --candidate-timeout "
+        f"{args.candidate_timeout}` (one job per tool, one run at a time, on a 2-core machine "
+        "shared with other builds, so wall times are rough). Tokens are counted by "
+        "`support/measure.py` for every tool; runs are predicate runs counted by the test "
+        "itself; `capped` means the run hit the cap and is measured on what it had written.",
+        "",
+        "| case | tool | tokens | bytes | lines | runs | wall s | reproduces | capped |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    for case in sorted(by_case):
+        first = next(iter(by_case[case].values()))
+        o = first["original"]
+        lines.append(f"| {case} | (original) | {o['tokens']} | {o['bytes']} | {o['lines']} "
+                     "| | | | |")
+        for t in tools:
+            r = by_case[case].get(t)
+            if r:
+                f = r["final"]
+                lines.append(f"| {case} | {t} | {f['tokens']} | {f['bytes']} | {f['lines']} | "
+                             f"{r['runs']} | {r['wall_s']} | {'yes' if r['reproduces'] else 'NO'}"
+                             f" | {'yes' if r['capped'] else ''} |")
+    lines += ["", "## Done-when bar", ""]
+    wins = []
+    for case in sorted(by_case):
+        mine = by_case[case].get("minrepro")
+        peers = [r for t, r in by_case[case].items() if t in LANGUAGE_INDEPENDENT and
+                 r["reproduces"]]
+        if mine and peers:
+            best = min(r["final"]["tokens"] for r in peers)
+            wins.append((case, mine["final"]["tokens"], best,
+                         mine["final"]["tokens"] <= best))
+    for case, mine, best, ok in wins:
+        lines.append(f"- {case}: minrepro {mine} tokens, best language-independent peer "
+                     f"{best}: {'met' if ok else 'NOT met'}")
+    both = [c for c in by_case if {"minrepro", "cvise-not-c"} <= set(by_case[c])]
+    if both:
+        mr = sum(by_case[c]["minrepro"]["runs"] for c in both)
+        cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in both)
+        mw = sum(by_case[c]["minrepro"]["wall_s"] for c in both)
+        cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in both)
+        lines += ["", f"Over the {len(both)} cases both ran: minrepro {mr} runs, C-Vise --not-c "
+                  f"{cv} runs (ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
+                  f"(ratio {mw / max(cw, 1e-9):.2f})."]
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tools", default=",".join(TOOLS))
+    p.add_argument("--cases", default="")
+    p.add_argument("--cap", type=float, default=180, help="wall-clock cap per run, seconds")
+    p.add_argument("--candidate-timeout", type=int, default=20)
+    p.add_argument("--minrepro", default=str(REPO / "target" / "release" / "minrepro"))
+    p.add_argument("--no-build", action="store_true")
+    p.add_argument("--no-install", action="store_true")
+    p.add_argument("--keep-results", action="store_true")
+    p.add_argument("--report-file", type=Path, default=TEXT / "RESULTS.md")
+    args = p.parse_args()
+    tools = [t for t in args.tools.split(",") if t]
+    cases = json.loads((TEXT / "cases.json").read_text())
+    if args.cases:
+        wanted = args.cases.split(",")
+        cases = [c for c in cases if c["name"] in wanted]
+    if not args.no_install:
+        install(tools)
+    if "minrepro" in tools and not args.no_build:
+        sh(["cargo", "build", "--release", "-p", "minrepro"], cwd=REPO)
+    if not args.keep_results:
+        shutil.rmtree(OUT / "results", ignore_errors=True)
+    for case in cases:
+        for tool in tools:
+            if tool in C_ONLY and not case["c"]:
+                continue
+            if tool in SINGLE_FILE and len(case["files"]) > 1:
+                continue
+            if tool == "shrinkray" and not (VENV312 / "bin" / "shrinkray").exists():
+                continue
+            run_one(tool, case, args)
+    results = [json.loads(f.read_text()) for f in sorted((OUT / "results").glob("*.json"))]
+    report(results, args.report_file, args)
+
+
+if __name__ == "__main__":
+    main()

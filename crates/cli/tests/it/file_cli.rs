@@ -1,0 +1,323 @@
+//! `minrepro file` end to end through the binary: C-Reduce's `TEST FILE...` form and the
+//! `--predicate` form, `-o` for a file and for a tree, `--in-place`, whole-file removal, binary
+//! files, bad inputs, SIGINT, and identical results for -j 1 and -j 3. Predicates are real
+//! shell scripts run by /bin/sh.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use crate::support::{binary, send, stderr};
+
+const C_SOURCE: &str = "/* A small program. */\n#include <stdio.h>\n\nstatic int square(int x)\n{\n    return x * x;\n}\n\nint helper(int a, int b)\n{\n    int unused = 42;\n    return square(a) + b; // the sum\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", helper(3, 4));\n    return 0;\n}\n";
+
+/// An executable shell script `name` in `dir` with `body`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    crate::support::script(dir, name, &format!("#!/bin/sh\n{body}\n"))
+}
+
+fn minrepro(dir: &Path, args: &[&str]) -> Output {
+    Command::new(binary())
+        .arg("file")
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", dir)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        stderr(out)
+    );
+}
+
+/// No temporary directory of minrepro is left in `dir`.
+fn no_leftovers(dir: &Path) {
+    let left: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp") || n.starts_with("minrepro"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn test_script_form_reduces_a_c_file_and_leaves_the_input_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("prog.c"), C_SOURCE).unwrap();
+    // Interesting while `square` is defined and still called with a product.
+    script(
+        dir.path(),
+        "interesting.sh",
+        "grep -q 'square(int x)' prog.c && grep -q 'x \\* x' prog.c && grep -q 'square(a)' prog.c",
+    );
+    let out = minrepro(
+        dir.path(),
+        &["./interesting.sh", "prog.c", "-o", "small.c", "-q"],
+    );
+    ok(&out);
+    let small = fs::read_to_string(dir.path().join("small.c")).unwrap();
+    assert!(small.len() < C_SOURCE.len() / 3, "{small:?}");
+    for needle in ["square(int x)", "x * x", "square(a)"] {
+        assert!(small.contains(needle), "{needle} lost: {small:?}");
+    }
+    assert!(
+        !small.contains("printf") && !small.contains("unused"),
+        "{small:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("prog.c")).unwrap(),
+        C_SOURCE
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("minrepro file: wrote small.c"));
+    no_leftovers(dir.path());
+}
+
+#[test]
+fn predicate_form_with_placeholders_and_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "{\n  \"name\": \"demo\",\n  \"items\": [1, 2, 3, {\"deep\": \"needle\"}],\n  \"other\": {\"a\": true, \"b\": null}\n}\n";
+    fs::write(dir.path().join("doc.json"), doc).unwrap();
+    let stats = dir.path().join("stats.json");
+    let out = minrepro(
+        dir.path(),
+        &[
+            "doc.json",
+            "--predicate",
+            "sh",
+            "--predicate-arg=-c",
+            "--predicate-arg=grep -q needle \"$0\" && test -d \"$1\" && exit 3",
+            "--predicate-arg={file}",
+            "--predicate-arg={workspace}",
+            "--interesting-exit-code",
+            "3",
+            "-o",
+            "out.json",
+            "--stats-json",
+            stats.to_str().unwrap(),
+            "-q",
+        ],
+    );
+    ok(&out);
+    let result = fs::read_to_string(dir.path().join("out.json")).unwrap();
+    assert_eq!(result.trim(), "\"needle\"", "{result:?}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(stats["complete"], true);
+    assert!(stats["predicate_runs"].as_u64().unwrap() > 5);
+    assert!(stats["size_after"].as_u64() < stats["size_before"].as_u64());
+}
+
+#[test]
+fn in_place_keeps_the_original_and_refuses_to_overwrite_it() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.py"),
+        "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n",
+    )
+    .unwrap();
+    script(dir.path(), "t.sh", "grep -q 'keep me' a.py");
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "a.py", "--in-place", "-q"],
+    ));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.py.orig")).unwrap(),
+        "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n"
+    );
+    let reduced = fs::read_to_string(dir.path().join("a.py")).unwrap();
+    assert_eq!(reduced.trim(), "'keep me'");
+    let again = minrepro(dir.path(), &["./t.sh", "a.py", "--in-place", "-q"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("a.py.orig already exists"));
+    assert_eq!(
+        reduced,
+        fs::read_to_string(dir.path().join("a.py")).unwrap()
+    );
+}
+
+/// A source tree: a header the test needs, a file it does not, a binary file it needs (kept
+/// byte for byte) and one it does not.
+fn tree(dir: &Path) -> Vec<u8> {
+    let src = dir.join("src");
+    fs::create_dir_all(src.join("include")).unwrap();
+    fs::write(
+        src.join("main.c"),
+        "#include \"include/api.h\"\nint main(void) { return api_call(1, 2); }\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("include/api.h"),
+        "// API\nint api_call(int a, int b);\nint api_other(void);\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("README.txt"),
+        "Notes about the project.\nNothing needed here.\n",
+    )
+    .unwrap();
+    let blob: Vec<u8> = (0u8..=255).cycle().take(600).collect();
+    fs::write(src.join("data.bin"), &blob).unwrap();
+    fs::write(src.join("junk.bin"), [0u8, 159, 146, 150, 0]).unwrap();
+    blob
+}
+
+#[test]
+fn trees_lose_unneeded_files_and_keep_binary_files_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = tree(dir.path());
+    script(
+        dir.path(),
+        "t.sh",
+        "grep -q 'api_call(int' src/include/api.h && grep -q 'api_call(1' src/main.c && \
+         test \"$(od -An -tu1 src/data.bin | wc -w)\" = 600",
+    );
+    ok(&minrepro(dir.path(), &["./t.sh", "src", "-o", "out", "-q"]));
+    let out = dir.path().join("out");
+    let mut names: Vec<String> = walk(&out);
+    names.sort();
+    assert_eq!(
+        names,
+        ["src/data.bin", "src/include/api.h", "src/main.c"],
+        "unneeded files are removed whole"
+    );
+    assert_eq!(fs::read(out.join("src/data.bin")).unwrap(), blob);
+    assert_eq!(
+        fs::read_to_string(out.join("src/include/api.h"))
+            .unwrap()
+            .trim(),
+        "api_call(int"
+    );
+    assert!(
+        dir.path().join("src/README.txt").exists(),
+        "inputs untouched"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            let prefix = entry.file_name().to_string_lossy().into_owned();
+            out.extend(
+                walk(&entry.path())
+                    .into_iter()
+                    .map(|n| format!("{prefix}/{n}")),
+            );
+        } else {
+            out.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn bad_inputs_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "true");
+    fs::write(dir.path().join("b.bin"), [0u8, 1, 2]).unwrap();
+    fs::write(dir.path().join("empty.txt"), "").unwrap();
+    for (input, words) in [
+        ("b.bin", "is not a text file"),
+        ("empty.txt", "nothing to reduce"),
+        ("missing.c", "cannot read missing.c"),
+    ] {
+        let out = minrepro(dir.path(), &["./t.sh", input, "-o", "o"]);
+        assert_eq!(out.status.code(), Some(1), "{input}");
+        let message = stderr(&out);
+        assert!(message.contains(words), "{input}: {message}");
+        assert!(!message.contains("panicked"));
+        assert!(!dir.path().join("o").exists());
+    }
+    fs::write(dir.path().join("a.c"), "int a;\n").unwrap();
+    let no_output = minrepro(dir.path(), &["./t.sh", "a.c"]);
+    assert_eq!(no_output.status.code(), Some(2));
+    assert!(stderr(&no_output).contains("--in-place"));
+    script(dir.path(), "never.sh", "exit 1");
+    let boring = minrepro(dir.path(), &["./never.sh", "a.c", "-o", "o"]);
+    assert_eq!(boring.status.code(), Some(1));
+    assert!(!dir.path().join("o").exists());
+}
+
+#[test]
+fn jobs_do_not_change_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    fs::write(
+        dir.path().join("src/main.c"),
+        C_SOURCE.replace("helper(3, 4)", "api_call(1, 2)"),
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "grep -q 'api_call(int' src/include/api.h && grep -q 'api_call(1' src/main.c && grep -q 'x \\* x' src/main.c",
+    );
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "src", "-o", "one", "-q", "-j", "1"],
+    ));
+    ok(&minrepro(
+        dir.path(),
+        &["./t.sh", "src", "-o", "three", "-q", "-j", "3"],
+    ));
+    let (one, three) = (dir.path().join("one"), dir.path().join("three"));
+    let mut names = walk(&one);
+    names.sort();
+    let mut other = walk(&three);
+    other.sort();
+    assert_eq!(names, other);
+    for name in &names {
+        assert_eq!(
+            fs::read(one.join(name)).unwrap(),
+            fs::read(three.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn sigint_keeps_the_best_result_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("line {i} filler words here\n"));
+    }
+    text.push_str("the needle line\n");
+    fs::write(dir.path().join("big.txt"), &text).unwrap();
+    script(dir.path(), "slow.sh", "sleep 0.2; grep -q needle big.txt");
+    let out = dir.path().join("out.txt");
+    let mut child = Command::new(binary())
+        .args(["file", "./slow.sh", "big.txt", "-q", "-o", "out.txt"])
+        .current_dir(dir.path())
+        .env("TMPDIR", dir.path())
+        .spawn()
+        .unwrap();
+    // Wait until a smaller candidate was accepted.
+    let start = Instant::now();
+    while fs::read(&out).map_or(true, |b| b.len() >= text.len())
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(send("INT", child.id()));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let kept = fs::read_to_string(&out).unwrap();
+    assert!(
+        kept.contains("needle") && kept.len() < text.len(),
+        "{kept:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("big.txt")).unwrap(),
+        text
+    );
+    no_leftovers(dir.path());
+}

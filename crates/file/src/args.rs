@@ -1,0 +1,64 @@
+//! Command line of `minrepro file`.
+
+use std::path::PathBuf;
+
+use minrepro_driver::{CommonArgs, PredicateArgs};
+
+/// How each group's sites are searched (`--strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Probabilistic delta debugging (lists of more than 1,000 sites use ddmin).
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin.
+    Ddmin,
+}
+
+/// Extra help text of `minrepro file --help`.
+pub const LONG_HELP: &str = "\
+Two ways to say what is interesting. C-Reduce's: `minrepro file ./interesting.sh FILE...` runs\n\
+the script (no arguments) in a fresh directory holding the candidate files under their relative\n\
+names (a relative input path as given, e.g. src/a.c; an absolute one by its file name); exit 0\n\
+means interesting. Or every operand is an input and --predicate EXE --predicate-arg ARG... is\n\
+the test, with {file} (the first candidate file, absolute) and {workspace} (the candidate\n\
+directory, also its working directory) in its arguments; it is interesting when it exits with\n\
+--interesting-exit-code (default 0).\n\
+\n\
+A directory operand stands for every regular file below it. Files that are not UTF-8 text (or\n\
+hold NUL bytes) are kept byte for byte or removed whole. Whole files go first (never the last\n\
+one), then every text file is reduced by language-independent passes: lines by nesting level\n\
+(top-level forms first), indentation blocks (Python, YAML, Makefiles), bracket regions, comments\n\
+(by extension: // and /* */, #, ;), whitespace, single tokens, string literals, integers,\n\
+identifiers renamed shorter, and a final tidy, in rounds until a whole round changes nothing.\n\
+Size is counted in tokens (ties by bytes). Results are identical for every -j.\n\
+\n\
+Output: -o PATH (a file for one input file; a directory for several files or a directory), or\n\
+--in-place (each input replaced, the original kept as FILE.orig; refused if one exists). The\n\
+output always holds the smallest interesting candidate so far (each file replaced atomically),\n\
+also after Ctrl-C; the inputs are never modified otherwise.";
+
+/// `minrepro file`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_long_help = LONG_HELP)]
+pub struct FileArgs {
+    /// Without --predicate: the interestingness test, then the inputs. With it: the inputs.
+    /// An input may be a directory.
+    #[arg(value_name = "TEST_OR_INPUT", required = true)]
+    pub operands: Vec<PathBuf>,
+    /// Where the result goes: a new file for one input file, else a new directory.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Replace the inputs, keeping each original as FILE.orig (refused if one exists).
+    #[arg(long = "in-place", conflicts_with = "output")]
+    pub in_place: bool,
+    /// Search strategy of the site groups.
+    #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
+    pub strategy: StrategyArg,
+    /// Write the run's statistics as JSON to this file.
+    #[arg(long = "stats-json", value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub predicate: PredicateArgs,
+}

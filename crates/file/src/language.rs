@@ -1,0 +1,187 @@
+//! Any text file as a language of the shared text layer (`minrepro_text::Language`): the groups
+//! of this crate, searched with ProbDD (bracket regions level by level, outer regions first);
+//! every text is valid; the size is the token count.
+
+use minrepro_text::{Language, Policy, Prepared, SiteInfo};
+
+use crate::passes::round;
+use crate::{apply, BracketEdit, Group, Lexed, Site, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
+
+/// A text file of one [`Syntax`] (chosen by its name).
+#[derive(Debug, Clone, Copy)]
+pub struct TextFile {
+    /// Comment and indentation rules.
+    pub syntax: Syntax,
+}
+
+/// A text with the sites of one group.
+#[derive(Debug)]
+pub struct PreparedText {
+    source: String,
+    size: usize,
+    sites: Vec<Site>,
+    syntax: Syntax,
+}
+
+impl Prepared for PreparedText {
+    type Site = Site;
+    type Edited = String;
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn sites(&self) -> &[Site] {
+        &self.sites
+    }
+
+    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
+        self.sites.retain(|s| keep(s));
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn info(site: &Site) -> SiteInfo<'_> {
+        site.info()
+    }
+
+    fn apply(&self, selected: &[&Site]) -> String {
+        apply(&self.source, selected)
+    }
+
+    fn check(&self, edited: &String) -> Option<usize> {
+        Some(Lexed::new(edited, self.syntax).size().0)
+    }
+}
+
+/// Stable pass names of the line levels and indentation ranks.
+const LINE_NAMES: [&str; MAX_LINE_LEVEL + 1] = [
+    "lines-0", "lines-1", "lines-2", "lines-3", "lines-4", "lines-5", "lines-6", "lines-7",
+    "lines-8",
+];
+const INDENT_NAMES: [&str; MAX_INDENT_RANK + 1] = [
+    "indented-0",
+    "indented-1",
+    "indented-2",
+    "indented-3",
+    "indented-4",
+];
+
+/// A group's stable name (the same as its `Display`).
+pub fn group_name(group: Group) -> &'static str {
+    match group {
+        Group::Lines(Some(level)) => LINE_NAMES[level.min(MAX_LINE_LEVEL)],
+        Group::Lines(None) => "lines",
+        Group::Indented(rank) => INDENT_NAMES[rank.min(MAX_INDENT_RANK)],
+        Group::Brackets(BracketEdit::Remove) => "brackets-remove",
+        Group::Brackets(BracketEdit::Empty) => "brackets-empty",
+        Group::Brackets(BracketEdit::Unwrap) => "brackets-unwrap",
+        Group::Comments => "comments",
+        Group::Blank => "blank",
+        Group::Tokens => "tokens",
+        Group::Rename => "rename",
+        Group::Strings(false) => "strings-empty",
+        Group::Strings(true) => "strings-halve",
+        Group::Integers(false) => "integers-zero",
+        Group::Integers(true) => "integers-halve",
+        Group::Tidy => "tidy",
+    }
+}
+
+impl Language for TextFile {
+    type Group = Group;
+    type Prepared = PreparedText;
+
+    fn groups(&self) -> Vec<Group> {
+        round()
+            .into_iter()
+            .filter(|g| *g != Group::Tidy)
+            .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
+            .collect()
+    }
+
+    fn group_name(&self, group: Group) -> &'static str {
+        group_name(group)
+    }
+
+    fn policy(&self, group: Group) -> Policy {
+        Policy {
+            probdd: true,
+            probdd_max_size: None,
+            // Nested regions: the outer ones first.
+            levels: matches!(group, Group::Brackets(_)),
+            // Token-level edits that failed alone rarely work later (a changed line gives them
+            // a new identity, so they are tried again then).
+            skip_failed: matches!(
+                group,
+                Group::Tokens
+                    | Group::Rename
+                    | Group::Strings(_)
+                    | Group::Integers(_)
+                    | Group::Blank
+                    | Group::Brackets(BracketEdit::Empty | BracketEdit::Unwrap)
+            ),
+            may_grow: false,
+        }
+    }
+
+    fn size(&self, text: &str) -> usize {
+        Lexed::new(text, self.syntax).size().0
+    }
+
+    fn prepare(&self, text: &str, group: Group) -> PreparedText {
+        let lexed = Lexed::new(text, self.syntax);
+        PreparedText {
+            source: text.to_owned(),
+            size: lexed.size().0,
+            sites: lexed.sites(group),
+            syntax: self.syntax,
+        }
+    }
+
+    fn prepare_current(&self, text: &str) -> PreparedText {
+        PreparedText {
+            source: text.to_owned(),
+            size: self.size(text),
+            sites: Vec::new(),
+            syntax: self.syntax,
+        }
+    }
+
+    fn is_valid(&self, _text: &str) -> bool {
+        true
+    }
+
+    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
+        crate::lexical::tidy_site(text).map(|site| ("tidy", site.replacement))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn names_match_display_and_groups_follow_the_syntax() {
+        for group in round() {
+            assert_eq!(group_name(group), group.to_string());
+        }
+        let c = TextFile {
+            syntax: Syntax::for_path(Path::new("a.c")),
+        };
+        assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
+        let yaml = TextFile {
+            syntax: Syntax::for_path(Path::new("a.yaml")),
+        };
+        assert!(yaml.groups().contains(&Group::Indented(0)));
+        let prepared = c.prepare("int a; int b;\n", Group::Tokens);
+        assert_eq!(prepared.size(), 6);
+        let first = &prepared.sites()[0];
+        let edited = prepared.apply(&[first]);
+        assert_eq!(edited, " a; int b;\n");
+        assert_eq!(prepared.check(&edited), Some(5));
+    }
+}

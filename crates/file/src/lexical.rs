@@ -1,0 +1,284 @@
+//! Token-level sites: comments, single tokens, identifiers renamed shorter, string literals
+//! emptied or halved, integers reduced, and whitespace normalisation.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::lex::{Kind, Token};
+use crate::{removal, Site};
+
+/// Removal of every comment.
+pub fn comment_sites(tokens: &[Token]) -> Vec<Site> {
+    tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Comment)
+        .map(|t| removal("remove-comment", t.range.clone()))
+        .collect()
+}
+
+/// Removal of every counted token (runs of tokens come from the search's chunks).
+pub fn token_sites(tokens: &[Token]) -> Vec<Site> {
+    tokens
+        .iter()
+        .filter(|t| t.counts())
+        .map(|t| removal("remove-token", t.range.clone()))
+        .collect()
+}
+
+/// The `n`-th name of `a, b, …, z, aa, ab, …`.
+fn short_name(mut n: usize) -> String {
+    let mut name = Vec::new();
+    loop {
+        name.push(b'a' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    name.reverse();
+    String::from_utf8(name).expect("ascii")
+}
+
+/// One site per identifier that a shorter unused name can replace: its range spans the first
+/// to the last occurrence and its replacement renames every occurrence in between, so a rename
+/// is never applied halfway. Identifiers are taken in order of first occurrence.
+pub fn rename_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
+    let mut occurrences: BTreeMap<usize, (&str, Vec<usize>)> = BTreeMap::new();
+    let mut first: std::collections::HashMap<&str, usize> = Default::default();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Word {
+            let word = &text[t.range.clone()];
+            let key = *first.entry(word).or_insert(t.range.start);
+            occurrences
+                .entry(key)
+                .or_insert((word, Vec::new()))
+                .1
+                .push(i);
+        }
+    }
+    let used: HashSet<&str> = first.keys().copied().collect();
+    let mut fresh = (0..).map(short_name).filter(|n| !used.contains(n.as_str()));
+    let mut out = Vec::new();
+    for (word, at) in occurrences.into_values() {
+        if word.len() <= 1 {
+            continue;
+        }
+        let name = fresh.next().expect("infinite");
+        if name.len() >= word.len() {
+            continue;
+        }
+        let start = tokens[at[0]].range.start;
+        let end = tokens[*at.last().expect("non-empty")].range.end;
+        let mut replacement = String::new();
+        let mut pos = start;
+        for &k in &at {
+            replacement.push_str(&text[pos..tokens[k].range.start]);
+            replacement.push_str(&name);
+            pos = tokens[k].range.end;
+        }
+        out.push(Site {
+            kind: "rename-identifier",
+            range: start..end,
+            replacement,
+        });
+    }
+    out
+}
+
+/// String literals emptied (`half == false`) or cut to the first half of their contents.
+pub fn string_sites(text: &str, tokens: &[Token], half: bool) -> Vec<Site> {
+    tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Str && t.range.len() > 2)
+        .filter_map(|t| {
+            let inner = &text[t.range.start + 1..t.range.end - 1];
+            let keep = if half {
+                let mut cut = inner.len() / 2;
+                while !inner.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                // Never cut between a backslash and the character it escapes.
+                let backslashes = inner[..cut]
+                    .bytes()
+                    .rev()
+                    .take_while(|&b| b == b'\\')
+                    .count();
+                cut -= backslashes % 2;
+                if cut == 0 {
+                    return None;
+                }
+                &inner[..cut]
+            } else {
+                ""
+            };
+            Some(Site {
+                kind: if half { "halve-string" } else { "empty-string" },
+                range: t.range.start + 1..t.range.end - 1,
+                replacement: keep.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Integer literals (decimal or `0x` hexadecimal, without suffix) replaced by `0`
+/// (`half == false`) or by half their value.
+pub fn integer_sites(text: &str, tokens: &[Token], half: bool) -> Vec<Site> {
+    tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Number)
+        .filter_map(|t| {
+            let literal = &text[t.range.clone()];
+            let value = if let Some(hex) = literal.strip_prefix("0x") {
+                u128::from_str_radix(hex, 16).ok()?
+            } else if literal.bytes().all(|b| b.is_ascii_digit()) {
+                literal.parse::<u128>().ok()?
+            } else {
+                return None;
+            };
+            let replacement = match (half, value) {
+                (false, _) if literal != "0" => "0".to_string(),
+                (true, 2..) => (value / 2).to_string(),
+                _ => return None,
+            };
+            (replacement != literal).then(|| Site {
+                kind: if half {
+                    "halve-integer"
+                } else {
+                    "zero-integer"
+                },
+                range: t.range.clone(),
+                replacement,
+            })
+        })
+        .collect()
+}
+
+/// Whitespace normalisation: blank lines and trailing whitespace removed, runs of spaces made
+/// one space, spaces next to punctuation removed, and (unless `indented`) indentation removed.
+/// Spaces between two words or numbers are kept, so no two tokens merge.
+pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
+    let mut out = Vec::new();
+    for line in tokens.split_inclusive(|t| t.kind == Kind::Newline) {
+        let (first, last) = (&line[0], &line[line.len() - 1]);
+        if line.iter().all(|t| !t.counts()) {
+            out.push(removal(
+                "remove-blank-line",
+                first.range.start..last.range.end,
+            ));
+            continue;
+        }
+        let word_like =
+            |t: Option<&Token>| t.is_some_and(|t| matches!(t.kind, Kind::Word | Kind::Number));
+        for (i, t) in line.iter().enumerate() {
+            if t.kind != Kind::Space {
+                continue;
+            }
+            let prev = i.checked_sub(1).map(|k| &line[k]);
+            let next = line.get(i + 1).filter(|n| n.kind != Kind::Newline);
+            let site = if prev.is_none() {
+                (!indented).then(|| removal("remove-indentation", t.range.clone()))
+            } else if next.is_none() {
+                Some(removal("remove-trailing-space", t.range.clone()))
+            } else if !(word_like(prev) && word_like(next)) {
+                Some(removal("remove-space", t.range.clone()))
+            } else {
+                (&text[t.range.clone()] != " ").then(|| Site {
+                    kind: "single-space",
+                    range: t.range.clone(),
+                    replacement: " ".to_string(),
+                })
+            };
+            out.extend(site);
+        }
+    }
+    out
+}
+
+/// The whole text tidied at once: trailing whitespace and blank lines removed, one final
+/// newline kept if the text had one. `None` if that changes nothing.
+pub fn tidy_site(text: &str) -> Option<Site> {
+    let mut tidy = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = line.trim_end();
+        if !line.is_empty() {
+            tidy.push_str(line);
+            tidy.push('\n');
+        }
+    }
+    if !text.ends_with('\n') && tidy.ends_with('\n') {
+        tidy.pop();
+    }
+    (tidy.len() < text.len()).then_some(Site {
+        kind: "tidy",
+        range: 0..text.len(),
+        replacement: tidy,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply;
+    use crate::lex::{tokens, Syntax};
+    use std::path::Path;
+
+    fn all(text: &str, sites: &[Site]) -> String {
+        apply(text, &sites.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn renames_whole_identifiers_to_unused_short_names() {
+        let text = "count = a + count * total; total";
+        let toks = tokens(text, &Syntax::PLAIN);
+        let sites = rename_sites(text, &toks);
+        assert_eq!(sites.len(), 2);
+        assert_eq!(apply(text, &[&sites[0]]), "b = a + b * total; total");
+        assert_eq!(all(text, &sites[1..]), "count = a + count * c; c");
+        assert_eq!(short_name(0), "a");
+        assert_eq!(short_name(26), "aa");
+        assert_eq!(short_name(27), "ab");
+    }
+
+    #[test]
+    fn strings_and_integers() {
+        let text = r#"x = "hello\"!" + 0x20 + 7 + 0 + 1.5 + 'ab'"#;
+        let toks = tokens(text, &Syntax::for_path(Path::new("a.py")));
+        assert_eq!(
+            all(text, &string_sites(text, &toks, false)),
+            r#"x = "" + 0x20 + 7 + 0 + 1.5 + ''"#
+        );
+        assert_eq!(
+            all(text, &string_sites(text, &toks, true)),
+            r#"x = "hell" + 0x20 + 7 + 0 + 1.5 + 'a'"#
+        );
+        assert_eq!(
+            all(text, &integer_sites(text, &toks, false)),
+            r#"x = "hello\"!" + 0 + 0 + 0 + 1.5 + 'ab'"#
+        );
+        assert_eq!(
+            all(text, &integer_sites(text, &toks, true)),
+            r#"x = "hello\"!" + 16 + 3 + 0 + 1.5 + 'ab'"#
+        );
+    }
+
+    #[test]
+    fn comments_and_tokens() {
+        let syn = Syntax::for_path(Path::new("a.ll"));
+        let text = "ret i32 0 ; done\n";
+        let toks = tokens(text, &syn);
+        assert_eq!(all(text, &comment_sites(&toks)), "ret i32 0 \n");
+        assert_eq!(token_sites(&toks).len(), 4);
+    }
+
+    #[test]
+    fn whitespace_normalisation_keeps_words_apart() {
+        let text = "  int   x  =  1 ;  \n\n   \nb\n";
+        let toks = tokens(text, &Syntax::PLAIN);
+        assert_eq!(all(text, &blank_sites(text, &toks, false)), "int x=1;\nb\n");
+        assert_eq!(
+            all(text, &blank_sites(text, &toks, true)),
+            "  int x=1;\nb\n"
+        );
+        assert_eq!(tidy_site("a  \n\n b\n").unwrap().replacement, "a\n b\n");
+        assert!(tidy_site("a\nb").is_none());
+    }
+}

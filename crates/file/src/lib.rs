@@ -1,0 +1,193 @@
+//! Language-independent reduction of any text: the part of `minrepro file` that knows about
+//! text but nothing about predicates or searching.
+//!
+//! A text is lexed once into words, numbers, strings, comments (by file extension), punctuation
+//! and whitespace ([`lex`]); its size is the number of non-whitespace tokens, bytes breaking ties
+//! ([`size`]). Each reduction [`Group`] lists [`Site`]s of a text — plain byte ranges with
+//! their replacements — modelled on C-Reduce's and C-Vise's generic passes: lines at decreasing
+//! nesting levels (top-level forms first, C-Reduce's `topformflat` view), indentation blocks,
+//! balanced bracket regions, comments, whitespace, single tokens, identifiers renamed shorter,
+//! string literals, integers, and a final tidy. A search (ddmin or ProbDD, in the engine)
+//! picks subsets of a group's sites; [`apply`] (the text layer's `splice`) applies them.
+//!
+//! A single file is reduced by the shared text layer (`minrepro-text`) through [`language`]'s
+//! implementation of its `Language` trait; several files or a directory tree by [`passes`] over a
+//! [`tree::Tree`], whole files first.
+
+pub mod args;
+pub mod language;
+pub mod lex;
+pub mod lexical;
+pub mod oracle;
+pub mod passes;
+pub mod run;
+pub mod structure;
+pub mod tree;
+
+use std::fmt;
+
+pub use args::FileArgs;
+pub use lex::{size, tokens, Kind, Syntax, Token};
+pub use minrepro_text::{splice as apply, Site};
+pub use run::run;
+pub use structure::BracketEdit;
+
+/// A site deleting `range`.
+pub fn removal(kind: &'static str, range: std::ops::Range<usize>) -> Site {
+    Site {
+        kind,
+        range,
+        replacement: String::new(),
+    }
+}
+
+/// Deepest nesting level offered by its own line group; deeper lines are reached by the
+/// every-line group.
+pub const MAX_LINE_LEVEL: usize = 8;
+
+/// Deepest indentation rank offered by its own group.
+pub const MAX_INDENT_RANK: usize = 4;
+
+/// A group of sites of the same kind, searched together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Group {
+    /// Units of lines at a nesting level (`Some(0)`: top-level forms), or every line alone
+    /// (`None`).
+    Lines(Option<usize>),
+    /// Indentation blocks at a nesting rank (0: headers with the smallest indentation).
+    Indented(usize),
+    /// Balanced bracket regions.
+    Brackets(BracketEdit),
+    /// Comments.
+    Comments,
+    /// Whitespace normalisation.
+    Blank,
+    /// Single tokens.
+    Tokens,
+    /// Identifiers renamed to shorter unused names.
+    Rename,
+    /// String literals emptied (`false`) or halved (`true`).
+    Strings(bool),
+    /// Integers made zero (`false`) or halved (`true`).
+    Integers(bool),
+    /// Everything tidied at once.
+    Tidy,
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(language::group_name(*self))
+    }
+}
+
+/// A text with its tokens, lexed once for every group.
+#[derive(Debug, Clone)]
+pub struct Lexed<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its syntax.
+    pub syntax: Syntax,
+    /// Its tokens.
+    pub tokens: Vec<Token>,
+}
+
+impl<'a> Lexed<'a> {
+    /// Lexes `text` with `syntax`.
+    pub fn new(text: &'a str, syntax: Syntax) -> Self {
+        Lexed {
+            text,
+            tokens: tokens(text, &syntax),
+            syntax,
+        }
+    }
+
+    /// The size: counted tokens, then bytes.
+    pub fn size(&self) -> (usize, usize) {
+        let count = self.tokens.iter().filter(|t| t.counts()).count();
+        (count, self.text.len())
+    }
+
+    /// The groups of one round for this text, in order: the coarse removals first (lines by
+    /// level, indentation blocks, bracket regions, comments), then whitespace, the finer removals
+    /// and the shortenings, and the tidy last.
+    pub fn groups(&self) -> Vec<Group> {
+        let depth = structure::max_depth(self.text, &self.tokens).min(MAX_LINE_LEVEL);
+        let mut groups: Vec<Group> = (0..=depth).map(|l| Group::Lines(Some(l))).collect();
+        if self.syntax.indented {
+            groups.extend(
+                structure::indent_widths(self.text)
+                    .into_iter()
+                    .map(Group::Indented),
+            );
+        }
+        groups.extend([
+            Group::Lines(None),
+            Group::Brackets(BracketEdit::Remove),
+            Group::Comments,
+            Group::Blank,
+            Group::Brackets(BracketEdit::Empty),
+            Group::Brackets(BracketEdit::Unwrap),
+            Group::Tokens,
+            Group::Strings(false),
+            Group::Strings(true),
+            Group::Integers(false),
+            Group::Integers(true),
+            Group::Rename,
+            Group::Tidy,
+        ]);
+        groups
+    }
+
+    /// The sites of `group` in this text, in text order (renames: by first occurrence).
+    pub fn sites(&self, group: Group) -> Vec<Site> {
+        let (text, tokens) = (self.text, &self.tokens[..]);
+        match group {
+            Group::Lines(level) => structure::line_sites(text, tokens, level),
+            Group::Indented(rank) => structure::indent_sites(text, rank),
+            Group::Brackets(edit) => structure::bracket_sites(text, tokens, edit),
+            Group::Comments => lexical::comment_sites(tokens),
+            Group::Blank => lexical::blank_sites(text, tokens, self.syntax.indented),
+            Group::Tokens => lexical::token_sites(tokens),
+            Group::Rename => lexical::rename_sites(text, tokens),
+            Group::Strings(half) => lexical::string_sites(text, tokens, half),
+            Group::Integers(half) => lexical::integer_sites(text, tokens, half),
+            Group::Tidy => lexical::tidy_site(text).into_iter().collect(),
+        }
+    }
+}
+
+/// Whether `candidate` is strictly smaller than `current` in the order (tokens, bytes, text):
+/// every accepted candidate must be, so a reduction cannot cycle.
+pub fn admissible(candidate: &Lexed<'_>, current: &Lexed<'_>) -> bool {
+    (candidate.size(), candidate.text) < (current.size(), current.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn every_site_of_every_group_is_admissible_on_a_c_file() {
+        let text =
+            "/* c */\nint total = 120;\nint f(int count) {\n  return count + \"s\"[0];\n}\n\n";
+        let lexed = Lexed::new(text, Syntax::for_path(Path::new("a.c")));
+        let groups = lexed.groups();
+        assert_eq!(groups[0], Group::Lines(Some(0)));
+        for group in groups {
+            for site in lexed.sites(group) {
+                let out = apply(text, &[&site]);
+                let cand = Lexed::new(&out, lexed.syntax);
+                assert!(admissible(&cand, &lexed), "{group}: {site:?} -> {out:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn yaml_gets_indentation_groups() {
+        let text = "a:\n  b: 1\nc: 2\n";
+        let lexed = Lexed::new(text, Syntax::for_path(Path::new("x.yaml")));
+        assert!(lexed.groups().contains(&Group::Indented(0)));
+        assert_eq!(Group::Indented(0).to_string(), "indented-0");
+    }
+}

@@ -1,0 +1,301 @@
+//! The test case of `minrepro file`: one or more files under relative names (a single file, a
+//! list of files, or directory trees), text files reduced and binary files kept byte for byte or
+//! removed whole.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::lex::{Syntax, Token};
+use crate::Lexed;
+
+/// A file's content.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Content {
+    /// UTF-8 text without NUL bytes: reduced.
+    Text(String),
+    /// Anything else: kept as it is or removed whole.
+    Binary(Arc<Vec<u8>>),
+}
+
+/// One file of the case.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct File {
+    /// Relative path inside a candidate directory (`/`-separated, no `..`).
+    pub name: String,
+    /// The content.
+    pub content: Content,
+}
+
+impl File {
+    /// The file's syntax (by its name).
+    pub fn syntax(&self) -> Syntax {
+        Syntax::for_path(Path::new(&self.name))
+    }
+
+    /// The text, if it is a text file.
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text(text) => Some(text),
+            Content::Binary(_) => None,
+        }
+    }
+
+    /// The bytes to write.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.content {
+            Content::Text(text) => text.as_bytes(),
+            Content::Binary(bytes) => bytes,
+        }
+    }
+}
+
+/// The files of a case, in a fixed order (inputs in command-line order, directory entries
+/// sorted by name).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Tree {
+    /// The files.
+    pub files: Vec<File>,
+}
+
+/// Why the inputs cannot be reduced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// A path could not be read.
+    #[error("cannot read {path}: {message}")]
+    Unreadable {
+        /// The path.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// Nothing to reduce: every file is empty (or a directory holds no file).
+    #[error("{0}: nothing to reduce (empty)")]
+    Empty(String),
+    /// The only inputs are binary files.
+    #[error("{0} is not a text file (NUL bytes or invalid UTF-8); minrepro file reduces text")]
+    Binary(String),
+    /// Two inputs map to the same relative name.
+    #[error("two inputs would both be {0} in a candidate directory")]
+    Duplicate(String),
+}
+
+/// Where an input file came from and the relative name it gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The file on disk.
+    pub path: PathBuf,
+    /// Its relative name in candidate directories and outputs.
+    pub name: String,
+}
+
+/// A path's relative name: the path itself when it is relative and stays below the current
+/// directory, else its last component.
+fn relative_name(path: &Path) -> String {
+    let plain = path
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let parts: Vec<String> = if plain {
+        path.components()
+            .filter_map(|c| match c {
+                Component::Normal(p) => Some(p.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    } else {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let normal: PathBuf = absolute.components().collect();
+        vec![normal
+            .file_name()
+            .map_or_else(|| "input".into(), |n| n.to_string_lossy().into_owned())]
+    };
+    parts.join("/")
+}
+
+/// The regular files below `dir`, sorted, with their names below `prefix`.
+fn walk(dir: &Path, prefix: &str, out: &mut Vec<Origin>) -> Result<(), InputError> {
+    let unreadable = |e: std::io::Error| InputError::Unreadable {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .map_err(unreadable)?
+        .collect::<Result<_, _>>()
+        .map_err(unreadable)?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let kind = entry.file_type().map_err(unreadable)?;
+        let name = format!("{prefix}/{}", entry.file_name().to_string_lossy());
+        if kind.is_dir() {
+            walk(&entry.path(), &name, out)?;
+        } else if kind.is_file() {
+            out.push(Origin {
+                path: entry.path(),
+                name,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The input files named on the command line (directories walked), with their relative names.
+pub fn origins(inputs: &[PathBuf]) -> Result<Vec<Origin>, InputError> {
+    let mut out = Vec::new();
+    for input in inputs {
+        let meta = fs::metadata(input).map_err(|e| InputError::Unreadable {
+            path: input.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let name = relative_name(input);
+        if meta.is_dir() {
+            let before = out.len();
+            walk(input, &name, &mut out)?;
+            if out.len() == before {
+                return Err(InputError::Empty(input.display().to_string()));
+            }
+        } else {
+            out.push(Origin {
+                path: input.clone(),
+                name,
+            });
+        }
+    }
+    let mut names: Vec<&str> = out.iter().map(|o| o.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(InputError::Duplicate(w[0].to_owned()));
+    }
+    Ok(out)
+}
+
+/// Reads the files of `origins` into a tree; refuses inputs with nothing to reduce.
+pub fn load(origins: &[Origin]) -> Result<Tree, InputError> {
+    let mut files = Vec::new();
+    for origin in origins {
+        let bytes = fs::read(&origin.path).map_err(|e| InputError::Unreadable {
+            path: origin.path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let content = match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => Content::Text(text),
+            Ok(text) => Content::Binary(Arc::new(text.into_bytes())),
+            Err(e) => Content::Binary(Arc::new(e.into_bytes())),
+        };
+        files.push(File {
+            name: origin.name.clone(),
+            content,
+        });
+    }
+    let tree = Tree { files };
+    let all = || {
+        origins
+            .iter()
+            .map(|o| o.path.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if tree.files.iter().all(|f| f.text().is_none()) {
+        return Err(InputError::Binary(all()));
+    }
+    if tree.files.iter().all(|f| f.bytes().is_empty()) {
+        return Err(InputError::Empty(all()));
+    }
+    Ok(tree)
+}
+
+impl Tree {
+    /// Size: tokens of every text file plus one per file, then bytes.
+    pub fn size(&self) -> (usize, usize) {
+        self.files.iter().fold((0, 0), |(t, b), f| {
+            let tokens = f.text().map_or(0, |text| {
+                crate::lex::tokens(text, &f.syntax())
+                    .iter()
+                    .filter(|t: &&Token| t.counts())
+                    .count()
+            });
+            (t + tokens + 1, b + f.bytes().len())
+        })
+    }
+
+    /// Each text file lexed, with its position in [`Tree::files`].
+    pub fn lexed(&self) -> Vec<(usize, Lexed<'_>)> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.text().map(|text| (i, Lexed::new(text, f.syntax()))))
+            .collect()
+    }
+
+    /// A digest of every name and content.
+    pub fn digest(&self) -> String {
+        let mut hasher = blake3::Hasher::new();
+        for file in &self.files {
+            hasher.update(&(file.name.len() as u64).to_le_bytes());
+            hasher.update(file.name.as_bytes());
+            hasher.update(&(file.bytes().len() as u64).to_le_bytes());
+            hasher.update(file.bytes());
+        }
+        hasher.finalize().to_hex().to_string()
+    }
+
+    /// Writes every file into `dir` under its relative name (directories created as needed).
+    pub fn write_into(&self, dir: &Path) -> std::io::Result<()> {
+        for file in &self.files {
+            let path = dir.join(&file.name);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            fs::write(path, file.bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Whether `self` is strictly smaller than `other` in (tokens, bytes, contents): every
+    /// accepted candidate must be, so a reduction cannot cycle.
+    pub fn smaller_than(&self, other: &Tree) -> bool {
+        fn key(t: &Tree) -> ((usize, usize), Vec<&[u8]>) {
+            (t.size(), t.files.iter().map(File::bytes).collect())
+        }
+        key(self) < key(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_relative_and_directories_are_walked_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("src");
+        fs::create_dir_all(root.join("b")).unwrap();
+        fs::write(root.join("z.c"), "int z;\n").unwrap();
+        fs::write(root.join("b/a.h"), "int a;\n").unwrap();
+        fs::write(root.join("blob.bin"), b"\x00\x01").unwrap();
+        let found = origins(std::slice::from_ref(&root)).unwrap();
+        let names: Vec<&str> = found.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["src/b/a.h", "src/blob.bin", "src/z.c"]);
+        let tree = load(&found).unwrap();
+        assert!(matches!(tree.files[1].content, Content::Binary(_)));
+        assert_eq!(tree.size(), (3 + 3 + 3, 16));
+        assert_eq!(relative_name(Path::new("./x/y.c")), "x/y.c");
+        assert_eq!(relative_name(Path::new("../y.c")), "y.c");
+        let out = dir.path().join("out");
+        tree.write_into(&out).unwrap();
+        assert_eq!(fs::read(out.join("src/blob.bin")).unwrap(), b"\x00\x01");
+    }
+
+    #[test]
+    fn refuses_binary_empty_and_missing_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("a.bin");
+        fs::write(&bin, [0xff, 0xfe]).unwrap();
+        let empty = dir.path().join("e.txt");
+        fs::write(&empty, "").unwrap();
+        let load_one = |p: &Path| load(&origins(&[p.to_path_buf()])?);
+        assert!(matches!(load_one(&bin), Err(InputError::Binary(_))));
+        assert!(matches!(load_one(&empty), Err(InputError::Empty(_))));
+        let missing = load_one(&dir.path().join("nope"));
+        assert!(matches!(missing, Err(InputError::Unreadable { .. })));
+    }
+}
