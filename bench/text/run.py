@@ -85,10 +85,11 @@ def command(tool, case, test, work, out, args):
     files = case["files"]
     t = str(args.candidate_timeout)
     if tool == "minrepro":
-        target = out / files[0] if len(files) == 1 else out
+        # One file: -o names the file; several: a new directory.
+        target = out / files[0] if len(files) == 1 else out / "tree"
         argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
                 "--timeout", t]
-        return argv, work, (out if len(files) > 1 else out)
+        return argv, work, (out if len(files) == 1 else target)
     if tool in ("cvise-not-c", "cvise"):
         extra = ["--not-c"] if tool == "cvise-not-c" else []
         return (["cvise", "--n", "1", "--tidy", "--timeout", t, *extra, str(test), *files],
