@@ -237,7 +237,7 @@ def report(results, path, args):
         if mine and peers:
             best = min(r["final"]["tokens"] for r in peers)
             wins.append((case, mine["final"]["tokens"], best,
-                         mine["final"]["tokens"] <= best))
+                         mine["reproduces"] and mine["final"]["tokens"] <= best))
     for case, mine, best, ok in wins:
         lines.append(f"- {case}: minrepro {mine} tokens, best language-independent peer "
                      f"{best}: {'met' if ok else 'NOT met'}")
@@ -250,6 +250,17 @@ def report(results, path, args):
         lines += ["", f"Over the {len(both)} cases both ran: minrepro {mr} runs, C-Vise --not-c "
                   f"{cv} runs (ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
                   f"(ratio {mw / max(cw, 1e-9):.2f})."]
+        free = [c for c in both
+                if not by_case[c]["minrepro"]["capped"] and not by_case[c]["cvise-not-c"]["capped"]]
+        if free:
+            mr = sum(by_case[c]["minrepro"]["runs"] for c in free)
+            cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in free)
+            mw = sum(by_case[c]["minrepro"]["wall_s"] for c in free)
+            cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in free)
+            lines += ["", f"Over the {len(free)} cases where neither hit the cap "
+                      f"({', '.join(sorted(free))}): minrepro {mr} runs, C-Vise --not-c {cv} "
+                      f"(ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
+                      f"(ratio {mw / max(cw, 1e-9):.2f})."]
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 
