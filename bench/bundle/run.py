@@ -7,7 +7,7 @@ Input: a bundle of 30 real AMDGPU code objects, each compiled from its own OpenC
 clang and linked with ld.lld (as crates/bundle/tests/fixtures/regenerate.sh does), and metadata
 lists (30 kernels, 10 cases of 3 arguments, 10 arguments, 10 selected tests). A candidate is
 interesting while objects 7, 15 and 23, kernels kernel_7 and kernel_23, a case with argument 2
-and test t-3 remain; the predicate checks that with a few greps. Two predicates around that check:
+and test t-3 remain; the predicate checks that with shell builtins only (no process per check). Two predicates around that check:
 
 - sleep: waits 0.3 s first (latency-bound, like a check on a GPU);
 - cpu:   computes for about 0.15 s first (python3 -S, one core busy: CPU-bound).
@@ -35,11 +35,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 
-CHECK = r"""m="$1/metadata.json"
-for k in 7 15 23; do cat "$1"/objects/* | grep -q "kernel_$k\b" || exit 1; done
-grep -q '"kernel_7"' "$m" && grep -q '"kernel_23"' "$m" || exit 1
-grep -q '"t-3"' "$m" || exit 1
-grep -Eq '"arguments":\[([0-9]+,)*2[],]' "$m" || exit 1
+# Shell builtins only (no process per check): the predicate's own cost is its sleep or its
+# computation, not a dozen greps competing for the cores.
+CHECK = r"""for k in 7 15 23; do [ -e "$1/objects/o$k.co" ] || exit 1; done
+read -r m < "$1/metadata.json" || [ -n "$m" ] || exit 1
+case $m in *'"kernel_7"'*) ;; *) exit 1 ;; esac
+case $m in *'"kernel_23"'*) ;; *) exit 1 ;; esac
+case $m in *'"t-3"'*) ;; *) exit 1 ;; esac
+case $m in *'"arguments":[2,'* | *'"arguments":[2]'* | *'"arguments":['[0-9]','*2[],]*) ;; *) exit 1 ;; esac
 exit 0
 """
 

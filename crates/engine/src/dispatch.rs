@@ -8,9 +8,11 @@
 //! as its accepted candidate is known: runs still going are cancelled and keep their executors
 //! busy until they report, but the next batch starts at once on the free ones.
 //!
-//! Two kinds of speculation fill free executors: later candidates of the batch (needed if every
-//! earlier one is rejected), and the first candidates of the batch that would follow if the
-//! frontier candidate were accepted ("look-ahead", from a copy of the search). A look-ahead run
+//! Three kinds of speculation fill free executors: later candidates of the batch (needed if every
+//! earlier one is rejected), the first candidates of the batch that would follow if the
+//! frontier candidate were accepted ("look-ahead", from a copy of the search), and, once the
+//! batch is all started, what would follow if every candidate were rejected (the search's next
+//! slice or granularity, or the next pass's first batch). A look-ahead run
 //! that is still going when its batch really comes is adopted, not started again; one that
 //! finished left its verdict in the cache; one whose premise failed is cancelled.
 
@@ -77,6 +79,18 @@ pub struct Dispatcher<C> {
     speculation: Speculation,
 }
 
+impl<C> Ahead<C> {
+    fn new(premise: usize, candidates: LookAhead<C>) -> Self {
+        let (keys, proposals) = candidates.into_iter().unzip();
+        Ahead {
+            premise,
+            proposals: Arc::new(proposals),
+            keys,
+            launched: 0,
+        }
+    }
+}
+
 /// A batch being decided.
 struct Round<'b, C> {
     pass: &'b str,
@@ -88,9 +102,12 @@ struct Round<'b, C> {
     frontier: usize,
     /// The look-ahead of the current frontier.
     ahead: Option<Ahead<C>>,
+    /// The look-ahead past the batch's end (all rejected).
+    beyond: Option<Ahead<C>>,
 }
 
-/// The batch that would follow the acceptance of candidate `premise`.
+/// The batch that would follow the acceptance of candidate `premise` (the batch's length: the
+/// rejection of all).
 struct Ahead<C> {
     premise: usize,
     proposals: Arc<Vec<Proposal<C>>>,
@@ -144,7 +161,8 @@ impl<C: Send + Sync> Dispatcher<C> {
     /// Evaluates `batch` (cache keys in `keys`) in order: returns the verdicts of every
     /// candidate up to the first interesting one, which is accepted. Runs beyond it are
     /// cancelled; an error at or before it ends the batch with that error. `look_ahead(i)`
-    /// gives the candidates that would follow the acceptance of candidate `i` (or nothing).
+    /// gives the candidates that would follow the acceptance of candidate `i`, or with `i` the
+    /// batch's length those that would follow if all were rejected (or nothing).
     pub fn evaluate(
         &mut self,
         pass: &str,
@@ -171,16 +189,18 @@ impl<C: Send + Sync> Dispatcher<C> {
             next: 0,
             frontier: 0,
             ahead: None,
+            beyond: None,
         };
         let result = self.run_round(&mut round, cache, look_ahead);
-        let accepted = match &result {
-            Ok((_, accepted)) => *accepted,
+        // The premise that came true: an accepted index, or `n` when all were rejected.
+        let came_true = match &result {
+            Ok((_, accepted)) => Some(accepted.unwrap_or(n)),
             Err(_) => None,
         };
         round.cancels.iter().for_each(CancelFlag::cancel);
         for flight in self.flights.values_mut() {
-            // Only the look-ahead of the accepted candidate may still be needed.
-            if flight.premise.is_some() && flight.premise != accepted {
+            // Only the look-ahead of what came true may still be needed.
+            if flight.premise.is_some() && flight.premise != came_true {
                 flight.cancel.cancel();
             }
         }
@@ -233,7 +253,7 @@ impl<C: Send + Sync> Dispatcher<C> {
                 launched = if ahead {
                     self.launch_ahead(round, cache, look_ahead)
                 } else {
-                    self.launch_next(round, cache)
+                    self.launch_next(round, cache, look_ahead)
                 };
                 if launched {
                     break;
@@ -262,10 +282,15 @@ impl<C: Send + Sync> Dispatcher<C> {
 
     /// Answers the batch's next candidate from the cache, or adopts a running look-ahead for
     /// it, or starts it if the policy allows; returns whether it did.
-    fn launch_next(&mut self, round: &mut Round<'_, C>, cache: &OutcomeCache) -> bool {
+    fn launch_next(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> bool {
         let next = round.next;
         if next >= round.batch.len() {
-            return false;
+            return self.launch_beyond(round, cache, look_ahead);
         }
         let key = &round.keys[next];
         if let Some(outcome) = cache.get(key) {
@@ -321,17 +346,38 @@ impl<C: Send + Sync> Dispatcher<C> {
             return false;
         }
         if stale {
-            let (keys, proposals) = look_ahead(frontier).into_iter().unzip();
-            round.ahead = Some(Ahead {
-                premise: frontier,
-                proposals: Arc::new(proposals),
-                keys,
-                launched: 0,
-            });
+            round.ahead = Some(Ahead::new(frontier, look_ahead(frontier)));
         }
-        let Some(ahead) = round.ahead.as_mut() else {
+        match round.ahead.as_mut() {
+            Some(ahead) => self.start_next_of(ahead, cache),
+            None => false,
+        }
+    }
+
+    /// Past the batch's end: the candidates that follow if every one of it is rejected, as if
+    /// the batch went on (the same policy, at the depth they would have there).
+    fn launch_beyond(
+        &mut self,
+        round: &mut Round<'_, C>,
+        cache: &OutcomeCache,
+        look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
+    ) -> bool {
+        let n = round.batch.len();
+        let launched = round.beyond.as_ref().map_or(0, |b| b.launched);
+        let depth = n - round.frontier + launched;
+        let busy = self.flights.len();
+        if !self.speculation.allows(round.pass, depth, busy, self.slots) {
             return false;
-        };
+        }
+        let beyond = round
+            .beyond
+            .get_or_insert_with(|| Ahead::new(n, look_ahead(n)));
+        self.start_next_of(beyond, cache)
+    }
+
+    /// Starts a look-ahead's next candidate (unless the cache knows it or it already runs);
+    /// returns whether there was one.
+    fn start_next_of(&mut self, ahead: &mut Ahead<C>, cache: &OutcomeCache) -> bool {
         let Some(key) = ahead.keys.get(ahead.launched).cloned() else {
             return false;
         };
@@ -339,15 +385,8 @@ impl<C: Send + Sync> Dispatcher<C> {
         ahead.launched += 1;
         let running = self.flights.values().any(|f| f.key == key);
         if cache.get(&key).is_none() && !running {
-            let proposals = ahead.proposals.clone();
-            self.send(
-                proposals,
-                index,
-                key,
-                CancelFlag::new(),
-                None,
-                Some(frontier),
-            );
+            let (proposals, premise) = (ahead.proposals.clone(), Some(ahead.premise));
+            self.send(proposals, index, key, CancelFlag::new(), None, premise);
         }
         true
     }

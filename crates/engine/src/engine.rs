@@ -243,7 +243,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         loop {
             let mut changed = false;
             self.stats.rounds += 1;
-            for pass in passes {
+            for (index, pass) in passes.iter().enumerate() {
                 let name = pass.name();
                 self.progress.start_pass(&name);
                 let mut search = pass.search(&current);
@@ -252,7 +252,15 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                         return Err(EngineError::Interrupted);
                     }
                     let dispatcher = dispatcher.as_deref_mut();
-                    let accepted = self.decide(&name, batch, dispatcher, &*search)?;
+                    // The pass that runs next if this one ends now (a new round when this
+                    // one changed something).
+                    let following = match passes.get(index + 1) {
+                        Some(pass) => Some(*pass),
+                        None if changed => passes.first().copied(),
+                        None => None,
+                    };
+                    let context = (&*search, &current, following);
+                    let accepted = self.decide(&name, batch, dispatcher, context)?;
                     let index = accepted.as_ref().map(|(index, _)| *index);
                     if let Some((_, case)) = accepted {
                         current = case;
@@ -279,7 +287,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         pass: &str,
         batch: Vec<Proposal<C>>,
         dispatcher: Option<&mut Dispatcher<C>>,
-        search: &dyn Search<C>,
+        (search, current, following): (&dyn Search<C>, &C, Option<&dyn Pass<C>>),
     ) -> Result<Option<(usize, C)>, EngineError> {
         if batch.is_empty() {
             return Ok(None);
@@ -294,12 +302,21 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                 let (oracle, cache) = (self.oracle, self.cache);
                 let jobs = self.options.jobs;
                 // The batch that would follow the acceptance of candidate `index`.
+                // With `index` the batch's length: the batch that would follow if all were
+                // rejected, which may be the following pass's first.
                 let mut look_ahead = |index: usize| -> LookAhead<C> {
                     let Some(mut fork) = search.fork(jobs) else {
                         return Vec::new();
                     };
-                    fork.feedback(Some(index));
-                    let next = fork.next_batch(&batch[index].case).unwrap_or_default();
+                    let accepted = batch.get(index);
+                    fork.feedback(accepted.map(|_| index));
+                    let base = accepted.map_or(current, |p| &p.case);
+                    let next = match (fork.next_batch(base), accepted, following) {
+                        (Some(next), ..) => Some(next),
+                        (None, None, Some(pass)) => pass.search(base).next_batch(base),
+                        _ => None,
+                    };
+                    let next = next.unwrap_or_default();
                     let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
                     next.into_iter().map(|p| (key(&p), p)).collect()
                 };

@@ -122,11 +122,6 @@ impl Speculation {
         self.sampled_cpu = cpu;
         self.wall_since = Duration::ZERO;
     }
-
-    /// The measured CPU share of predicate runs (0: waiting only, 1: computing only).
-    pub fn cpu_share(&self) -> f64 {
-        self.cpu_share
-    }
 }
 
 impl Default for Speculation {

@@ -270,5 +270,11 @@ mod tests {
         assert_eq!(oracle.digest(&a), oracle.digest(&a.clone()));
         assert_ne!(oracle.digest(&a), oracle.digest(&"a = 2\n".to_owned()));
         assert_eq!(oracle.size(&"a\nb\n".to_owned()), 2);
+        // A size the candidate's check already counted is taken as it is, not measured again.
+        let sizes = crate::Sizes::default();
+        sizes.record("a\nb\n", 7);
+        let oracle = oracle.with_sizes(&sizes);
+        assert_eq!(oracle.size(&"a\nb\n".to_owned()), 7);
+        assert_eq!(oracle.size(&"a\n".to_owned()), 1);
     }
 }

@@ -71,10 +71,19 @@ fn every_launched_run_is_counted_and_cancelled_ones_reported_separately() {
             .lines()
             .count();
         let stats = json(&stats_file);
-        assert_eq!(stats["predicate_runs"], seen, "-j {jobs}: {stats}");
+        let launched = stats["predicate_runs"].as_u64().unwrap();
         let cancelled = stats["cancelled_runs"].as_u64().unwrap();
         if jobs == "1" {
+            assert_eq!(launched, seen as u64, "-j {jobs}: {stats}");
             assert_eq!(cancelled, 0);
+        } else {
+            // Every run the predicate saw was reported. A cancelled run normally gets to its
+            // first line (the cancel grace), but on a loaded machine one may be killed before
+            // its shell starts: only cancelled runs may be missing from the count file.
+            assert!(
+                launched >= seen as u64 && launched - cancelled <= seen as u64,
+                "-j {jobs}: {seen} seen, {stats}"
+            );
         }
         // Decided candidates that ran are at most the runs launched minus those cancelled.
         let decided_runs =
