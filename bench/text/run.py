@@ -85,10 +85,11 @@ def command(tool, case, test, work, out, args):
     files = case["files"]
     t = str(args.candidate_timeout)
     if tool == "minrepro":
-        target = out / files[0] if len(files) == 1 else out
+        # One file: -o names the file; several: a new directory.
+        target = out / files[0] if len(files) == 1 else out / "tree"
         argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
                 "--timeout", t]
-        return argv, work, (out if len(files) > 1 else out)
+        return argv, work, (out if len(files) == 1 else target)
     if tool in ("cvise-not-c", "cvise"):
         extra = ["--not-c"] if tool == "cvise-not-c" else []
         return (["cvise", "--n", "1", "--tidy", "--timeout", t, *extra, str(test), *files],
@@ -236,7 +237,7 @@ def report(results, path, args):
         if mine and peers:
             best = min(r["final"]["tokens"] for r in peers)
             wins.append((case, mine["final"]["tokens"], best,
-                         mine["final"]["tokens"] <= best))
+                         mine["reproduces"] and mine["final"]["tokens"] <= best))
     for case, mine, best, ok in wins:
         lines.append(f"- {case}: minrepro {mine} tokens, best language-independent peer "
                      f"{best}: {'met' if ok else 'NOT met'}")
@@ -249,6 +250,17 @@ def report(results, path, args):
         lines += ["", f"Over the {len(both)} cases both ran: minrepro {mr} runs, C-Vise --not-c "
                   f"{cv} runs (ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
                   f"(ratio {mw / max(cw, 1e-9):.2f})."]
+        free = [c for c in both
+                if not by_case[c]["minrepro"]["capped"] and not by_case[c]["cvise-not-c"]["capped"]]
+        if free:
+            mr = sum(by_case[c]["minrepro"]["runs"] for c in free)
+            cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in free)
+            mw = sum(by_case[c]["minrepro"]["wall_s"] for c in free)
+            cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in free)
+            lines += ["", f"Over the {len(free)} cases where neither hit the cap "
+                      f"({', '.join(sorted(free))}): minrepro {mr} runs, C-Vise --not-c {cv} "
+                      f"(ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
+                      f"(ratio {mw / max(cw, 1e-9):.2f})."]
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 
