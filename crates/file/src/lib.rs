@@ -48,6 +48,24 @@ pub const MAX_LINE_LEVEL: usize = 8;
 /// Deepest indentation rank offered by its own group.
 pub const MAX_INDENT_RANK: usize = 4;
 
+/// The groups of a round after the lines by level and the indentation blocks, in order: the
+/// remaining coarse removals, whitespace, the finer removals and the shortenings, the tidy last.
+pub const GROUPS_AFTER_LEVELS: [Group; 13] = [
+    Group::Lines(None),
+    Group::Brackets(BracketEdit::Remove),
+    Group::Comments,
+    Group::Blank,
+    Group::Brackets(BracketEdit::Empty),
+    Group::Brackets(BracketEdit::Unwrap),
+    Group::Tokens,
+    Group::Strings(false),
+    Group::Strings(true),
+    Group::Integers(false),
+    Group::Integers(true),
+    Group::Rename,
+    Group::Tidy,
+];
+
 /// A group of sites of the same kind, searched together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Group {
@@ -120,21 +138,7 @@ impl<'a> Lexed<'a> {
                     .map(Group::Indented),
             );
         }
-        groups.extend([
-            Group::Lines(None),
-            Group::Brackets(BracketEdit::Remove),
-            Group::Comments,
-            Group::Blank,
-            Group::Brackets(BracketEdit::Empty),
-            Group::Brackets(BracketEdit::Unwrap),
-            Group::Tokens,
-            Group::Strings(false),
-            Group::Strings(true),
-            Group::Integers(false),
-            Group::Integers(true),
-            Group::Rename,
-            Group::Tidy,
-        ]);
+        groups.extend(GROUPS_AFTER_LEVELS);
         groups
     }
 

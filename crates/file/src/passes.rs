@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::tree::{Content, Tree};
 use crate::{apply, Site};
-use crate::{Group, MAX_INDENT_RANK, MAX_LINE_LEVEL};
+use crate::{Group, GROUPS_AFTER_LEVELS, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// ProbDD's prior probability that a site must stay.
 const PROBDD_PRIOR: f64 = 0.1;
@@ -31,26 +31,11 @@ pub enum Strategy {
 
 /// Every group in round order: coarse removals first, shortenings after, the tidy last.
 pub fn round() -> Vec<Group> {
-    use crate::BracketEdit::{Empty, Remove, Unwrap};
     let mut groups: Vec<Group> = (0..=MAX_LINE_LEVEL)
         .map(|l| Group::Lines(Some(l)))
         .collect();
     groups.extend((0..=MAX_INDENT_RANK).map(Group::Indented));
-    groups.extend([
-        Group::Lines(None),
-        Group::Brackets(Remove),
-        Group::Comments,
-        Group::Blank,
-        Group::Brackets(Empty),
-        Group::Brackets(Unwrap),
-        Group::Tokens,
-        Group::Strings(false),
-        Group::Strings(true),
-        Group::Integers(false),
-        Group::Integers(true),
-        Group::Rename,
-        Group::Tidy,
-    ]);
+    groups.extend(GROUPS_AFTER_LEVELS);
     groups
 }
 
