@@ -154,7 +154,11 @@ def run_one(tool, case, args):
     counter = base / "counter"
     counter.write_text("")
     argv, cwd, result_dir = command(tool, case, test, work, out, args)
-    env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT))
+    # Each tool's temporary files go below its run directory: a tool stopped at the cap (C-Vise,
+    # C-Reduce, picire's workers) leaves its temporary directories behind, never in /tmp.
+    tmp = base / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT), TMPDIR=str(tmp))
     log = open(base / "log.txt", "w")
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
@@ -172,6 +176,7 @@ def run_one(tool, case, args):
             rc = proc.wait()
     wall = time.monotonic() - start
     log.close()
+    shutil.rmtree(tmp, ignore_errors=True)
     found = find_results(result_dir, files)
     if tool == "minrepro" and len(files) == 1 and found[files[0]] is None:
         found = {files[0]: work / files[0]}  # no output written: nothing was accepted
