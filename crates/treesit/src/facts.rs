@@ -17,6 +17,22 @@ pub struct Slot {
     pub required: bool,
     /// The named node kinds the slot accepts.
     pub kinds: BTreeSet<String>,
+    /// The kinds of each type the slot lists (a supertype such as `_expression` expanded, a
+    /// concrete kind alone).
+    pub families: Vec<BTreeSet<String>>,
+}
+
+impl Slot {
+    /// Whether a node of kind `to` may replace one of kind `from` in this slot: both are the
+    /// same kind or belong to one listed type (both expressions, both statements), not merely
+    /// both accepted (a declaration is not replaced by its type specifier).
+    pub fn compatible(&self, from: &str, to: &str) -> bool {
+        from == to
+            || self
+                .families
+                .iter()
+                .any(|family| family.contains(from) && family.contains(to))
+    }
 }
 
 /// The slots of every node kind of a grammar.
@@ -49,11 +65,18 @@ impl Facts {
                 continue;
             }
             let mut add = |field: Option<String>, slot: &Value| {
-                let kinds = expand(slot["types"].as_array(), &subtypes);
+                let types = slot["types"].as_array();
+                let families: Vec<BTreeSet<String>> = types
+                    .into_iter()
+                    .flatten()
+                    .map(|one| expand(Some(&vec![one.clone()]), &subtypes))
+                    .filter(|family| !family.is_empty())
+                    .collect();
                 let slot = Slot {
                     multiple: slot["multiple"].as_bool().unwrap_or(false),
                     required: slot["required"].as_bool().unwrap_or(false),
-                    kinds,
+                    kinds: families.iter().flatten().cloned().collect(),
+                    families,
                 };
                 facts.slots.insert((parent.to_owned(), field), slot);
             };
@@ -122,5 +145,7 @@ mod tests {
         let args = facts.slot("argument_list", None).unwrap();
         assert!(args.kinds.contains("call_expression"));
         assert!(!args.kinds.iter().any(|k| k.starts_with('_')));
+        assert!(block.compatible("if_statement", "compound_statement"));
+        assert!(!block.compatible("declaration", "primitive_type"));
     }
 }

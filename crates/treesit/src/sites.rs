@@ -46,6 +46,8 @@ impl Listing {
     pub fn new(tree: &Tree, text: &str, facts: &Facts, grammar: &Grammar) -> Listing {
         let mut listing = Listing::default();
         let mut seen: HashSet<(usize, usize, String)> = HashSet::new();
+        // Nodes that may go; the root may (its text may become empty).
+        let mut deletable = HashSet::from([tree.root_node().id()]);
         let mut stack = vec![tree.root_node()];
         while let Some(parent) = stack.pop() {
             let children = children_of(parent);
@@ -53,7 +55,12 @@ impl Listing {
             if parent.is_error() || parent.is_missing() {
                 continue;
             }
-            listing.add_children(parent, &children, text, facts, grammar, &mut seen);
+            let context = Context {
+                text,
+                facts,
+                grammar,
+            };
+            listing.add_children(parent, &children, &context, &mut seen, &mut deletable);
         }
         // Text order, containers first; equal ranges keep their order (deletion first).
         let mut order: Vec<usize> = (0..listing.sites.len()).collect();
@@ -72,11 +79,15 @@ impl Listing {
         &mut self,
         parent: Node<'_>,
         children: &[(Node<'_>, Option<&'static str>)],
-        text: &str,
-        facts: &Facts,
-        grammar: &Grammar,
+        context: &Context<'_>,
         seen: &mut HashSet<(usize, usize, String)>,
+        deletable: &mut HashSet<usize>,
     ) {
+        let Context {
+            text,
+            facts,
+            grammar,
+        } = *context;
         let members: Vec<(Node<'_>, Option<&'static str>)> = children
             .iter()
             .filter(|(c, _)| c.is_named() && !c.is_extra())
@@ -113,7 +124,11 @@ impl Listing {
                 continue;
             };
             let in_slot = members.iter().filter(|(_, f)| *f == field).count();
-            if !slot.required || (slot.multiple && in_slot > 1) {
+            // A node as long as its parent takes the parent with it: only if that may go too.
+            let alone =
+                child.byte_range() != parent.byte_range() || deletable.contains(&parent.id());
+            if (!slot.required || (slot.multiple && in_slot > 1)) && alone {
+                deletable.insert(child.id());
                 match list {
                     Some(list) => {
                         let range = child.byte_range();
@@ -126,14 +141,19 @@ impl Listing {
                     ),
                 }
             }
-            for hoisted in hoists(child, |kind| {
-                kind == child.kind() || slot.kinds.contains(kind)
-            }) {
+            let whole = &text[child.byte_range()];
+            // Blanks the node starts or ends with (some grammars include a newline) stay.
+            let before = &whole[..whole.len() - whole.trim_start().len()];
+            let after = &whole[whole.trim_end().len()..];
+            let fits = |kind: &str| slot.compatible(child.kind(), kind);
+            for hoisted in hoists(child, fits) {
+                let replacement = format!("{before}{}{after}", text[hoisted].trim());
+                let range = child.byte_range();
                 push(
                     Site {
                         kind: HOIST,
-                        range: child.byte_range(),
-                        replacement: text[hoisted].to_owned(),
+                        range,
+                        replacement,
                     },
                     seen,
                 );
@@ -186,6 +206,14 @@ impl Listing {
     }
 }
 
+/// What site listing reads.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    text: &'a str,
+    facts: &'a Facts,
+    grammar: &'a Grammar,
+}
+
 /// The children of `node` with their field names.
 fn children_of(node: Node<'_>) -> Vec<(Node<'_>, Option<&'static str>)> {
     let mut out = Vec::with_capacity(node.child_count());
@@ -210,7 +238,7 @@ fn deletion(kind: &'static str, range: Range<usize>) -> Site {
 }
 
 /// `range` widened to whole lines (with the newline) when only blanks share its lines.
-fn lines_of(text: &str, range: Range<usize>) -> Range<usize> {
+pub(crate) fn lines_of(text: &str, range: Range<usize>) -> Range<usize> {
     let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
     let end = text[range.end..]
         .find('\n')
