@@ -34,11 +34,9 @@ fn sample(name: &str) -> &'static str {
 #[derive(Debug, Clone, Copy)]
 struct Words;
 
+/// A text and its word sites.
 #[derive(Debug)]
-struct WordsText {
-    source: String,
-    sites: Vec<Site>,
-}
+struct WordsText(String, Vec<Site>);
 
 fn words(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
@@ -57,28 +55,28 @@ fn words(text: &str) -> Vec<Range<usize>> {
 }
 
 impl Prepared for WordsText {
-    type Site = Site;
     type Edited = String;
-    fn source(&self) -> &str {
-        &self.source
+    type Site = Site;
+    fn apply(&self, selected: &[&Site]) -> String {
+        splice(&self.0, selected)
     }
-    fn sites(&self) -> &[Site] {
-        &self.sites
-    }
-    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
-        self.sites.retain(|s| keep(s));
-    }
-    fn size(&self) -> usize {
-        words(&self.source).len()
+    fn check(&self, edited: &String) -> Option<usize> {
+        Some(words(edited).len())
     }
     fn info(site: &Site) -> SiteInfo<'_> {
         site.info()
     }
-    fn apply(&self, selected: &[&Site]) -> String {
-        splice(&self.source, selected)
+    fn size(&self) -> usize {
+        words(&self.0).len()
     }
-    fn check(&self, edited: &String) -> Option<usize> {
-        Some(words(edited).len())
+    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
+        self.1.retain(|site| keep(site))
+    }
+    fn sites(&self) -> &[Site] {
+        self.1.as_slice()
+    }
+    fn source(&self) -> &str {
+        self.0.as_str()
     }
 }
 
@@ -106,16 +104,10 @@ impl Language for Words {
                 replacement: String::new(),
             })
             .collect();
-        WordsText {
-            source: text.to_owned(),
-            sites,
-        }
+        WordsText(text.to_owned(), sites)
     }
     fn prepare_current(&self, text: &str) -> WordsText {
-        WordsText {
-            source: text.to_owned(),
-            sites: Vec::new(),
-        }
+        WordsText(text.to_owned(), Vec::new())
     }
     fn is_valid(&self, _: &str) -> bool {
         true
