@@ -19,6 +19,7 @@ mod docs;
 mod driver;
 mod engine_cache;
 mod file_cli;
+mod file_syntax;
 mod parent_death;
 mod progress;
 mod python_errors;
