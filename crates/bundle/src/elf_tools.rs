@@ -81,6 +81,7 @@ impl ElfTools {
             timeout: self.timeout,
             max_stdout: MAX_TOOL_STDOUT,
             hide_cwd: true,
+            cleanup: false,
         });
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.spent.fetch_add(nanos, Ordering::Relaxed);

@@ -1,5 +1,5 @@
 use super::*;
-use minrepro_predicate::{CapturedStream, RunRecord};
+use minrepro_predicate::CapturedStream;
 
 fn outcome(status: Status, code: i32) -> Outcome {
     let stream = CapturedStream {
@@ -7,16 +7,7 @@ fn outcome(status: Status, code: i32) -> Outcome {
         tail: "out".into(),
         contains_needle: false,
     };
-    Outcome {
-        status,
-        exit_codes: vec![Some(code)],
-        last_run: RunRecord {
-            exit_code: Some(code),
-            stdout: stream.clone(),
-            stderr: stream,
-            error: None,
-        },
-    }
+    Outcome::of_one_run(status, Some(code), stream.clone(), stream)
 }
 
 #[test]

@@ -162,6 +162,15 @@ impl<C> Search<C> for ProbDd<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{remove_positions, run_search, without_indices};
+
+    /// A ProbDD search that removes numbers from `0..len` (its removals are positions in it).
+    fn removals(len: usize, prior: f64) -> ProbDd<Vec<usize>> {
+        let all: Vec<usize> = (0..len).collect();
+        ProbDd::new(len, prior, move |_: &Vec<usize>, removed: &[usize]| {
+            remove_positions(&all, removed)
+        })
+    }
 
     /// Drives the search sequentially over a list of numbers.
     fn reduce(
@@ -169,24 +178,12 @@ mod tests {
         prior: f64,
         interesting: &dyn Fn(&[usize]) -> bool,
     ) -> (Vec<usize>, usize) {
-        let mut search = ProbDd::new(len, prior, move |_: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::json!(removed),
-            })
-        });
-        let mut current: Vec<usize> = (0..len).collect();
         let mut tests = 0;
-        while let Some(batch) = search.next_batch(&current) {
+        let current = run_search(&mut removals(len, prior), (0..len).collect(), &mut |p| {
             tests += 1;
-            let ok = interesting(&batch[0].case);
-            if ok {
-                current = batch[0].case.clone();
-            }
-            search.feedback(ok.then_some(0));
             assert!(tests < 100_000);
-        }
+            interesting(&p.case)
+        });
         (current, tests)
     }
 
@@ -207,12 +204,7 @@ mod tests {
                 let (result, _) = reduce(len, 0.1, &interesting);
                 assert!(interesting(&result));
                 for skip in 0..result.len() {
-                    let smaller: Vec<usize> = result
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| *i != skip)
-                        .map(|(_, &v)| v)
-                        .collect();
+                    let smaller = without_indices(&result, &[skip]);
                     assert!(!interesting(&smaller), "{result:?} not 1-minimal");
                 }
             }
@@ -225,28 +217,12 @@ mod tests {
         width: usize,
         interesting: &dyn Fn(&[usize]) -> bool,
     ) -> (Vec<usize>, Vec<serde_json::Value>) {
-        let mut search = ProbDd::new(len, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::json!(removed),
-            })
-        })
-        .with_width(width);
-        let mut current: Vec<usize> = (0..len).collect();
+        let mut search = removals(len, 0.1).with_width(width);
         let mut decided = Vec::new();
-        while let Some(batch) = search.next_batch(&current) {
-            let mut accepted = None;
-            for (index, proposal) in batch.iter().enumerate() {
-                decided.push(proposal.change.clone());
-                if interesting(&proposal.case) {
-                    accepted = Some(index);
-                    current = proposal.case.clone();
-                    break;
-                }
-            }
-            search.feedback(accepted);
-        }
+        let current = run_search(&mut search, (0..len).collect(), &mut |proposal| {
+            decided.push(proposal.change.clone());
+            interesting(&proposal.case)
+        });
         (current, decided)
     }
 
@@ -276,22 +252,10 @@ mod tests {
         let failed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let seen = std::sync::Arc::clone(&failed);
         let len = 8;
-        let mut search = ProbDd::new(len, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
-            let kept: Vec<usize> = (0..len).filter(|i| !removed.contains(i)).collect();
-            Some(Proposal {
-                case: kept,
-                change: serde_json::json!(removed),
-            })
-        })
-        .on_failed_alone(move |i| seen.lock().unwrap().push(i));
-        let mut current: Vec<usize> = (0..len).collect();
-        while let Some(batch) = search.next_batch(&current) {
-            let ok = needed.iter().all(|n| batch[0].case.contains(n));
-            if ok {
-                current = batch[0].case.clone();
-            }
-            search.feedback(ok.then_some(0));
-        }
+        let mut search = removals(len, 0.1).on_failed_alone(move |i| seen.lock().unwrap().push(i));
+        let current = run_search(&mut search, (0..len).collect(), &mut |p| {
+            needed.iter().all(|n| p.case.contains(n))
+        });
         assert_eq!(current, needed.to_vec());
         let mut failed = failed.lock().unwrap().clone();
         failed.sort_unstable();

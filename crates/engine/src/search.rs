@@ -35,3 +35,46 @@ pub trait Pass<C>: Sync {
     /// Opens a search over `current`.
     fn search(&self, current: &C) -> Box<dyn Search<C> + '_>;
 }
+
+/// Runs `search` from `current` to its end the way the engine decides at `-j 1` without a
+/// cache: each batch's proposals are offered to `accept` in order until it accepts one, which
+/// becomes the current case. Returns the final case. For tests and tools that drive a search
+/// directly (`accept` may record what it was offered).
+pub fn run_search<C: Clone, S: Search<C> + ?Sized>(
+    search: &mut S,
+    mut current: C,
+    accept: &mut dyn FnMut(&Proposal<C>) -> bool,
+) -> C {
+    while let Some(batch) = search.next_batch(&current) {
+        let accepted = batch.iter().position(&mut *accept);
+        if let Some(index) = accepted {
+            current = batch[index].case.clone();
+        }
+        search.feedback(accepted);
+    }
+    current
+}
+
+/// `items` without the ones at the positions in `removed` (a removal search's candidate).
+pub fn without_indices<T: Clone>(items: &[T], removed: &[usize]) -> Vec<T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !removed.contains(index))
+        .map(|(_, item)| item.clone())
+        .collect()
+}
+
+/// The candidate builder of the tests' removal searches over lists of numbers: `items` without
+/// the positions in `removed`, the change being those positions.
+#[cfg(test)]
+#[allow(clippy::ptr_arg)] // the case type is `Vec<usize>`: a search hands its builder `&C`
+pub(crate) fn remove_positions(
+    items: &Vec<usize>,
+    removed: &[usize],
+) -> Option<Proposal<Vec<usize>>> {
+    Some(Proposal {
+        case: without_indices(items, removed),
+        change: serde_json::json!(removed),
+    })
+}

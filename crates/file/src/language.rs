@@ -2,10 +2,10 @@
 //! of this crate, searched with ProbDD (bracket regions level by level, outer regions first);
 //! every text is valid; the size is the token count.
 
-use minrepro_text::{Language, Policy, Prepared, SiteInfo};
+use minrepro_text::{Language, Measure, Policy, SitesText};
 
 use crate::passes::round;
-use crate::{apply, BracketEdit, Group, Lexed, Site, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
+use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// A text file of one [`Syntax`] (chosen by its name).
 #[derive(Debug, Clone, Copy)]
@@ -14,45 +14,12 @@ pub struct TextFile {
     pub syntax: Syntax,
 }
 
-/// A text with the sites of one group.
-#[derive(Debug)]
-pub struct PreparedText {
-    source: String,
-    size: usize,
-    sites: Vec<Site>,
-    syntax: Syntax,
-}
+/// A text with the sites of one group, sized in tokens of its syntax.
+pub type PreparedText = SitesText<Syntax>;
 
-impl Prepared for PreparedText {
-    type Site = Site;
-    type Edited = String;
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn sites(&self) -> &[Site] {
-        &self.sites
-    }
-
-    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
-        self.sites.retain(|s| keep(s));
-    }
-
-    fn size(&self) -> usize {
-        self.size
-    }
-
-    fn info(site: &Site) -> SiteInfo<'_> {
-        site.info()
-    }
-
-    fn apply(&self, selected: &[&Site]) -> String {
-        apply(&self.source, selected)
-    }
-
-    fn check(&self, edited: &String) -> Option<usize> {
-        Some(Lexed::new(edited, self.syntax).size().0)
+impl Measure for Syntax {
+    fn measure(&self, text: &str) -> usize {
+        Lexed::new(text, *self).size().0
     }
 }
 
@@ -133,21 +100,11 @@ impl Language for TextFile {
 
     fn prepare(&self, text: &str, group: Group) -> PreparedText {
         let lexed = Lexed::new(text, self.syntax);
-        PreparedText {
-            source: text.to_owned(),
-            size: lexed.size().0,
-            sites: lexed.sites(group),
-            syntax: self.syntax,
-        }
+        SitesText::sized(text, lexed.size().0, lexed.sites(group), self.syntax)
     }
 
     fn prepare_current(&self, text: &str) -> PreparedText {
-        PreparedText {
-            source: text.to_owned(),
-            size: self.size(text),
-            sites: Vec::new(),
-            syntax: self.syntax,
-        }
+        SitesText::new(text, Vec::new(), self.syntax)
     }
 
     fn is_valid(&self, _text: &str) -> bool {
@@ -162,6 +119,7 @@ impl Language for TextFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use minrepro_text::Prepared;
     use std::path::Path;
 
     #[test]

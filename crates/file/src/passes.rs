@@ -200,6 +200,7 @@ impl Pass<Tree> for FilesPass {
 mod tests {
     use super::*;
     use crate::tree::File;
+    use minrepro_engine::run_search;
 
     fn tree(files: &[(&str, &str)]) -> Tree {
         Tree {
@@ -219,13 +220,7 @@ mod tests {
             let before = current.clone();
             for pass in passes {
                 let mut search = pass.search(&current);
-                while let Some(batch) = search.next_batch(&current) {
-                    let accepted = batch.iter().position(|p| keep(&p.case));
-                    if let Some(i) = accepted {
-                        current = batch[i].case.clone();
-                    }
-                    search.feedback(accepted);
-                }
+                current = run_search(&mut *search, current, &mut |p| keep(&p.case));
             }
             if current == before {
                 return current;

@@ -20,20 +20,33 @@ static HANDLER: OnceLock<Result<(), SetupError>> = OnceLock::new();
 
 /// A per-evaluation cancellation request (e.g. a speculative run whose result no longer matters).
 #[derive(Debug, Clone, Default)]
-pub struct CancelFlag(Arc<AtomicBool>);
+pub struct CancelFlag {
+    raised: Arc<AtomicBool>,
+    /// Set for cleanup work that must finish while the process is being interrupted.
+    ignores_interrupt: bool,
+}
 
 impl CancelFlag {
     /// A flag that is not raised.
     pub fn new() -> Self {
         Self::default()
     }
+    /// A flag that only [`CancelFlag::cancel`] raises, not an interruption of the process (for
+    /// cleanup commands that run during Ctrl-C handling).
+    pub fn ignoring_interrupt() -> Self {
+        Self {
+            raised: Arc::default(),
+            ignores_interrupt: true,
+        }
+    }
     /// Asks the evaluation to stop as soon as possible.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.raised.store(true, Ordering::SeqCst);
     }
-    /// Whether cancellation was requested, or the whole process was interrupted.
+    /// Whether cancellation was requested, or the whole process was interrupted (unless the
+    /// flag ignores interruptions).
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::SeqCst) || is_interrupted()
+        self.raised.load(Ordering::SeqCst) || (!self.ignores_interrupt && is_interrupted())
     }
 }
 

@@ -133,6 +133,28 @@ pub struct Outcome {
     pub last_run: RunRecord,
 }
 
+impl Outcome {
+    /// The verdict `status` on one run that ended with `exit_code` (`None`: a timeout) and
+    /// printed `stdout` and `stderr`.
+    pub fn of_one_run(
+        status: Status,
+        exit_code: Option<i32>,
+        stdout: CapturedStream,
+        stderr: CapturedStream,
+    ) -> Self {
+        Outcome {
+            status,
+            exit_codes: vec![exit_code],
+            last_run: RunRecord {
+                exit_code,
+                stdout,
+                stderr,
+                error: None,
+            },
+        }
+    }
+}
+
 /// Why an evaluation produced no verdict.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum EvalError {

@@ -265,6 +265,12 @@ pub(crate) fn spawn_for_run(
 
 /// Runs one child to completion (or timeout, or cancellation) and cleans up all it started.
 pub fn run_child(request: &RunRequest<'_>) -> RawRun {
+    run_child_as(request, libc::SIGKILL)
+}
+
+/// [`run_child`], with the signal an interruption of minrepro sends the child's group (0: none,
+/// for cleanup commands that must finish).
+pub(crate) fn run_child_as(request: &RunRequest<'_>, on_interrupt: i32) -> RawRun {
     run_supervised(request, |tag| {
         let (child, streams) = spawn_for_run(
             request,
@@ -272,7 +278,7 @@ pub fn run_child(request: &RunRequest<'_>) -> RawRun {
             request.args,
             tag,
             libc::SIGKILL,
-            libc::SIGKILL,
+            on_interrupt,
         )?;
         Ok((Box::new(child) as Box<dyn Supervisee>, streams))
     })

@@ -19,21 +19,18 @@
 //!   minrepro's run-tag prefix.
 
 use std::ffi::OsString;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::capture::CapturedStream;
 use crate::identity::resolve_executable;
-use crate::interrupt::{spawn_registered_as, unregister_group};
 use crate::predicate::{Executor, PredicateError};
 use crate::process::{
-    run_supervised, spawn_for_run, DirectChild, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
+    run_supervised, spawn_for_run, DirectChild, RawRun, RunEnd, RunRequest, Supervisee,
 };
+use crate::tool::{run_tool, ToolRun};
 
 /// The start of every job name minrepro gives a step (the run's tag follows).
 pub const JOB_NAME_PREFIX: &str = "minrepro-";
@@ -41,6 +38,8 @@ pub const JOB_NAME_PREFIX: &str = "minrepro-";
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
 /// How long a Slurm client command (`scancel`, `squeue`) may take.
 const CLIENT_DEADLINE: Duration = Duration::from_secs(15);
+/// How much of a Slurm client command's output is kept (`squeue`'s job names).
+const CLIENT_MAX_STDOUT: usize = 4 << 20;
 
 /// Whether this process has started a step (so the final sweep has something to look for).
 static USED: AtomicBool = AtomicBool::new(false);
@@ -273,41 +272,22 @@ fn current_uid() -> u32 {
     unsafe { libc::getuid() }
 }
 
-/// Runs a Slurm client command to its end (at most [`CLIENT_DEADLINE`]); returns its exit code
-/// and stdout. Its group is registered so that orphan sweeps leave it alone, and an
-/// interruption does not kill it: cleanup must finish.
+/// Runs a Slurm client command to its end (at most [`CLIENT_DEADLINE`]) through
+/// [`run_tool`]'s cleanup mode: an interruption neither kills it nor ends the wait, since this
+/// is the cleanup after one. Returns its exit code and stdout.
 fn client(program: &Path, args: &[String]) -> Option<(i32, Vec<u8>)> {
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .env_remove(RUN_TAG_VAR)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0);
-    let mut child = spawn_registered_as(&mut command, 0).ok()?;
-    let pid = child.id() as i32;
-    let mut stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stdout.read_to_end(&mut bytes);
-        bytes
-    });
-    let until = Instant::now() + CLIENT_DEADLINE;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    unregister_group(pid);
-    let output = reader.join().unwrap_or_default();
-    Some((crate::process::exit_code_of(status?), output))
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    let output = run_tool(&ToolRun {
+        program,
+        args: &args,
+        cwd: Path::new("/"),
+        timeout: CLIENT_DEADLINE,
+        max_stdout: CLIENT_MAX_STDOUT,
+        hide_cwd: false,
+        cleanup: true,
+    })
+    .ok()?;
+    Some((output.code, output.stdout))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::capture::CapturedStream;
 use crate::interrupt::CancelFlag;
-use crate::process::{run_child, RunEnd, RunRequest};
+use crate::process::{run_child_as, RunEnd, RunRequest};
 
 /// One tool invocation.
 #[derive(Debug, Clone)]
@@ -27,6 +27,10 @@ pub struct ToolRun<'a> {
     pub max_stdout: usize,
     /// Replace `cwd` in stderr by `{workspace}` (for a temporary directory in messages).
     pub hide_cwd: bool,
+    /// Cleanup mode: an interruption of minrepro (Ctrl-C) neither kills the tool nor ends the
+    /// wait, only the timeout does (for commands that clean up after an interruption, such as
+    /// cancelling Slurm jobs). Give it a short timeout.
+    pub cleanup: bool,
 }
 
 /// What a tool that ran to its end produced (whatever its exit code).
@@ -63,9 +67,13 @@ pub enum ToolError {
 
 /// Runs a tool to its end, its timeout, or an interruption.
 pub fn run_tool(run: &ToolRun<'_>) -> Result<ToolOutput, ToolError> {
-    let cancel = CancelFlag::new();
+    let cancel = if run.cleanup {
+        CancelFlag::ignoring_interrupt()
+    } else {
+        CancelFlag::new()
+    };
     let cwd_text = run.cwd.to_string_lossy();
-    let raw = run_child(&RunRequest {
+    let request = RunRequest {
         program: run.program,
         args: run.args,
         cwd: run.cwd,
@@ -75,7 +83,9 @@ pub fn run_tool(run: &ToolRun<'_>) -> Result<ToolOutput, ToolError> {
         workspace_text: run.hide_cwd.then_some(&*cwd_text),
         cancel: &cancel,
         keep_stdout: Some(run.max_stdout),
-    });
+    };
+    let on_interrupt = if run.cleanup { 0 } else { libc::SIGKILL };
+    let raw = run_child_as(&request, on_interrupt);
     match raw.end {
         RunEnd::Exited(code) => Ok(ToolOutput {
             code,

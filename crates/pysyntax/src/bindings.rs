@@ -36,6 +36,30 @@ pub(crate) fn statement_bindings(stmt: &Stmt) -> Vec<&str> {
     }
 }
 
+/// A comprehension's generators and what it produces, in evaluation order (a dict
+/// comprehension's key, if any, and value; the element otherwise); `None` for any other
+/// expression.
+pub(crate) fn comprehension(expr: &Expr) -> Option<(&[ast::Comprehension], [Option<&Expr>; 2])> {
+    match expr {
+        Expr::ListComp(ast::ExprListComp {
+            elt, generators, ..
+        })
+        | Expr::SetComp(ast::ExprSetComp {
+            elt, generators, ..
+        })
+        | Expr::Generator(ast::ExprGenerator {
+            elt, generators, ..
+        }) => Some((generators, [Some(elt), None])),
+        Expr::DictComp(ast::ExprDictComp {
+            key,
+            value,
+            generators,
+            ..
+        }) => Some((generators, [key.as_deref(), Some(value)])),
+        _ => None,
+    }
+}
+
 /// The name a pattern captures by itself (`case x`, `case [*rest]`, `case {**rest}`), if any.
 pub(crate) fn pattern_binding(pattern: &ast::Pattern) -> Option<&ast::Identifier> {
     match pattern {
@@ -137,32 +161,17 @@ impl<'a> Visitor<'a> for BindingFinder<'_> {
                 self.found = n.id.as_str() == self.name && !n.ctx.is_load();
             }
             Expr::Lambda(_) => {}
-            // Comprehension targets bind in the comprehension; a walrus inside binds here.
-            Expr::ListComp(ast::ExprListComp {
-                elt, generators, ..
-            })
-            | Expr::SetComp(ast::ExprSetComp {
-                elt, generators, ..
-            })
-            | Expr::Generator(ast::ExprGenerator {
-                elt, generators, ..
-            }) => {
-                self.generators(generators);
-                self.visit_expr(elt);
-            }
-            Expr::DictComp(ast::ExprDictComp {
-                key,
-                value,
-                generators,
-                ..
-            }) => {
-                self.generators(generators);
-                if let Some(key) = key {
-                    self.visit_expr(key);
+            _ => match comprehension(expr) {
+                // Comprehension targets bind in the comprehension; a walrus inside binds here.
+                Some((generators, produced)) => {
+                    self.generators(generators);
+                    produced
+                        .into_iter()
+                        .flatten()
+                        .for_each(|e| self.visit_expr(e));
                 }
-                self.visit_expr(value);
-            }
-            _ => walk_expr(self, expr),
+                None => walk_expr(self, expr),
+            },
         }
     }
 

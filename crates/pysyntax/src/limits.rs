@@ -35,55 +35,70 @@ pub fn shallow(source: &str) -> Result<bool, SyntaxProblem> {
     })
 }
 
+/// One nesting measure: its current and largest depth, and the limit CPython enforces on it.
+struct Depth {
+    now: usize,
+    max: usize,
+    limit: usize,
+    /// CPython's complaint when the limit is passed.
+    message: &'static str,
+}
+
+impl Depth {
+    fn new(limit: usize, message: &'static str) -> Self {
+        Depth {
+            now: 0,
+            max: 0,
+            limit,
+            message,
+        }
+    }
+
+    /// One level deeper at `line`; `Err` past the limit.
+    fn enter(&mut self, line: usize) -> Result<(), SyntaxProblem> {
+        self.now += 1;
+        self.max = self.max.max(self.now);
+        if self.now > self.limit {
+            return Err(SyntaxProblem {
+                line,
+                message: self.message.into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.now = self.now.saturating_sub(1);
+    }
+}
+
 /// The largest number of operator and keyword tokens on one logical line, the deepest bracket
 /// nesting and the deepest indentation, or the first limit CPython enforces that `source` breaks.
 fn nesting(source: &str) -> Result<(usize, usize, usize), SyntaxProblem> {
     let mut lexer = ruff_python_parser::lexer::lex(source, Mode::Module);
-    let (mut parens, mut indents, mut operators) = (0usize, 0usize, 0usize);
-    let (mut max_operators, mut max_parens, mut max_indents) = (0usize, 0usize, 0usize);
+    let mut operators = Depth::new(
+        MAX_LINE_OPERATORS,
+        "expression too complex (nested too deeply)",
+    );
+    let mut parens = Depth::new(MAX_PAREN_DEPTH, "too many nested parentheses");
+    let mut indents = Depth::new(MAX_INDENT_DEPTH, "too many levels of indentation");
     // The lexer does not expose token offsets: lines are counted from newline tokens (a
     // multi-line string counts as one line, so the reported line may be early).
     let mut line = 1;
     loop {
-        let kind = lexer.next_token();
-        let at = || line;
-        match kind {
-            TokenKind::EndOfFile => return Ok((max_operators, max_parens, max_indents)),
+        match lexer.next_token() {
+            TokenKind::EndOfFile => return Ok((operators.max, parens.max, indents.max)),
             TokenKind::Lpar | TokenKind::Lsqb | TokenKind::Lbrace => {
-                parens += 1;
-                max_parens = max_parens.max(parens);
+                let within_parens = parens.enter(line);
                 // Call and subscript chains (`f(0)(0)…`) nest without nesting brackets.
-                operators += 1;
-                max_operators = max_operators.max(operators);
-                if operators > MAX_LINE_OPERATORS {
-                    return Err(SyntaxProblem {
-                        line: at(),
-                        message: "expression too complex (nested too deeply)".into(),
-                    });
-                }
-                if parens > MAX_PAREN_DEPTH {
-                    return Err(SyntaxProblem {
-                        line: at(),
-                        message: "too many nested parentheses".into(),
-                    });
-                }
+                operators.enter(line)?;
+                within_parens?;
             }
-            TokenKind::Rpar | TokenKind::Rsqb | TokenKind::Rbrace => {
-                parens = parens.saturating_sub(1)
-            }
-            TokenKind::Indent => {
-                indents += 1;
-                max_indents = max_indents.max(indents);
-                if indents > MAX_INDENT_DEPTH {
-                    return Err(SyntaxProblem {
-                        line: at(),
-                        message: "too many levels of indentation".into(),
-                    });
-                }
-            }
-            TokenKind::Dedent => indents = indents.saturating_sub(1),
+            TokenKind::Rpar | TokenKind::Rsqb | TokenKind::Rbrace => parens.leave(),
+            TokenKind::Indent => indents.enter(line)?,
+            TokenKind::Dedent => indents.leave(),
             TokenKind::Newline => {
-                operators = 0;
+                operators.now = 0;
                 line += 1;
             }
             TokenKind::NonLogicalNewline => line += 1,
@@ -95,16 +110,7 @@ fn nesting(source: &str) -> Result<(usize, usize, usize), SyntaxProblem> {
             | TokenKind::Comma
             | TokenKind::Colon
             | TokenKind::Comment => {}
-            _ => {
-                operators += 1;
-                max_operators = max_operators.max(operators);
-                if operators > MAX_LINE_OPERATORS {
-                    return Err(SyntaxProblem {
-                        line: at(),
-                        message: "expression too complex (nested too deeply)".into(),
-                    });
-                }
-            }
+            _ => operators.enter(line)?,
         }
     }
 }

@@ -138,6 +138,7 @@ pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, Encod
         timeout: DETECT_TIMEOUT,
         max_stdout: DETECT_MAX_STDOUT,
         hide_cwd: false,
+        cleanup: false,
     })
     .map_err(|error| EncodingError::Unreadable(error.to_string()))?;
     let reply: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|_| {

@@ -39,6 +39,7 @@ pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<Interpre
         timeout: Duration::from_secs_f64(timeout.clamp(1.0, 60.0)),
         max_stdout: 64 * 1024,
         hide_cwd: false,
+        cleanup: false,
     });
     let output = match run {
         Ok(output) => output,

@@ -73,17 +73,22 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
 
     // First judge the original without the guard, to learn which exception it ends in.
     let backend_tag = backend_tag(args, runner.as_ref());
-    let unguarded = Predicate::new(predicate_config(
-        args,
-        &source,
-        &python,
-        None,
-        &backend_tag,
-        working_dir.as_deref(),
-    )?)
-    .map_err(|e| RunError::Usage(e.to_string()))?
-    .with_working_dir(working_dir.clone())
-    .with_launch(launch.clone());
+    // The predicate with the exception guard `guard` (none: any ending).
+    let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
+        let config = predicate_config(
+            args,
+            &source,
+            &python,
+            guard,
+            &backend_tag,
+            working_dir.as_deref(),
+        )?;
+        Ok(Predicate::new(config)
+            .map_err(|e| RunError::Usage(e.to_string()))?
+            .with_working_dir(working_dir.clone())
+            .with_launch(launch.clone()))
+    };
+    let unguarded = predicate_with(None)?;
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
@@ -147,19 +152,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
-    let predicate = Predicate::new(predicate_config(
-        args,
-        &source,
-        &python,
-        guard.clone(),
-        &backend_tag,
-        working_dir.as_deref(),
-    )?)
-    .map_err(|e| RunError::Usage(e.to_string()))?
-    .with_working_dir(working_dir.clone())
-    .with_launch(launch.clone());
     let predicate = apply_timeout_factor(
-        predicate,
+        predicate_with(guard.clone())?,
         args.timeout_factor,
         original_seconds,
         args.predicate.timeout,

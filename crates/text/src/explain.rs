@@ -106,16 +106,7 @@ mod tests {
     }
 
     fn outcome(status: Status, code: Option<i32>, stderr: &str, needle: &str) -> Outcome {
-        Outcome {
-            status,
-            exit_codes: vec![code],
-            last_run: RunRecord {
-                exit_code: code,
-                stdout: stream("", needle),
-                stderr: stream(stderr, needle),
-                error: None,
-            },
-        }
+        Outcome::of_one_run(status, code, stream("", needle), stream(stderr, needle))
     }
 
     fn expect<'a>(err_msg: Option<&'a str>, exit_code: Option<i32>) -> Expectation<'a> {

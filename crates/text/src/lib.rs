@@ -18,7 +18,8 @@
 //! A **line/token/bracket** front end (any text file) is a few hundred lines: its groups are
 //! e.g. "bracketed blocks", "lines", "tokens"; a site is a [`Site`] (byte range + replacement,
 //! e.g. empty); its size is the number of tokens; `apply` is [`splice`]; every text is valid
-//! (or only texts with balanced brackets):
+//! (or only texts with balanced brackets). Where every text is valid, [`SitesText`] with the
+//! language's [`Measure`] is the whole prepared text (`minrepro file` uses it); otherwise:
 //!
 //! ```ignore
 //! enum Group { Blocks, Lines, Tokens }
@@ -78,6 +79,7 @@ mod levels;
 mod limits;
 mod oracle;
 mod passes;
+mod plain;
 mod run;
 mod saver;
 mod searches;
@@ -95,6 +97,7 @@ pub use limits::{
 };
 pub use oracle::TextOracle;
 pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
+pub use plain::{Measure, SitesText};
 pub use run::{
     check_stats_file, judge_original, reduce_text, refuse_existing_output, shell_quoted,
     working_dir, TextJob, TextReduced,

@@ -339,20 +339,14 @@ mod tests {
     use super::*;
     use crate::language::Policy;
     use crate::testlang::Lines;
+    use minrepro_engine::run_search;
 
     /// The text `pass` reduces `text` to, with the engine's rule: the first proposal of a batch
     /// for which `interesting` holds becomes the current text.
     fn reduce(pass: &dyn Pass<String>, text: &str, interesting: &dyn Fn(&str) -> bool) -> String {
-        let mut current = text.to_owned();
+        let current = text.to_owned();
         let mut search = pass.search(&current);
-        while let Some(batch) = search.next_batch(&current) {
-            let accepted = batch.iter().position(|p| interesting(&p.case));
-            if let Some(i) = accepted {
-                current = batch[i].case.clone();
-            }
-            search.feedback(accepted);
-        }
-        current
+        run_search(&mut *search, current, &mut |p| interesting(&p.case))
     }
 
     #[test]

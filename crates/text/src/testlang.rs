@@ -1,7 +1,8 @@
 //! A tiny language for the tests: one group whose sites are the lines of the text (removed),
 //! a text's size is its number of lines, and every text is valid.
 
-use crate::language::{splice, Language, Policy, Prepared, Site, SiteInfo};
+use crate::language::{Language, Policy, Site};
+use crate::plain::{Measure, SitesText};
 
 /// Lines, removed one by one.
 pub struct Lines {
@@ -9,44 +10,17 @@ pub struct Lines {
     pub policy: Policy,
 }
 
+/// A text's number of lines.
+pub struct LineCount;
+
+impl Measure for LineCount {
+    fn measure(&self, text: &str) -> usize {
+        text.lines().count()
+    }
+}
+
 /// A text with its lines as sites.
-pub struct LinesText {
-    source: String,
-    sites: Vec<Site>,
-}
-
-impl Prepared for LinesText {
-    type Site = Site;
-    type Edited = String;
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn sites(&self) -> &[Site] {
-        &self.sites
-    }
-
-    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
-        self.sites.retain(|s| keep(s));
-    }
-
-    fn size(&self) -> usize {
-        self.source.lines().count()
-    }
-
-    fn info(site: &Site) -> SiteInfo<'_> {
-        site.info()
-    }
-
-    fn apply(&self, selected: &[&Site]) -> String {
-        splice(&self.source, selected)
-    }
-
-    fn check(&self, edited: &String) -> Option<usize> {
-        Some(edited.lines().count())
-    }
-}
+pub type LinesText = SitesText<LineCount>;
 
 impl Language for Lines {
     type Group = ();
@@ -79,10 +53,7 @@ impl Language for Lines {
             });
             at += line.len();
         }
-        LinesText {
-            source: text.to_owned(),
-            sites,
-        }
+        SitesText::new(text, sites, LineCount)
     }
 
     fn prepare_current(&self, text: &str) -> LinesText {

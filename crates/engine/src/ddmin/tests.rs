@@ -1,20 +1,6 @@
 use super::*;
+use crate::search::{remove_positions, run_search, without_indices};
 use proptest::prelude::*;
-
-/// The candidate without the items at `removed`.
-#[allow(clippy::ptr_arg)] // the case type is `Vec<usize>`: ddmin hands its builder `&C`
-fn remove_items(items: &Vec<usize>, removed: &[usize]) -> Option<Proposal<Vec<usize>>> {
-    let kept: Vec<usize> = items
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !removed.contains(i))
-        .map(|(_, &v)| v)
-        .collect();
-    Some(Proposal {
-        case: kept,
-        change: serde_json::json!(removed),
-    })
-}
 
 /// Drives a search sequentially, as `-j 1` would: first interesting proposal wins.
 fn reduce(
@@ -22,24 +8,13 @@ fn reduce(
     min_size: usize,
     interesting: &dyn Fn(&[usize]) -> bool,
 ) -> (Vec<usize>, usize) {
-    let mut search = Ddmin::new(min_size, |items: &Vec<usize>| items.len(), remove_items);
-    let mut current: Vec<usize> = (0..len).collect();
+    let mut search = Ddmin::new(min_size, |items: &Vec<usize>| items.len(), remove_positions);
     let mut tests = 0;
-    while let Some(batch) = search.next_batch(&current) {
-        let mut accepted = None;
-        for (index, proposal) in batch.iter().enumerate() {
-            tests += 1;
-            if interesting(&proposal.case) {
-                accepted = Some(index);
-                break;
-            }
-        }
-        if let Some(index) = accepted {
-            current = batch[index].case.clone();
-        }
-        search.feedback(accepted);
+    let current = run_search(&mut search, (0..len).collect(), &mut |proposal| {
+        tests += 1;
         assert!(tests < 10_000, "ddmin did not terminate");
-    }
+        interesting(&proposal.case)
+    });
     (current, tests)
 }
 
@@ -49,12 +24,7 @@ fn assert_one_minimal(result: &[usize], min_size: usize, interesting: &dyn Fn(&[
         return;
     }
     for skip in 0..result.len() {
-        let smaller: Vec<usize> = result
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, &v)| v)
-            .collect();
+        let smaller = without_indices(result, &[skip]);
         assert!(
             !interesting(&smaller),
             "{result:?} is not 1-minimal: {smaller:?} is interesting"
@@ -140,12 +110,7 @@ fn reference_sequence(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> Vec
         for step in 0..chunks.len() {
             let index = (start % chunks.len() + step) % chunks.len();
             let chunk = &chunks[index];
-            let kept: Vec<usize> = current
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !chunk.contains(i))
-                .map(|(_, &v)| v)
-                .collect();
+            let kept = without_indices(&current, &chunk.clone().collect::<Vec<_>>());
             tested.push(kept.clone());
             if interesting(&kept) {
                 accepted = Some((kept, index));
@@ -176,22 +141,7 @@ fn batches_are_bounded_and_slicing_keeps_the_sequence() {
     for limit in [MAX_BATCH, 3, 1] {
         let needed: Vec<usize> = (0..300).step_by(7).collect();
         let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
-        let search = Ddmin::new(
-            0,
-            |items: &Vec<usize>| items.len(),
-            |items: &Vec<usize>, removed: &[usize]| {
-                let kept: Vec<usize> = items
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| removed.binary_search(i).is_err())
-                    .map(|(_, &v)| v)
-                    .collect();
-                Some(Proposal {
-                    case: kept,
-                    change: serde_json::Value::Null,
-                })
-            },
-        );
+        let search = Ddmin::new(0, |items: &Vec<usize>| items.len(), remove_positions);
         let mut search = search.with_max_batch(limit);
         let mut current: Vec<usize> = (0..300).collect();
         let mut tested = Vec::new();
@@ -224,7 +174,7 @@ fn cases(batch: &[Proposal<Vec<usize>>]) -> Vec<Vec<usize>> {
 
 #[test]
 fn a_fork_proposes_what_the_search_itself_would_after_the_same_acceptance() {
-    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), remove_items);
+    let mut search = Ddmin::new(1, |items: &Vec<usize>| items.len(), remove_positions);
     let mut current: Vec<usize> = (0..40).collect();
     // Reject the first sweep (granularity 2), then look at granularity 4.
     let first = search.next_batch(&current).unwrap();

@@ -1,7 +1,8 @@
 use super::*;
 use crate::ddmin::Ddmin;
 use crate::progress::ProgressMode;
-use minrepro_predicate::{CapturedStream, RunRecord};
+use crate::search::without_indices;
+use minrepro_predicate::CapturedStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An in-process oracle: a case is a list of numbers; interesting when it keeps every required
@@ -11,27 +12,67 @@ struct Needs {
     evaluations: AtomicUsize,
 }
 
-fn outcome(interesting: bool) -> Outcome {
-    let stream = CapturedStream {
-        head: String::new(),
-        tail: String::new(),
-        contains_needle: false,
-    };
-    let code = if interesting { 0 } else { 1 };
-    Outcome {
-        status: if interesting {
-            Status::Interesting
-        } else {
-            Status::Uninteresting
-        },
-        exit_codes: vec![Some(code)],
-        last_run: RunRecord {
-            exit_code: Some(code),
-            stdout: stream.clone(),
-            stderr: stream,
-            error: None,
-        },
+impl Needs {
+    fn new(required: Vec<u32>) -> Self {
+        Needs {
+            required,
+            evaluations: AtomicUsize::new(0),
+        }
     }
+}
+
+/// Engine settings for `jobs` parallel evaluations.
+fn options(jobs: usize) -> EngineOptions {
+    EngineOptions {
+        jobs,
+        config_digest: "cfg".into(),
+        size_unit: "items",
+    }
+}
+
+/// An oracle needing `required`, an empty in-memory cache and a quiet progress display.
+struct Setup {
+    oracle: Needs,
+    cache: OutcomeCache,
+    progress: Progress,
+}
+
+fn setup(required: Vec<u32>) -> Setup {
+    Setup {
+        oracle: Needs::new(required),
+        cache: OutcomeCache::in_memory(),
+        progress: quiet(),
+    }
+}
+
+impl Setup {
+    /// An engine over this setup with `jobs` parallel evaluations.
+    fn engine(&self, jobs: usize) -> Engine<'_, Vec<u32>> {
+        Engine::new(&self.oracle, &self.cache, options(jobs), &self.progress)
+    }
+
+    /// Evaluations the oracle made so far.
+    fn evaluations(&self) -> usize {
+        self.oracle.evaluations.load(Ordering::SeqCst)
+    }
+}
+
+/// A progress display that prints nothing.
+fn quiet() -> Progress {
+    Progress::with_mode("test", "items", ProgressMode::Quiet)
+}
+
+fn outcome(interesting: bool) -> Outcome {
+    let (status, code) = match interesting {
+        true => (Status::Interesting, 0),
+        false => (Status::Uninteresting, 1),
+    };
+    Outcome::of_one_run(
+        status,
+        Some(code),
+        CapturedStream::default(),
+        CapturedStream::default(),
+    )
 }
 
 impl Oracle<Vec<u32>> for Needs {
@@ -64,14 +105,8 @@ impl Pass<Vec<u32>> for ListPass {
             0,
             |c: &Vec<u32>| c.len(),
             |c: &Vec<u32>, removed: &[usize]| {
-                let kept = c
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| !removed.contains(i))
-                    .map(|(_, &v)| v)
-                    .collect();
                 Some(Proposal {
-                    case: kept,
+                    case: without_indices(c, removed),
                     change: serde_json::json!({ "removed": removed }),
                 })
             },
@@ -80,18 +115,8 @@ impl Pass<Vec<u32>> for ListPass {
 }
 
 fn run(jobs: usize, required: &[u32]) -> (Vec<u32>, String, Stats, usize) {
-    let oracle = Needs {
-        required: required.to_vec(),
-        evaluations: AtomicUsize::new(0),
-    };
-    let cache = OutcomeCache::in_memory();
-    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
-    let options = EngineOptions {
-        jobs,
-        config_digest: "cfg".into(),
-        size_unit: "items",
-    };
-    let mut engine = Engine::new(&oracle, &cache, options, &progress);
+    let setup = setup(required.to_vec());
+    let mut engine = setup.engine(jobs);
     let original: Vec<u32> = (0..40).collect();
     engine.check_original(&original).unwrap();
     let mut accepted_sizes = Vec::new();
@@ -104,12 +129,7 @@ fn run(jobs: usize, required: &[u32]) -> (Vec<u32>, String, Stats, usize) {
     assert!(accepted_sizes.windows(2).all(|w| w[0] > w[1]));
     let log = serde_json::to_string(engine.log()).unwrap();
     let stats = engine.finish_stats();
-    (
-        result,
-        log,
-        stats,
-        oracle.evaluations.load(Ordering::SeqCst),
-    )
+    (result, log, stats, setup.evaluations())
 }
 
 #[test]
@@ -134,50 +154,30 @@ fn parallel_runs_accept_exactly_what_sequential_runs_accept() {
 
 #[test]
 fn uninteresting_original_is_reported() {
-    let oracle = Needs {
-        required: vec![99],
-        evaluations: AtomicUsize::new(0),
-    };
-    let cache = OutcomeCache::in_memory();
-    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
-    let options = EngineOptions {
-        jobs: 1,
-        config_digest: "cfg".into(),
-        size_unit: "items",
-    };
-    let mut engine: Engine<'_, Vec<u32>> = Engine::new(&oracle, &cache, options, &progress);
+    let setup = setup(vec![99]);
+    let mut engine = setup.engine(1);
     let err = engine.check_original(&vec![1, 2]).unwrap_err();
     assert!(matches!(err, EngineError::OriginalNotInteresting(_)));
 }
 
 #[test]
 fn cache_hits_are_logged_like_fresh_runs() {
-    let oracle = Needs {
-        required: vec![5],
-        evaluations: AtomicUsize::new(0),
-    };
-    let cache = OutcomeCache::in_memory();
-    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
-    let options = EngineOptions {
-        jobs: 1,
-        config_digest: "cfg".into(),
-        size_unit: "items",
-    };
+    let setup = setup(vec![5]);
     let original: Vec<u32> = (0..10).collect();
     let first_log = {
-        let mut engine = Engine::new(&oracle, &cache, options.clone(), &progress);
+        let mut engine = setup.engine(1);
         engine
             .reduce(original.clone(), &[&ListPass], &mut |_| Ok(()))
             .unwrap();
         serde_json::to_string(engine.log()).unwrap()
     };
-    let runs_after_first = oracle.evaluations.load(Ordering::SeqCst);
-    let mut engine = Engine::new(&oracle, &cache, options, &progress);
+    let runs_after_first = setup.evaluations();
+    let mut engine = setup.engine(1);
     engine
         .reduce(original, &[&ListPass], &mut |_| Ok(()))
         .unwrap();
     assert_eq!(
-        oracle.evaluations.load(Ordering::SeqCst),
+        setup.evaluations(),
         runs_after_first,
         "second run fully cached"
     );
@@ -190,18 +190,11 @@ fn cache_hits_are_logged_like_fresh_runs() {
 #[test]
 fn a_reduction_with_a_known_original_runs_it_once_and_keeps_a_log_on_request() {
     // One job: speculative runs would make the run counts vary.
-    let options = EngineOptions {
-        jobs: 1,
-        config_digest: "cfg".into(),
-        size_unit: "items",
-    };
+    let options = options(1);
     let original: Vec<u32> = (0..20).collect();
-    let progress = Progress::with_mode("test", "items", ProgressMode::Quiet);
+    let progress = quiet();
     let reduce = |known: Option<Outcome>, log: bool| {
-        let oracle = Needs {
-            required: vec![4, 11],
-            evaluations: AtomicUsize::new(0),
-        };
+        let oracle = Needs::new(vec![4, 11]);
         let cache = OutcomeCache::in_memory();
         let passes: [&dyn Pass<Vec<u32>>; 1] = [&ListPass];
         let mut accepted = 0;
@@ -239,10 +232,7 @@ fn a_reduction_with_a_known_original_runs_it_once_and_keeps_a_log_on_request() {
     assert_eq!(checked.log.len(), checked_stats.candidates_decided);
     assert!(known.log.is_empty());
     // A known verdict that is not interesting stops the reduction as a checked one would.
-    let oracle = Needs {
-        required: vec![],
-        evaluations: AtomicUsize::new(0),
-    };
+    let oracle = Needs::new(vec![]);
     let cache = OutcomeCache::in_memory();
     let (result, _) = crate::Reduction::new(&oracle, &cache, &progress, options.clone())
         .original_outcome(outcome(false))

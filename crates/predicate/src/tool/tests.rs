@@ -18,6 +18,7 @@ fn run_sh(
         timeout,
         max_stdout,
         hide_cwd: true,
+        cleanup: false,
     })
 }
 
@@ -101,6 +102,7 @@ fn a_missing_tool_is_a_launch_error() {
         timeout: Duration::from_secs(5),
         max_stdout: 10,
         hide_cwd: false,
+        cleanup: false,
     })
     .unwrap_err();
     let ToolError::Launch(message) = error else {

@@ -12,7 +12,7 @@ use ruff_python_parser::semantic_errors::{
 };
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::bindings::binds;
+use crate::bindings::{binds, comprehension};
 mod extra;
 
 pub use crate::bindings::globals;
@@ -440,33 +440,17 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 };
                 self.in_scope(scope, frame, |this| this.visit_expr(&lambda.body));
             }
-            Expr::ListComp(ast::ExprListComp {
-                elt, generators, ..
-            })
-            | Expr::SetComp(ast::ExprSetComp {
-                elt, generators, ..
-            })
-            | Expr::Generator(ast::ExprGenerator {
-                elt, generators, ..
-            }) => {
-                self.comprehension(generators, expr.is_generator_expr(), |this| {
-                    this.visit_expr(elt)
-                });
-            }
-            Expr::DictComp(ast::ExprDictComp {
-                key,
-                value,
-                generators,
-                ..
-            }) => {
-                self.comprehension(generators, false, |this| {
-                    if let Some(key) = key {
-                        this.visit_expr(key);
-                    }
-                    this.visit_expr(value);
-                });
-            }
-            _ => walk_expr(self, expr),
+            _ => match comprehension(expr) {
+                Some((generators, produced)) => {
+                    self.comprehension(generators, expr.is_generator_expr(), |this| {
+                        produced
+                            .into_iter()
+                            .flatten()
+                            .for_each(|e| this.visit_expr(e));
+                    });
+                }
+                None => walk_expr(self, expr),
+            },
         }
     }
 }

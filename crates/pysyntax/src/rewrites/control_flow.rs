@@ -17,7 +17,7 @@ use ruff_python_ast::token::TokenKind;
 use ruff_python_ast::{self as ast, ExceptHandler, Expr, Stmt};
 use ruff_text_size::Ranged;
 
-use super::{span, Ctx};
+use super::{span, Ctx, Suite};
 use crate::text::{indent_at, is_line_start, line_start, next_line_start};
 use crate::Group;
 
@@ -30,14 +30,7 @@ pub fn if_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtIf) {
     let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
     let to = indent_at(ctx.source, range.start).to_string();
     if let Some(body) = ctx.suite(&s.body) {
-        let text = ctx.moved(&body, &to);
-        ctx.push(
-            Group::FastRemovals,
-            "if-to-body",
-            range.clone(),
-            text,
-            &[body.span],
-        );
+        push_block(ctx, "if-to-body", range.clone(), String::new(), &body, &to);
     }
     for clause in &s.elif_else_clauses {
         remove_clause(ctx, clause.start().to_usize(), &clause.body, "remove-else");
@@ -53,9 +46,34 @@ pub fn if_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtIf) {
             ctx.push(Group::FastRemovals, "if-to-else", range, text, &[kept]);
         }
     } else if let Some(body) = ctx.suite(&clause.body) {
-        let text = ctx.moved(&body, &to);
-        ctx.push(Group::FastRemovals, "if-to-else", range, text, &[body.span]);
+        push_block(ctx, "if-to-else", range, String::new(), &body, &to);
     }
+}
+
+/// Pushes `kind`: the statement at `range` replaced by `prefix` and then the block `body`
+/// re-indented to `to` (the block's text is kept).
+fn push_block(
+    ctx: &mut Ctx<'_>,
+    kind: &'static str,
+    range: Range<usize>,
+    mut prefix: String,
+    body: &Suite,
+    to: &str,
+) {
+    prefix.push_str(&ctx.moved(body, to));
+    ctx.push(
+        Group::FastRemovals,
+        kind,
+        range,
+        prefix,
+        std::slice::from_ref(&body.span),
+    );
+}
+
+/// `V = 0…` (zeros shaped like the target `V`) and a line break to the indentation `to`.
+fn zeroed_target(ctx: &Ctx<'_>, target: &Expr, to: &str) -> String {
+    let text = ctx.text(span(target));
+    format!("{text} = {}{}{to}", zeros(target), ctx.nl)
 }
 
 /// Zeros shaped like an assignment target: `i, (a, b)` → `0, (0, 0)`.
@@ -98,20 +116,8 @@ pub fn for_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtFor) {
         return;
     };
     remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
-    let target = ctx.text(span(&*s.target));
-    let text = format!(
-        "{target} = {}{}{to}{}",
-        zeros(&s.target),
-        ctx.nl,
-        ctx.moved(&body, &to)
-    );
-    ctx.push(
-        Group::FastRemovals,
-        "for-to-body",
-        range,
-        text,
-        &[body.span],
-    );
+    let zeroed = zeroed_target(ctx, &s.target, &to);
+    push_block(ctx, "for-to-body", range, zeroed, &body, &to);
 }
 
 /// `while-to-body`.
@@ -121,14 +127,7 @@ pub fn while_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWhile) {
     }
     let (range, to) = loop_span(ctx, stmt, &s.body, &s.orelse);
     if let Some(body) = ctx.suite(&s.body) {
-        let text = ctx.moved(&body, &to);
-        ctx.push(
-            Group::FastRemovals,
-            "while-to-body",
-            range,
-            text,
-            &[body.span],
-        );
+        push_block(ctx, "while-to-body", range, String::new(), &body, &to);
     }
 }
 
@@ -142,23 +141,13 @@ pub fn with_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtWith) {
     };
     let range = stmt.start().to_usize()..ctx.compound_end(stmt, &s.body);
     let to = indent_at(ctx.source, range.start).to_string();
-    let mut text = String::new();
-    for target in s
+    let zeroed: String = s
         .items
         .iter()
         .filter_map(|item| item.optional_vars.as_deref())
-    {
-        let target_text = ctx.text(span(target));
-        text.push_str(&format!("{target_text} = {}{}{to}", zeros(target), ctx.nl));
-    }
-    text.push_str(&ctx.moved(&body, &to));
-    ctx.push(
-        Group::FastRemovals,
-        "with-to-body",
-        range,
-        text,
-        &[body.span],
-    );
+        .map(|target| zeroed_target(ctx, target, &to))
+        .collect();
+    push_block(ctx, "with-to-body", range, zeroed, &body, &to);
 }
 
 /// `try-to-body` and `remove-handler`.
@@ -179,14 +168,7 @@ pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
     let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
     let to = indent_at(ctx.source, range.start).to_string();
     if let Some(body) = ctx.suite(&s.body) {
-        let text = ctx.moved(&body, &to);
-        ctx.push(
-            Group::FastRemovals,
-            "try-to-body",
-            range,
-            text,
-            &[body.span],
-        );
+        push_block(ctx, "try-to-body", range, String::new(), &body, &to);
     }
     remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
     if !s.handlers.is_empty() {

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use minrepro_engine::Pass;
+use minrepro_engine::{run_search, Pass};
 use minrepro_pysyntax::{rewrites, token_count, Group};
 use minrepro_python::language::{without_blank_lines, Python, PROBDD_STATEMENTS_MAX_TOKENS};
 use minrepro_text::{
@@ -77,18 +77,13 @@ fn reduce_with(
     text: &str,
     interesting: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    let mut current = text.to_owned();
+    let current = text.to_owned();
     let mut search = pass.search(&current);
     let mut proposed = Vec::new();
-    while let Some(batch) = search.next_batch(&current) {
-        let accepted = batch.iter().position(|p| interesting(&p.case));
-        let decided = accepted.map_or(batch.len(), |i| i + 1);
-        proposed.extend(batch[..decided].iter().map(|p| p.case.clone()));
-        if let Some(i) = accepted {
-            current = batch[i].case.clone();
-        }
-        search.feedback(accepted);
-    }
+    run_search(&mut *search, current, &mut |p| {
+        proposed.push(p.case.clone());
+        interesting(&p.case)
+    });
     proposed
 }
 

@@ -1,0 +1,69 @@
+//! [`SitesText`]: the [`Prepared`] text of a language whose sites are plain [`Site`]s, applied by
+//! [`splice`], and whose every text is valid (its size given by a [`Measure`]).
+
+use crate::language::{splice, Prepared, Site, SiteInfo};
+
+/// A language's size measure (tokens, lines, …).
+pub trait Measure: Send + Sync {
+    /// The size of `text`.
+    fn measure(&self, text: &str) -> usize;
+}
+
+/// A text with the plain sites of one group; every candidate is valid and sized by `M`.
+#[derive(Debug)]
+pub struct SitesText<M> {
+    source: String,
+    size: usize,
+    sites: Vec<Site>,
+    measure: M,
+}
+
+impl<M: Measure> SitesText<M> {
+    /// `source` with `sites` (in text order), sized by `measure`.
+    pub fn new(source: &str, sites: Vec<Site>, measure: M) -> Self {
+        Self::sized(source, measure.measure(source), sites, measure)
+    }
+
+    /// [`SitesText::new`] for a caller that already knows the size of `source`.
+    pub fn sized(source: &str, size: usize, sites: Vec<Site>, measure: M) -> Self {
+        Self {
+            size,
+            source: source.to_owned(),
+            sites,
+            measure,
+        }
+    }
+}
+
+impl<M: Measure> Prepared for SitesText<M> {
+    type Site = Site;
+    type Edited = String;
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn sites(&self) -> &[Site] {
+        &self.sites
+    }
+
+    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
+        self.sites.retain(|s| keep(s));
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn info(site: &Site) -> SiteInfo<'_> {
+        site.info()
+    }
+
+    fn apply(&self, selected: &[&Site]) -> String {
+        splice(&self.source, selected)
+    }
+
+    fn check(&self, edited: &String) -> Option<usize> {
+        Some(self.measure.measure(edited))
+    }
+}
