@@ -35,7 +35,7 @@ use super::calls::needs_function;
 use super::statements::removal_range;
 use super::{is_bracketed, is_primary, span, Ctx};
 use crate::scopes::{Count, Definition, Resolution, Use, MODULE};
-use crate::text::{indent_at, is_line_start, line_end, next_line_start};
+use crate::text::{indent_at, is_line_start, line_end};
 use crate::Group;
 
 /// Lists the inlining rewrites of a module whose names `resolution` resolves.
@@ -335,10 +335,12 @@ fn inline_call(ctx: &mut Ctx<'_>, analysis: &Analysis<'_, '_>, callee: &Callee<'
     let replaced = match body.as_slice() {
         [Stmt::Return(ast::StmtReturn {
             value: Some(value), ..
-        })] => expression(ctx, analysis, callee, &bound, value).map(|r| (EXPRESSION, call, r)),
-        _ => statements(ctx, analysis, callee, &bound),
+        })] => {
+            expression(ctx, analysis, callee, &bound, value).map(|r| (EXPRESSION, vec![(call, r)]))
+        }
+        _ => statements(ctx, analysis, callee, &bound).map(|edits| (BODY, edits)),
     };
-    let Some((kind, site, replacement)) = replaced else {
+    let Some((kind, mut edits)) = replaced else {
         return;
     };
     let (removed, removal) = if callee.suite.len() == 1 {
@@ -351,33 +353,31 @@ fn inline_call(ctx: &mut Ctx<'_>, analysis: &Analysis<'_, '_>, callee: &Callee<'
             String::new(),
         )
     };
-    push_pair(ctx, kind, (removed, removal), (site, replacement));
+    edits.push((removed, removal));
+    push_edits(ctx, kind, edits);
 }
 
-/// Pushes one rewrite made of two disjoint edits, keeping the text between them.
-fn push_pair(
-    ctx: &mut Ctx<'_>,
-    kind: &'static str,
-    a: (Range<usize>, String),
-    b: (Range<usize>, String),
-) {
-    let (first, second) = if a.0.start <= b.0.start {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    if first.0.end > second.0.start {
+/// Pushes one rewrite made of disjoint edits, keeping the text between them.
+fn push_edits(ctx: &mut Ctx<'_>, kind: &'static str, mut edits: Vec<(Range<usize>, String)>) {
+    edits.sort_by_key(|(r, _)| (r.start, r.end));
+    if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
         return;
     }
-    let between = first.0.end..second.0.start;
-    let text = format!("{}{}{}", first.1, ctx.text(between.clone()), second.1);
-    ctx.push(
-        Group::Simplifications,
-        kind,
-        first.0.start..second.0.end,
-        text,
-        &[between],
-    );
+    let (Some(first), Some(last)) = (edits.first(), edits.last()) else {
+        return;
+    };
+    let range = first.0.start..last.0.end;
+    let mut text = String::new();
+    let mut kept = Vec::new();
+    for (i, (r, replacement)) in edits.iter().enumerate() {
+        if i > 0 {
+            let between = edits[i - 1].0.end..r.start;
+            text.push_str(ctx.text(between.clone()));
+            kept.push(between);
+        }
+        text.push_str(replacement);
+    }
+    ctx.push(Group::Simplifications, kind, range, text, &kept);
 }
 
 /// The call's replacement for a callee `return value` (see the module documentation).
@@ -431,14 +431,12 @@ fn statements(
     analysis: &Analysis<'_, '_>,
     callee: &Callee<'_>,
     bound: &[(&str, &Expr)],
-) -> Option<(&'static str, Range<usize>, String)> {
+) -> Option<Vec<(Range<usize>, String)>> {
     let call = span(callee.call);
     let statement = analysis.sites.statements.get(&call.start)?.clone();
-    let alone = is_line_start(ctx.source, statement.start)
-        && ctx
-            .token_after(statement.end)
-            .is_none_or(|t| t.start().to_usize() >= next_line_start(ctx.source, statement.end));
-    if !alone || analysis.resolution.class_scopes[callee.at_scope] {
+    if !is_line_start(ctx.source, statement.start)
+        || analysis.resolution.class_scopes[callee.at_scope]
+    {
         return None;
     }
     let body = &callee.def.body;
@@ -495,20 +493,32 @@ fn statements(
         }
         lines.push(ctx.moved(&suite, &indent));
     }
-    let result = result.map(|e| value_text(ctx, e));
-    if statement.assigns {
-        let before = ctx.text(statement.start..call.start);
-        let after = ctx.text(call.end..statement.end);
-        let value = result.as_deref().unwrap_or("None");
-        lines.push(format!("{before}{value}{after}"));
-    } else if let Some(value) = result {
-        lines.push(value);
+    let separator = format!("{}{indent}", ctx.nl);
+    if statement.whole {
+        // `f(…)` alone: the statements, then the value if there is one.
+        lines.extend(result.map(|e| value_text(ctx, e)));
+        if lines.is_empty() {
+            lines.push("pass".into());
+        }
+        return Some(vec![(
+            statement.start..statement.end,
+            lines.join(&separator),
+        )]);
     }
-    if lines.is_empty() {
-        lines.push("pass".into());
+    let value = match result {
+        Some(e) if statement.value => value_text(ctx, e),
+        Some(e) => ctx.operand(e),
+        None => "None".into(),
+    };
+    let mut edits = vec![(call, value)];
+    if !lines.is_empty() {
+        let before = statement.start..statement.start;
+        edits.insert(
+            0,
+            (before, format!("{}{separator}", lines.join(&separator))),
+        );
     }
-    let text = lines.join(&format!("{}{indent}", ctx.nl));
-    Some((BODY, statement.start..statement.end, text))
+    Some(edits)
 }
 
 /// Whether an expression holds `yield` or `await` (nested scopes included: conservative).
@@ -570,7 +580,7 @@ fn class_attribute(ctx: &mut Ctx<'_>, analysis: &Analysis<'_, '_>, definition: &
     };
     let removed = removal_range(ctx.source, analysis.module, index);
     let site = (span(attribute), ctx.operand(value));
-    push_pair(ctx, CLASS_ATTRIBUTE, (removed, String::new()), site);
+    push_edits(ctx, CLASS_ATTRIBUTE, vec![(removed, String::new()), site]);
 }
 
 /// The `inline-call-expression` kind.
@@ -580,12 +590,17 @@ const BODY: &str = "inline-call-body";
 /// The `inline-class-attribute` kind.
 const CLASS_ATTRIBUTE: &str = "inline-class-attribute";
 
-/// A statement whose value is a call: `x = f(…)` (`assigns`) or `f(…)`.
+/// The statement a call is evaluated in, once and unconditionally: the call is in its value
+/// (`x = f(…)`, `return g(f(…))`, `raise E(f(…))`, …) or header (`for x in f(…):`, `if f(…):`,
+/// `with f(…):`), not under `and`/`or`, a conditional expression, a lambda or a comprehension.
 #[derive(Debug, Clone)]
 struct CallStatement {
     start: usize,
     end: usize,
-    assigns: bool,
+    /// The statement is the call alone (`f(…)`).
+    whole: bool,
+    /// The call is the statement's whole value (`x = f(…)`, `return f(…)`).
+    value: bool,
 }
 
 /// Call statements by the start of their call, attribute expressions `N.a` by the start of `N`.
@@ -595,23 +610,66 @@ struct Sites<'a> {
     attributes: HashMap<usize, (&'a ast::ExprAttribute, bool)>,
 }
 
-impl<'a> Visitor<'a> for Sites<'a> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        let (value, assigns) = match stmt {
-            Stmt::Assign(a) => (Some(&*a.value), true),
-            Stmt::Expr(e) => (Some(&*e.value), false),
-            _ => (None, false),
-        };
-        if let Some(Expr::Call(call)) = value {
-            let r = span(stmt);
-            self.statements.insert(
-                call.start().to_usize(),
-                CallStatement {
+impl Sites<'_> {
+    /// Records the calls evaluated once by `stmt` in `expr` (`value`: `expr` is the statement's
+    /// value).
+    fn once(&mut self, stmt: &Stmt, expr: &Expr, value: bool) {
+        match expr {
+            Expr::BoolOp(_)
+            | Expr::If(_)
+            | Expr::Lambda(_)
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_) => return,
+            Expr::Call(call) => {
+                let r = span(stmt);
+                let whole = matches!(stmt, Stmt::Expr(_)) && value;
+                let site = CallStatement {
                     start: r.start,
                     end: r.end,
-                    assigns,
-                },
-            );
+                    whole,
+                    value,
+                };
+                self.statements.insert(call.start().to_usize(), site);
+            }
+            _ => {}
+        }
+        let mut children = Children(Vec::new());
+        walk_expr(&mut children, expr);
+        for child in children.0 {
+            self.once(stmt, child, false);
+        }
+    }
+}
+
+/// The direct subexpressions of an expression.
+struct Children<'a>(Vec<&'a Expr>);
+
+impl<'a> Visitor<'a> for Children<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        self.0.push(expr);
+    }
+}
+
+impl<'a> Visitor<'a> for Sites<'a> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        let values: Vec<&Expr> = match stmt {
+            Stmt::Expr(e) => vec![&e.value],
+            Stmt::Assign(a) => vec![&a.value],
+            Stmt::AugAssign(a) => vec![&a.value],
+            Stmt::AnnAssign(a) => a.value.as_deref().into_iter().collect(),
+            Stmt::Return(r) => r.value.as_deref().into_iter().collect(),
+            Stmt::Raise(r) => r.exc.as_deref().into_iter().collect(),
+            Stmt::If(i) => vec![&i.test],
+            Stmt::For(f) => vec![&f.iter],
+            Stmt::With(w) => w.items.iter().map(|i| &i.context_expr).collect(),
+            _ => Vec::new(),
+        };
+        let whole_value =
+            values.len() == 1 && !matches!(stmt, Stmt::If(_) | Stmt::For(_) | Stmt::With(_));
+        for value in values {
+            self.once(stmt, value, whole_value);
         }
         walk_stmt(self, stmt);
     }

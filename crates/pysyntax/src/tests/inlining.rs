@@ -103,6 +103,23 @@ fn a_body_of_statements_is_spliced_before_the_call_statement() {
 }
 
 #[test]
+fn a_body_is_spliced_before_the_statement_evaluating_the_call() {
+    let source = "def words(text):\n    out = text.split()\n    return out\n\ndef main():\n    for w in words(t):\n        print(w)\n";
+    assert_rewrite(
+        source,
+        Simplifications,
+        BODY,
+        "\ndef main():\n    text = t\n    out = text.split()\n    for w in out:\n        print(w)\n",
+    );
+    assert_rewrite(
+        "def f(a):\n    b = a * 2\n    return b + 1\nraise E(f(3))\n",
+        Simplifications,
+        BODY,
+        "a = 3\nb = a * 2\nraise E((b + 1))\n",
+    );
+}
+
+#[test]
 fn a_body_whose_names_clash_at_the_call_site_is_not_spliced() {
     // `total` is a module name already.
     assert_none(
@@ -114,7 +131,9 @@ fn a_body_whose_names_clash_at_the_call_site_is_not_spliced() {
     for source in [
         "def f(a):\n    if a:\n        return 1\n    return 2\nx = f(1)\n",
         "def f(a):\n    b = a\n    yield b\nx = f(1)\n",
-        "def f(a):\n    b = a\n    return b\nx = 1 + f(1)\n",
+        "def f(a):\n    b = a\n    return b\nx = c or f(1)\n",
+        "def f(a):\n    b = a\n    return b\nx = [f(i) for i in c]\n",
+        "def f(a):\n    b = a\n    return b\nwhile f(1):\n    pass\n",
     ] {
         assert_none(source, Simplifications, BODY);
     }
