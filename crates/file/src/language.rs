@@ -124,6 +124,7 @@ impl Language for TextFile {
                     | Group::Brackets(BracketEdit::Empty | BracketEdit::Unwrap)
             ),
             may_grow: false,
+            shrink_size: false,
         }
     }
 
