@@ -27,16 +27,21 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
-use super::calls::needs_function;
 use super::statements::removal_range;
 use super::{is_bracketed, is_primary, span, Ctx};
 use crate::scopes::{Count, Definition, Resolution, Use, MODULE};
-use crate::text::{indent_at, is_line_start, line_end};
+use crate::text::line_end;
 use crate::Group;
+
+mod body;
+mod sites;
+
+use body::statements;
+use sites::{Names, Sites};
 
 /// Lists the inlining rewrites of a module whose names `resolution` resolves.
 pub fn inline_with_arguments(ctx: &mut Ctx<'_>, body: &[Stmt], resolution: &Resolution<'_>) {
@@ -315,13 +320,22 @@ fn simple(expr: &Expr) -> bool {
     matches!(expr, Expr::Name(_)) || (constant(expr) && !expr.is_tuple_expr())
 }
 
-/// Text of `expr` as the value of an assignment or an expression statement.
-fn value_text(ctx: &Ctx<'_>, expr: &Expr) -> String {
-    let text = ctx.text(span(expr));
+/// `text` (the possibly edited text of `expr`) as the value of an assignment or an expression
+/// statement.
+fn value_text(ctx: &Ctx<'_>, expr: &Expr, text: String) -> String {
     if expr.is_named_expr() || ctx.breaks_line(span(expr)) {
         format!("({text})")
     } else {
-        text.to_string()
+        text
+    }
+}
+
+/// `text` (the possibly edited text of `expr`) as an operand anywhere (see [`Ctx::operand`]).
+fn operand_text(ctx: &Ctx<'_>, expr: &Expr, text: String) -> String {
+    if is_bracketed(expr) || (is_primary(expr) && !ctx.breaks_line(span(expr))) {
+        text
+    } else {
+        format!("({text})")
     }
 }
 
@@ -424,110 +438,6 @@ fn expression(
     Some(if bare { text } else { format!("({text})") })
 }
 
-/// The call statement's kind, range and replacement for a callee of several statements (see
-/// the module documentation).
-fn statements(
-    ctx: &Ctx<'_>,
-    analysis: &Analysis<'_, '_>,
-    callee: &Callee<'_>,
-    bound: &[(&str, &Expr)],
-) -> Option<Vec<(Range<usize>, String)>> {
-    let call = span(callee.call);
-    let statement = analysis.sites.statements.get(&call.start)?.clone();
-    if !is_line_start(ctx.source, statement.start)
-        || analysis.resolution.class_scopes[callee.at_scope]
-    {
-        return None;
-    }
-    let body = &callee.def.body;
-    let (prefix, result) = match body.split_last()? {
-        (Stmt::Return(r), prefix) => {
-            if !is_line_start(ctx.source, r.start().to_usize()) {
-                return None;
-            }
-            (prefix, r.value.as_deref())
-        }
-        _ => (&body[..], None),
-    };
-    if needs_function(prefix) || result.is_some_and(suspends) {
-        return None;
-    }
-    // The callee's names move to the caller's scope: none may be known there, and what it reads
-    // from the module must not be shadowed there.
-    let chain = analysis.chain(callee.at_scope);
-    let def = span(callee.def);
-    // A parameter passed a name of its own (`f(items)` for `def f(items)`), never rebound,
-    // is that name at the call site.
-    let same = |name: &str| {
-        bound
-            .iter()
-            .any(|&(p, a)| p == name && ctx.text(span(a)) == p)
-            && analysis
-                .count(callee.scope, name)
-                .is_some_and(|c| c.binds == 1)
-    };
-    for r in &analysis.resolution.references {
-        let clash = if r.scope == callee.scope {
-            !same(r.name) && analysis.known_in(&chain, r.name, true)
-        } else {
-            r.scope == MODULE
-                && r.usage == Use::Load
-                && def.start <= r.at.start
-                && r.at.end <= def.end
-                && analysis.known_in(&chain, r.name, false)
-        };
-        if clash {
-            return None;
-        }
-    }
-    let indent = indent_at(ctx.source, statement.start).to_string();
-    let mut lines: Vec<String> = bound
-        .iter()
-        .filter(|&&(parameter, argument)| ctx.text(span(argument)) != parameter)
-        .map(|&(parameter, argument)| format!("{parameter} = {}", value_text(ctx, argument)))
-        .collect();
-    if !prefix.is_empty() {
-        let suite = ctx.suite(prefix)?;
-        if !suite.multi_line {
-            return None;
-        }
-        lines.push(ctx.moved(&suite, &indent));
-    }
-    let separator = format!("{}{indent}", ctx.nl);
-    if statement.whole {
-        // `f(…)` alone: the statements, then the value if there is one.
-        lines.extend(result.map(|e| value_text(ctx, e)));
-        if lines.is_empty() {
-            lines.push("pass".into());
-        }
-        return Some(vec![(
-            statement.start..statement.end,
-            lines.join(&separator),
-        )]);
-    }
-    let value = match result {
-        Some(e) if statement.value => value_text(ctx, e),
-        Some(e) => ctx.operand(e),
-        None => "None".into(),
-    };
-    let mut edits = vec![(call, value)];
-    if !lines.is_empty() {
-        let before = statement.start..statement.start;
-        edits.insert(
-            0,
-            (before, format!("{}{separator}", lines.join(&separator))),
-        );
-    }
-    Some(edits)
-}
-
-/// Whether an expression holds `yield` or `await` (nested scopes included: conservative).
-fn suspends(expr: &Expr) -> bool {
-    let mut names = Names::default();
-    names.visit_expr(expr);
-    names.suspends
-}
-
 /// Pushes `inline-class-attribute` for a class of constants whose one use is `C.X`.
 fn class_attribute(ctx: &mut Ctx<'_>, analysis: &Analysis<'_, '_>, definition: &Definition<'_>) {
     let Stmt::ClassDef(class) = definition.stmt else {
@@ -589,134 +499,3 @@ const EXPRESSION: &str = "inline-call-expression";
 const BODY: &str = "inline-call-body";
 /// The `inline-class-attribute` kind.
 const CLASS_ATTRIBUTE: &str = "inline-class-attribute";
-
-/// The statement a call is evaluated in, once and unconditionally: the call is in its value
-/// (`x = f(…)`, `return g(f(…))`, `raise E(f(…))`, …) or header (`for x in f(…):`, `if f(…):`,
-/// `with f(…):`), not under `and`/`or`, a conditional expression, a lambda or a comprehension.
-#[derive(Debug, Clone)]
-struct CallStatement {
-    start: usize,
-    end: usize,
-    /// The statement is the call alone (`f(…)`).
-    whole: bool,
-    /// The call is the statement's whole value (`x = f(…)`, `return f(…)`).
-    value: bool,
-}
-
-/// Call statements by the start of their call, attribute expressions `N.a` by the start of `N`.
-#[derive(Default)]
-struct Sites<'a> {
-    statements: HashMap<usize, CallStatement>,
-    attributes: HashMap<usize, (&'a ast::ExprAttribute, bool)>,
-}
-
-impl Sites<'_> {
-    /// Records the calls evaluated once by `stmt` in `expr` (`value`: `expr` is the statement's
-    /// value).
-    fn once(&mut self, stmt: &Stmt, expr: &Expr, value: bool) {
-        match expr {
-            Expr::BoolOp(_)
-            | Expr::If(_)
-            | Expr::Lambda(_)
-            | Expr::ListComp(_)
-            | Expr::SetComp(_)
-            | Expr::DictComp(_)
-            | Expr::Generator(_) => return,
-            Expr::Call(call) => {
-                let r = span(stmt);
-                let whole = matches!(stmt, Stmt::Expr(_)) && value;
-                let site = CallStatement {
-                    start: r.start,
-                    end: r.end,
-                    whole,
-                    value,
-                };
-                self.statements.insert(call.start().to_usize(), site);
-            }
-            _ => {}
-        }
-        let mut children = Children(Vec::new());
-        walk_expr(&mut children, expr);
-        for child in children.0 {
-            self.once(stmt, child, false);
-        }
-    }
-}
-
-/// The direct subexpressions of an expression.
-struct Children<'a>(Vec<&'a Expr>);
-
-impl<'a> Visitor<'a> for Children<'a> {
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        self.0.push(expr);
-    }
-}
-
-impl<'a> Visitor<'a> for Sites<'a> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        let values: Vec<&Expr> = match stmt {
-            Stmt::Expr(e) => vec![&e.value],
-            Stmt::Assign(a) => vec![&a.value],
-            Stmt::AugAssign(a) => vec![&a.value],
-            Stmt::AnnAssign(a) => a.value.as_deref().into_iter().collect(),
-            Stmt::Return(r) => r.value.as_deref().into_iter().collect(),
-            Stmt::Raise(r) => r.exc.as_deref().into_iter().collect(),
-            Stmt::If(i) => vec![&i.test],
-            Stmt::For(f) => vec![&f.iter],
-            Stmt::With(w) => w.items.iter().map(|i| &i.context_expr).collect(),
-            _ => Vec::new(),
-        };
-        let whole_value =
-            values.len() == 1 && !matches!(stmt, Stmt::If(_) | Stmt::For(_) | Stmt::With(_));
-        for value in values {
-            self.once(stmt, value, whole_value);
-        }
-        walk_stmt(self, stmt);
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let Expr::Attribute(a) = expr {
-            if let Expr::Name(n) = &*a.value {
-                let load = a.ctx.is_load();
-                self.attributes.insert(n.start().to_usize(), (a, load));
-            }
-        }
-        walk_expr(self, expr);
-    }
-}
-
-/// The name loads of an expression in source order, and whether it has nested scopes or
-/// bindings (which substitution cannot handle).
-#[derive(Default)]
-struct Names<'a> {
-    loads: Vec<(Range<usize>, &'a str)>,
-    nested: bool,
-    /// `yield` or `await`.
-    suspends: bool,
-}
-
-impl<'a> Visitor<'a> for Names<'a> {
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        match expr {
-            Expr::Name(n) if n.ctx.is_load() => {
-                let name = n.id.as_str();
-                // `super()` and `__class__` need the method's class cell.
-                self.nested |= matches!(name, "super" | "__class__");
-                self.loads.push((span(expr), name));
-            }
-            Expr::Name(_)
-            | Expr::Named(_)
-            | Expr::Lambda(_)
-            | Expr::ListComp(_)
-            | Expr::SetComp(_)
-            | Expr::DictComp(_)
-            | Expr::Generator(_) => self.nested = true,
-            Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => {
-                self.nested = true;
-                self.suspends = true;
-            }
-            _ => {}
-        }
-        walk_expr(self, expr);
-    }
-}

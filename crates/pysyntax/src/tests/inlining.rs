@@ -91,7 +91,27 @@ fn a_body_of_statements_is_spliced_before_the_call_statement() {
         "def check(a, limit):\n    total = a * 2\n    if total > limit:\n        raise ValueError(total)\n    return total\n\nresult = check(n, 10)\n",
         Simplifications,
         BODY,
-        "\na = n\nlimit = 10\ntotal = a * 2\nif total > limit:\n    raise ValueError(total)\nresult = total\n",
+        "\ntotal = n * 2\nif total > 10:\n    raise ValueError(total)\nresult = total\n",
+    );
+    // An argument that is no name or literal, or a parameter rebound, keeps a binding.
+    assert_rewrite(
+        "def check(a, limit):\n    total = a * 2\n    return total\nresult = check(n + 1, 10)\n",
+        Simplifications,
+        BODY,
+        "a = n + 1\ntotal = a * 2\nresult = total\n",
+    );
+    assert_rewrite(
+        "def f(a, b):\n    a = a + b.real\n    return a\nx = f(n, 2)\n",
+        Simplifications,
+        BODY,
+        "a = n\nb = 2\na = a + b.real\nx = a\n",
+    );
+    // A method's receiver replaces `self`.
+    assert_rewrite(
+        "class C:\n    def __init__(self):\n        self.v = []\n    def add(self, x):\n        self.v.append(x)\n        print(self.v, x)\nc = C()\nc.add('a b')\n",
+        Simplifications,
+        BODY,
+        "class C:\n    def __init__(self):\n        self.v = []\nc = C()\nc.v.append('a b')\nprint(c.v, 'a b')\n",
     );
     // An expression statement inside a block; an argument named like its parameter is not rebound.
     assert_rewrite(
@@ -109,13 +129,13 @@ fn a_body_is_spliced_before_the_statement_evaluating_the_call() {
         source,
         Simplifications,
         BODY,
-        "\ndef main():\n    text = t\n    out = text.split()\n    for w in out:\n        print(w)\n",
+        "\ndef main():\n    out = t.split()\n    for w in out:\n        print(w)\n",
     );
     assert_rewrite(
         "def f(a):\n    b = a * 2\n    return b + 1\nraise E(f(3))\n",
         Simplifications,
         BODY,
-        "a = 3\nb = a * 2\nraise E((b + 1))\n",
+        "b = 3 * 2\nraise E((b + 1))\n",
     );
 }
 
