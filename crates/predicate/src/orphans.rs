@@ -42,6 +42,8 @@ fn kill_orphans_where(matches: impl Fn(&[u8]) -> bool) {
 
 fn kill_orphans_locked(direct_children: &BTreeSet<i32>, matches: &dyn Fn(&[u8]) -> bool) {
     let me = std::process::id() as i32;
+    // SAFETY: getpgrp cannot fail and touches no memory.
+    let our_group = unsafe { libc::getpgrp() };
     // Killing an orphan re-parents its own children to us: repeat until a scan finds nothing.
     for _ in 0..16 {
         let mut found = false;
@@ -50,9 +52,11 @@ fn kill_orphans_locked(direct_children: &BTreeSet<i32>, matches: &dyn Fn(&[u8]) 
                 continue; // a run's own child: its worker waits for it
             }
             let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            // A zombie's environ is empty, so whose it was cannot be told: it is dead and not a
-            // direct child (those are registered), so reaping it is always right.
-            let zombie = process_state(pid) == Some('Z');
+            // A zombie's environ is empty, so whose it was cannot be told from it. Runs' processes
+            // live in groups of their own (or sessions of their own, once escaped), so a zombie in
+            // another group is a run's dead orphan: reap it. A zombie in our own group is a child
+            // that the program embedding us started itself and will wait for: leave it alone.
+            let zombie = process_state(pid) == Some('Z') && process_group(pid) != Some(our_group);
             if !(zombie || matches(&environ)) {
                 continue;
             }
@@ -96,10 +100,20 @@ fn children_of(parent: i32) -> Vec<i32> {
     pids
 }
 
-fn process_state(pid: i32) -> Option<char> {
+/// The fields of `/proc/PID/stat` after the command name: state, parent, group, session, ...
+fn stat_fields(pid: i32) -> Option<Vec<String>> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let after = stat.rsplit_once(')')?.1;
-    after.trim_start().chars().next()
+    Some(after.split_whitespace().map(str::to_owned).collect())
+}
+
+fn process_state(pid: i32) -> Option<char> {
+    stat_fields(pid)?.first()?.chars().next()
+}
+
+/// A process's group (kept in `/proc` while it is a zombie, unlike its environment).
+fn process_group(pid: i32) -> Option<i32> {
+    stat_fields(pid)?.get(2)?.parse().ok()
 }
 
 /// Fallback for kernels without `/proc/PID/task/TID/children`: read every process's parent.
@@ -107,13 +121,7 @@ fn children_by_scanning_proc(parent: i32) -> Vec<i32> {
     all_pids()
         .into_iter()
         .filter(|&pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let after = stat.rsplit_once(')')?.1.to_owned();
-                    after.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(parent)
+            stat_fields(pid).and_then(|fields| fields.get(1)?.parse::<i32>().ok()) == Some(parent)
         })
         .collect()
 }
@@ -127,4 +135,30 @@ pub(crate) fn all_pids() -> Vec<i32> {
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    #[test]
+    fn a_dead_child_in_our_own_group_is_left_for_its_parent_to_reap() {
+        // Started the default way (in our group), as a program embedding this crate would.
+        let mut child = Command::new("sh").args(["-c", "exit 7"]).spawn().unwrap();
+        let pid = child.id() as i32;
+        let until = Instant::now() + Duration::from_secs(10);
+        while process_state(pid) != Some('Z') && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(process_state(pid), Some('Z'));
+        kill_all_orphans();
+        // Had the sweep reaped it, its exit status would be lost (waiting would fail).
+        let status = child
+            .wait()
+            .expect("the child's exit status was taken by the sweep");
+        assert_eq!(status.code(), Some(7));
+    }
 }

@@ -348,11 +348,35 @@ fn supervise(
         Some(code) => Some(code),
         None => target.wait_exit(),
     };
-    kill_tagged_orphans(tag);
+    wait_until_group_gone(pgid, tag);
     match (end, code) {
         (Some(end), _) => end,
         (None, Some(code)) => RunEnd::Exited(code),
         (None, None) => RunEnd::LaunchError("the child's exit status was lost".into()),
+    }
+}
+
+/// How long a run may take to vanish after its group was sent SIGKILL: the kernel ends killed
+/// processes asynchronously, and a busy machine may not have scheduled an exit yet.
+const GROUP_EXIT_WAIT: Duration = Duration::from_secs(5);
+
+/// Returns once no process of the (killed) group `pgid` exists any more, reaping the run's
+/// re-parented descendants meanwhile, so that when a run's result is reported nothing of it is
+/// left (not even a process that has been killed but not yet scheduled to exit). Gives up after
+/// [`GROUP_EXIT_WAIT`] (a process stuck in uninterruptible sleep cannot be waited for).
+fn wait_until_group_gone(pgid: i32, tag: &str) {
+    let started = Instant::now();
+    let mut nap = Duration::from_micros(20);
+    loop {
+        kill_tagged_orphans(tag);
+        // SAFETY: signal 0 only checks whether any process of the group still exists.
+        let alive = unsafe { libc::kill(-pgid, 0) } == 0;
+        if !alive || started.elapsed() >= GROUP_EXIT_WAIT {
+            return;
+        }
+        kill_group(pgid);
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(5));
     }
 }
 

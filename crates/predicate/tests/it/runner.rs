@@ -88,6 +88,32 @@ fn timeout_kills_the_whole_group_and_is_not_interesting() {
 }
 
 #[test]
+fn no_member_of_a_killed_group_is_left_when_the_verdict_is_returned() {
+    let _serial = processes_lock();
+    // Many group members, grandchildren behind subshells: all are SIGKILLed at the
+    // timeout, and the verdict must not be reported before the kernel has ended every one.
+    let (dir, exe) = script_in_temp(
+        "echo $$ > \"$1/pgid\"\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do (sh -c 'sleep 1000 & sleep 1000' & sleep 1000) & done\nsleep 1000\nexit 0",
+    );
+    let mut cfg = config(&exe, &["{state}"]);
+    cfg.timeout_secs = 0.5;
+    let outcome = evaluate_once(cfg, dir.path());
+    assert_eq!(outcome.status, Status::Timeout);
+    let pgid: i32 = std::fs::read_to_string(dir.path().join("pgid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // No waiting here: signal 0 to the group fails only once no process of it exists.
+    // SAFETY: signal 0 sends nothing.
+    let status = unsafe { libc::kill(-pgid, 0) };
+    assert_eq!(
+        status, -1,
+        "a process of group {pgid} outlived the run's verdict"
+    );
+}
+
+#[test]
 fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
     let _serial = processes_lock();
     if !installed("setsid") {
