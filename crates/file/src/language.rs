@@ -91,6 +91,7 @@ impl Language for TextFile {
                     | Group::Brackets(BracketEdit::Empty | BracketEdit::Unwrap)
             ),
             may_grow: false,
+            shrink_size: false,
         }
     }
 

@@ -40,8 +40,10 @@ Every candidate is valid Python (checked before it runs). A candidate is not run
 it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
 more calls that do not fit the signature of the program's own function they call (it would die\n\
 with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
-ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
-integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
+ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
+string shortening may save bytes alone), and a method keeps its first parameter (`self`).\n\
+Rewrite groups (statement removals, canonicalizations, simplifications, integer halving, slow\n\
+removals) are applied in rounds until a whole round changes nothing;\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
 tries the text without whitespace-only lines (anywhere, frozen code included) and comment-only\n\
 lines (not freeze annotations, comments in frozen code, a #! line or an encoding declaration).\n\

@@ -120,6 +120,12 @@ impl Language for Python {
                 Group::Simplifications | Group::IntegerReduction | Group::SlowRemovals
             ),
             may_grow: group == Group::Canonicalizations,
+            // Statement and expression edits must save tokens (literals may shrink in bytes
+            // only): see `--help` on readability.
+            shrink_size: matches!(
+                group,
+                Group::FastRemovals | Group::Simplifications | Group::SlowRemovals
+            ),
         }
     }
 

@@ -38,6 +38,10 @@ pub struct Policy {
     /// the text the group's first search starts from). Otherwise a candidate must be strictly
     /// smaller in (size, bytes, text).
     pub may_grow: bool,
+    /// Candidates must be smaller in size itself, not only in bytes or text: an edit that keeps
+    /// the size (for Python, `break` → `pass` or an operand wrapped in parentheses) makes the
+    /// output no smaller and often harder to read.
+    pub shrink_size: bool,
 }
 
 /// What the text layer needs to know about one site: a byte range of the text and what replaces

@@ -188,10 +188,13 @@ pub(crate) fn candidate_on<L: Language>(
     }
     let size = base.check(&edited)?;
     let text = edited.text();
-    let admissible = if state.language.policy(group).may_grow {
+    let policy = state.language.policy(group);
+    let admissible = if policy.may_grow {
         selected.len() <= state.growth_budget.load(Ordering::SeqCst)
             && size <= state.original_size
             && !state.was_current(text)
+    } else if policy.shrink_size {
+        size < judged.size()
     } else {
         size_key(size, text) < size_key(judged.size(), current)
     };
@@ -370,6 +373,28 @@ mod tests {
                 assert_eq!(passes[0].name(), "lines");
                 assert_eq!(reduce(&passes[0], text, &needs), "c\ne\n", "{policy:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_shrink_size_group_refuses_edits_that_keep_the_size() {
+        let needs = |t: &str| t.contains('a');
+        for (shrink_size, expected) in [(false, "a\n"), (true, "a!\n")] {
+            let policy = Policy {
+                shrink_size,
+                ..Policy::default()
+            };
+            let state = SharedState::new(Lines { policy }, "a!\n", Strategy::Ddmin, 1);
+            let passes = group_passes(&state);
+            let mut text = "a!\n".to_owned();
+            loop {
+                let next = reduce(&passes[0], &text, &needs);
+                if next == text {
+                    break;
+                }
+                text = next;
+            }
+            assert_eq!(text, expected, "shrink_size {shrink_size}");
         }
     }
 

@@ -4,6 +4,7 @@ mod chunk_names;
 mod comments;
 mod expressions;
 mod freeze;
+mod inlining;
 mod prepared;
 mod progress;
 mod robustness;
