@@ -11,6 +11,7 @@ mod scopes;
 mod symtable;
 mod transformations;
 mod validity;
+mod values;
 mod wrappers;
 
 use crate::*;
