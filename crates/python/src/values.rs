@@ -195,3 +195,27 @@ pub fn parse_values(json: &str, sites: &[Range<usize>], last_values: bool) -> Va
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_values;
+
+    #[test]
+    fn only_untainted_agreeing_sites_that_never_raised_are_offered() {
+        let sites = vec![0..1, 2..3, 4..5, 6..7, 8..9];
+        let json = r#"{"sites": [
+            [0, "1", true, false, false, 1],
+            [1, "2", false, false, false, 3],
+            [2, "3", true, true, false, 1],
+            [3, "4", true, false, true, 2],
+            [4, null, false, false, false, 1],
+            [9, "5", true, false, false, 1]
+        ]}"#;
+        assert_eq!(parse_values(json, &sites, false), [(0..1, "1".to_owned())]);
+        assert_eq!(
+            parse_values(json, &sites, true),
+            [(0..1, "1".to_owned()), (2..3, "2".to_owned())]
+        );
+        assert!(parse_values("not json", &sites, true).is_empty());
+    }
+}
