@@ -152,6 +152,15 @@ pub struct PythonArgs {
     /// minrepro's own settings for the same name (PYTHONPATH, PYTHONHASHSEED, ...).
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
     pub env: Vec<(String, String)>,
+    /// Turn off runtime-value substitution: by default an instrumented run of the current
+    /// program (not a candidate; its cost is in --stats-json) records the values expressions
+    /// take, and an expression whose evaluation ran only the program's own code and the
+    /// standard library may be replaced by the literal it evaluated to (`f"{a.shape[1]}"` →
+    /// `f"{128}"`). Expressions that entered third-party code (any module outside the program
+    /// and the standard library) are never replaced. Off with --predicate, a remote
+    /// --launcher, or a source not in UTF-8.
+    #[arg(long = "no-value-substitution")]
+    pub no_value_substitution: bool,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
     /// a mistyped -o cannot overwrite an unrelated file).
     #[arg(long = "force")]

@@ -184,6 +184,11 @@ pub trait Language: Send + Sync + 'static {
     fn tidy(&self, _text: &str) -> Option<(&'static str, String)> {
         None
     }
+    /// Extra counters for `--stats-json` (e.g. the cost of runs that are not predicate runs);
+    /// none by default.
+    fn extra_stats(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
     /// The file's bytes for `text` (UTF-8 by default).
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
         Ok(Cow::Borrowed(text.as_bytes()))

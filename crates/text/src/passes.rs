@@ -6,8 +6,8 @@
 //! whose candidates may grow, a candidate must be strictly smaller than the current text in the
 //! order (size, bytes, text), so those groups alone cannot cycle. A growing candidate (e.g. a
 //! canonicalization) is never larger than the original, never a text that was already current
-//! once, and only allowed within a budget: the number of the group's sites in the text the first
-//! growing search starts from. Every accepted growing candidate spends as many sites as it
+//! once, and only allowed within a budget of its group (each growing group has its own): the
+//! number of the group's sites in the text the group's first search starts from. Every accepted growing candidate spends as many sites as it
 //! applied (a site removed later, e.g. Python's added `*args` of a parameter list, may be offered
 //! again, which without the budget could loop forever through ever new whitespace variants).
 //! Once the budget is spent, every accepted candidate is strictly smaller, so the fixpoint is
@@ -18,8 +18,7 @@
 //! `remove-parameter` take turns re-adding and removing the same `*args` round after round, each
 //! round paying a full sweep of every other group for nothing.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
@@ -28,9 +27,6 @@ use serde_json::json;
 use crate::language::{size_key, Edited, Language, Prepared, Strategy};
 use crate::searches::SiteSearches;
 use crate::sizes::Sizes;
-
-/// The growth budget before the first growing search sets it.
-const BUDGET_UNSET: usize = usize::MAX;
 
 /// State shared by every group pass of one reduction.
 pub struct SharedState<L: Language> {
@@ -41,9 +37,9 @@ pub struct SharedState<L: Language> {
     pub(crate) jobs: usize,
     original_size: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
-    /// Sites growing candidates may still apply; [`BUDGET_UNSET`] until the first growing search
-    /// sets it.
-    growth_budget: AtomicUsize,
+    /// Sites growing candidates of each growing group (by name) may still apply; set by the
+    /// group's first search.
+    growth_budgets: Mutex<HashMap<&'static str, usize>>,
     /// Single sites (by [`signature`]) that were run alone and failed; later searches of the
     /// groups that skip those leave them out.
     pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
@@ -68,7 +64,7 @@ impl<L: Language> SharedState<L> {
             strategy,
             jobs: jobs.max(1),
             seen: Mutex::new(HashSet::new()),
-            growth_budget: AtomicUsize::new(BUDGET_UNSET),
+            growth_budgets: Mutex::new(HashMap::new()),
             failed_sites: Mutex::new(HashSet::new()),
             last_base: Mutex::new(None),
         })
@@ -84,15 +80,16 @@ impl<L: Language> SharedState<L> {
         &self.sizes
     }
 
-    /// Sites growing candidates may still apply (`None` before the first growing search).
-    pub fn growth_budget(&self) -> Option<usize> {
-        let budget = self.growth_budget.load(Ordering::SeqCst);
-        (budget != BUDGET_UNSET).then_some(budget)
+    /// Sites growing candidates of `group` may still apply (`None` before its first search).
+    pub fn growth_budget(&self, group: L::Group) -> Option<usize> {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).get(name).copied()
     }
 
-    /// Sets the sites growing candidates may still apply.
-    pub fn set_growth_budget(&self, budget: usize) {
-        self.growth_budget.store(budget, Ordering::SeqCst);
+    /// Sets the sites growing candidates of `group` may still apply.
+    pub fn set_growth_budget(&self, group: L::Group, budget: usize) {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).insert(name, budget);
     }
 
     /// Makes `prepared` the last prepared text, handing it what the previous one computed.
@@ -190,7 +187,7 @@ pub(crate) fn candidate_on<L: Language>(
     let text = edited.text();
     let policy = state.language.policy(group);
     let admissible = if policy.may_grow {
-        selected.len() <= state.growth_budget.load(Ordering::SeqCst)
+        selected.len() <= state.growth_budget(group).unwrap_or(usize::MAX)
             && size <= state.original_size
             && !state.was_current(text)
     } else if policy.shrink_size {
@@ -234,6 +231,7 @@ struct GroupSearch<'a, L: Language> {
     /// a proposal that applies a single site.
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     may_grow: bool,
+    group: L::Group,
     state: Arc<SharedState<L>>,
 }
 
@@ -254,9 +252,9 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
             let spent = lock(&self.batch_sites)
                 .get(index)
                 .map_or(0, |(count, _)| *count);
-            let budget = &self.state.growth_budget;
-            let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
-            budget.store(left, Ordering::SeqCst);
+            let left = self.state.growth_budget(self.group).unwrap_or(0);
+            self.state
+                .set_growth_budget(self.group, left.saturating_sub(spent));
         }
         self.inner.feedback(accepted);
     }
@@ -274,13 +272,10 @@ impl<L: Language> Pass<String> for GroupPass<L> {
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
         let policy = self.state.language.policy(group);
-        let budget = &self.state.growth_budget;
-        if policy.may_grow && budget.load(Ordering::SeqCst) == BUDGET_UNSET {
+        if policy.may_grow && self.state.growth_budget(group).is_none() {
             // Counted once: later searches must not pay a parse for it.
-            budget.store(
-                self.state.language.count_sites(current, group),
-                Ordering::SeqCst,
-            );
+            let sites = self.state.language.count_sites(current, group);
+            self.state.set_growth_budget(group, sites);
         }
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
@@ -297,6 +292,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             inner,
             batch_sites,
             may_grow: policy.may_grow,
+            group,
             state: Arc::clone(&self.state),
         })
     }

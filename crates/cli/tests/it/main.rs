@@ -27,6 +27,7 @@ mod python_interrupt;
 mod python_reduce;
 mod python_runner;
 mod python_timeout;
+mod python_values;
 mod python_wrappers;
 mod reliability_faults;
 mod reliability_inputs;

@@ -12,6 +12,7 @@ mod scopes;
 mod symtable;
 mod transformations;
 mod validity;
+mod values;
 mod wrappers;
 
 use crate::*;
