@@ -178,6 +178,7 @@ def run_one(tool, case, args):
     tmp.mkdir()
     env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT), TMPDIR=str(tmp))
     log = open(base / "log.txt", "w")
+    load_before = os.getloadavg()[0]
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -209,6 +210,8 @@ def run_one(tool, case, args):
             shutil.copyfile(p, final / f)
     result = {
         "tool": tool, "case": name, "rc": rc, "capped": capped, "wall_s": round(wall, 2),
+        # The machine is shared: the 1-minute load average before and after the run.
+        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "runs": len(counter.read_text().splitlines()),
         "reproduces": still_reproduces(test, final, files, base / "check"),
         "original": measure([src / f for f in files]),
@@ -218,8 +221,14 @@ def run_one(tool, case, args):
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
-          f"wall {wall:7.1f}s reproduces {result['reproduces']} capped {capped}", flush=True)
+          f"wall {wall:7.1f}s reproduces {result['reproduces']} capped {capped} "
+          f"load {result['load']}", flush=True)
     return result
+
+
+def load(result):
+    """The load average before and after a run ("a-b"), blank for older results."""
+    return "-".join(str(x) for x in result.get("load", []))
 
 
 def report(results, path, args):
@@ -236,21 +245,21 @@ def report(results, path, args):
         "`support/measure.py` for every tool; runs are predicate runs counted by the test "
         "itself; `capped` means the run hit the cap and is measured on what it had written.",
         "",
-        "| case | tool | tokens | bytes | lines | runs | wall s | reproduces | capped |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+        "| case | tool | tokens | bytes | lines | runs | wall s | reproduces | capped | load |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |",
     ]
     for case in sorted(by_case):
         first = next(iter(by_case[case].values()))
         o = first["original"]
         lines.append(f"| {case} | (original) | {o['tokens']} | {o['bytes']} | {o['lines']} "
-                     "| | | | |")
+                     "| | | | | |")
         for t in tools:
             r = by_case[case].get(t)
             if r:
                 f = r["final"]
                 lines.append(f"| {case} | {t} | {f['tokens']} | {f['bytes']} | {f['lines']} | "
                              f"{r['runs']} | {r['wall_s']} | {'yes' if r['reproduces'] else 'NO'}"
-                             f" | {'yes' if r['capped'] else ''} |")
+                             f" | {'yes' if r['capped'] else ''} | {load(r)} |")
     lines += ["", "## Done-when bar", ""]
     wins = []
     for case in sorted(by_case):

@@ -108,6 +108,14 @@ impl Language for TextFile {
         SitesText::new(text, Vec::new(), self.syntax)
     }
 
+    fn fruitless_key(&self, text: &str, group: Group) -> Option<[u8; 32]> {
+        // Renames and whitespace edits keep the key: those two groups must see them.
+        (!matches!(group, Group::Rename | Group::Blank)).then(|| {
+            let lexed = Lexed::new(text, self.syntax);
+            crate::lexical::shape_key(text, &lexed.tokens, self.syntax.indented)
+        })
+    }
+
     fn is_valid(&self, _text: &str) -> bool {
         true
     }

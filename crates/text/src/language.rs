@@ -177,6 +177,13 @@ pub trait Language: Send + Sync + 'static {
     fn count_sites(&self, text: &str, group: Self::Group) -> usize {
         self.prepare(text, group).sites().len()
     }
+    /// A key of `text` for `group` such that a search of `group` that accepted nothing on one
+    /// text would accept nothing on any other text with the same key either (e.g. the token
+    /// sequence with identifiers numbered by first occurrence, unchanged by renames and
+    /// whitespace edits). Such a search is not repeated. `None` (the default): always searched.
+    fn fruitless_key(&self, _text: &str, _group: Self::Group) -> Option<[u8; 32]> {
+        None
+    }
     /// Whether `text` is a valid text of the language.
     fn is_valid(&self, text: &str) -> bool;
     /// A cosmetic last candidate (e.g. without blank lines) and its kind of edit (logged),

@@ -48,6 +48,9 @@ pub struct SharedState<L: Language> {
     last_base: Mutex<Option<Arc<L::Prepared>>>,
     /// The sizes of the original and of recent candidates.
     sizes: Sizes,
+    /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
+    /// nothing on: a text with the same key is not searched again by that group.
+    fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
 }
 
 impl<L: Language> SharedState<L> {
@@ -67,6 +70,7 @@ impl<L: Language> SharedState<L> {
             growth_budgets: Mutex::new(HashMap::new()),
             failed_sites: Mutex::new(HashSet::new()),
             last_base: Mutex::new(None),
+            fruitless: Mutex::new(HashSet::new()),
         })
     }
 
@@ -233,15 +237,31 @@ struct GroupSearch<'a, L: Language> {
     may_grow: bool,
     group: L::Group,
     state: Arc<SharedState<L>>,
+    /// The group's name and the fruitless key of the text the search started from, if any.
+    fruitless_key: Option<(&'static str, [u8; 32])>,
+    /// Whether the search proposed anything, and whether any proposal was accepted.
+    proposed: bool,
+    accepted_any: bool,
 }
 
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         lock(&self.batch_sites).clear();
-        self.inner.next_batch(current)
+        let batch = self.inner.next_batch(current);
+        match (&batch, self.fruitless_key) {
+            (Some(_), _) => self.proposed = true,
+            // Only a search that ran to its end and proposed something is recorded (an empty
+            // one costs nothing, and the engine's look-ahead opens searches it never finishes).
+            (None, Some(key)) if self.proposed && !self.accepted_any => {
+                lock(&self.state.fruitless).insert(key);
+            }
+            (None, _) => {}
+        }
+        batch
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
+        self.accepted_any |= accepted.is_some();
         {
             let batch = lock(&self.batch_sites);
             let decided = accepted.unwrap_or(batch.len()).min(batch.len());
@@ -271,6 +291,15 @@ impl<L: Language> Pass<String> for GroupPass<L> {
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
+        let name = self.state.language.group_name(group);
+        let fruitless_key = self
+            .state
+            .language
+            .fruitless_key(current, group)
+            .map(|key| (name, key));
+        if fruitless_key.is_some_and(|key| lock(&self.state.fruitless).contains(&key)) {
+            return Box::new(Exhausted);
+        }
         let policy = self.state.language.policy(group);
         if policy.may_grow && self.state.growth_budget(group).is_none() {
             // Counted once: later searches must not pay a parse for it.
@@ -294,6 +323,9 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             may_grow: policy.may_grow,
             group,
             state: Arc::clone(&self.state),
+            fruitless_key,
+            proposed: false,
+            accepted_any: false,
         })
     }
 }
@@ -392,6 +424,34 @@ mod tests {
             }
             assert_eq!(text, expected, "shrink_size {shrink_size}");
         }
+    }
+
+    #[test]
+    fn a_search_that_found_nothing_is_not_repeated_on_a_text_with_the_same_key() {
+        let state = SharedState::new(
+            Lines {
+                policy: Policy::default(),
+            },
+            "a\nb\n",
+            Strategy::Ddmin,
+            1,
+        );
+        let pass = &group_passes(&state)[0];
+        let asked = std::cell::Cell::new(0);
+        let nothing = |_: &str| {
+            asked.set(asked.get() + 1);
+            false
+        };
+        assert_eq!(reduce(pass, "a\nb\n", &nothing), "a\nb\n");
+        let first = asked.replace(0);
+        assert!(first > 0);
+        // Same key (the test language ignores case): not searched again.
+        assert_eq!(reduce(pass, "A\nB\n", &nothing), "A\nB\n");
+        assert_eq!(asked.get(), 0);
+        // Another key: searched; a search that accepts something is not recorded.
+        assert_eq!(reduce(pass, "a\nc\n", &|t: &str| t == "c\n"), "c\n");
+        assert_eq!(reduce(pass, "a\nc\n", &nothing), "a\nc\n");
+        assert!(asked.get() > 0);
     }
 
     #[test]

@@ -68,6 +68,11 @@ impl Language for Lines {
         self.prepare(text, ())
     }
 
+    /// Lines differing only in letter case count as the same for a fruitless search.
+    fn fruitless_key(&self, text: &str, _group: ()) -> Option<[u8; 32]> {
+        Some(*blake3::hash(text.to_lowercase().as_bytes()).as_bytes())
+    }
+
     fn is_valid(&self, _text: &str) -> bool {
         true
     }
