@@ -140,6 +140,23 @@ fn a_body_is_spliced_before_the_statement_evaluating_the_call() {
 }
 
 #[test]
+fn a_local_named_like_the_calls_own_target_is_fine() {
+    assert_rewrite(
+        "def build(p):\n    plan = p * 2\n    return 1, plan\nk, plan = build(3)\nprint(plan)\n",
+        Simplifications,
+        BODY,
+        "plan = 3 * 2\nk, plan = 1, plan\nprint(plan)\n",
+    );
+    // Not when the statement reads it, or it is bound elsewhere too.
+    for source in [
+        "def build(p):\n    plan = p\n    return plan\nplan = build(plan)\n",
+        "def build(p):\n    plan = p\n    return plan\nplan = 0\nplan = build(1)\n",
+    ] {
+        assert_none(source, Simplifications, BODY);
+    }
+}
+
+#[test]
 fn a_body_whose_names_clash_at_the_call_site_is_not_spliced() {
     // `total` is a module name already.
     assert_none(

@@ -9,7 +9,7 @@ use ruff_text_size::Ranged;
 
 use super::super::calls::needs_function;
 use super::super::{span, Ctx, Suite};
-use super::sites::Names;
+use super::sites::{CallStatement, Names};
 use super::{operand_text, value_text, Analysis, Callee};
 use crate::indent::reindent;
 use crate::scopes::{Use, MODULE};
@@ -64,7 +64,9 @@ pub(super) fn statements(
     let exempt = |name: &str| substituted.iter().any(|&(p, _)| p == name);
     for r in &analysis.resolution.references {
         let clash = if r.scope == callee.scope {
-            !exempt(r.name) && analysis.known_in(&chain, r.name, true)
+            !exempt(r.name)
+                && analysis.known_in(&chain, r.name, true)
+                && !bound_by_statement(analysis, callee, &chain, &statement, r.name)
         } else {
             r.scope == MODULE
                 && r.usage == Use::Load
@@ -130,6 +132,34 @@ pub(super) fn statements(
         );
     }
     Some(edits)
+}
+
+/// Whether `name` is known at the call only as a target the call's statement assigns
+/// (`kernel, plan = build(problem)` for a callee with a local `plan`), bound nowhere else and
+/// not read by that statement: the statement overwrites whatever the callee's body left in it.
+fn bound_by_statement(
+    analysis: &Analysis<'_, '_>,
+    callee: &Callee<'_>,
+    chain: &[usize],
+    statement: &CallStatement,
+    name: &str,
+) -> bool {
+    let scope = callee.at_scope;
+    let call = callee.call.start().to_usize();
+    let once = analysis.count(scope, name).is_some_and(|c| c.binds == 1);
+    let mut by_statement = false;
+    for r in &analysis.resolution.references {
+        if r.scope != scope || r.name != name {
+            continue;
+        }
+        let inside = statement.start <= r.at.start && r.at.end <= statement.end;
+        match r.usage {
+            Use::Bind => by_statement |= inside && r.at.end <= call,
+            Use::Load if inside => return false,
+            Use::Load => {}
+        }
+    }
+    once && by_statement && !analysis.known_in(&chain[1..], name, true)
 }
 
 /// Whether the parameter `p` of `callee`, bound to `argument`, can be replaced by the argument's
