@@ -162,13 +162,13 @@ impl<'r, 'a> Analysis<'r, 'a> {
             return None;
         }
         let name = def.name.as_str();
-        let (call, receiver, at_scope, suite) = if definition.scope == MODULE {
+        let (call, receiver, class, at_scope, suite) = if definition.scope == MODULE {
             let (at, occurs) = self.single_load(name)?;
             let call = *self.resolution.calls.get(&at)?;
             if !matches!(&*call.func, Expr::Name(n) if n.start().to_usize() == at) {
                 return None;
             }
-            (call, None, occurs, self.module)
+            (call, None, None, occurs, self.module)
         } else {
             let Stmt::ClassDef(class) = self.classes.get(&definition.scope)? else {
                 return None;
@@ -198,7 +198,14 @@ impl<'r, 'a> Analysis<'r, 'a> {
                 .iter()
                 .find(|r| r.at.start == base && r.usage == Use::Load)?
                 .occurs;
-            (call, Some(&*attribute.value), occurs, &class.body[..])
+            let class_name = Some(class.name.as_str());
+            (
+                call,
+                Some(&*attribute.value),
+                class_name,
+                occurs,
+                &class.body[..],
+            )
         };
         // Not a recursive call.
         let def_span = span(definition.stmt);
@@ -215,6 +222,7 @@ impl<'r, 'a> Analysis<'r, 'a> {
             scope: definition.body,
             call,
             receiver,
+            class,
             at_scope,
         })
     }
@@ -243,6 +251,8 @@ struct Callee<'a> {
     call: &'a ast::ExprCall,
     /// A method's receiver (`x` of `x.m(…)`).
     receiver: Option<&'a Expr>,
+    /// A method's class name.
+    class: Option<&'a str>,
     /// The scope the call stands in.
     at_scope: usize,
 }

@@ -140,6 +140,41 @@ fn a_body_is_spliced_before_the_statement_evaluating_the_call() {
 }
 
 #[test]
+fn a_receiver_expression_is_named_after_its_class() {
+    let init = "class StackVM:\n    def __init__(self, code):\n        self.code = code\n";
+    assert_rewrite(
+        &format!("{init}    def run(self):\n        op = self.code[0]\n        print(op)\nStackVM([1]).run()\n"),
+        Simplifications,
+        BODY,
+        &format!("{init}stack_vm = StackVM([1])\nop = stack_vm.code[0]\nprint(op)\n"),
+    );
+    // The name is taken: `self` it stays.
+    assert_rewrite(
+        &format!("{init}    def run(self):\n        op = self.code[0]\n        print(op)\nstack_vm = 1\nStackVM([stack_vm]).run()\n"),
+        Simplifications,
+        BODY,
+        &format!("{init}stack_vm = 1\nself = StackVM([stack_vm])\nop = self.code[0]\nprint(op)\n"),
+    );
+}
+
+#[test]
+fn a_local_named_like_the_calls_own_target_is_fine() {
+    assert_rewrite(
+        "def build(p):\n    plan = p * 2\n    return 1, plan\nk, plan = build(3)\nprint(plan)\n",
+        Simplifications,
+        BODY,
+        "plan = 3 * 2\nk, plan = 1, plan\nprint(plan)\n",
+    );
+    // Not when the statement reads it, or it is bound elsewhere too.
+    for source in [
+        "def build(p):\n    plan = p\n    return plan\nplan = build(plan)\n",
+        "def build(p):\n    plan = p\n    return plan\nplan = 0\nplan = build(1)\n",
+    ] {
+        assert_none(source, Simplifications, BODY);
+    }
+}
+
+#[test]
 fn a_body_whose_names_clash_at_the_call_site_is_not_spliced() {
     // `total` is a module name already.
     assert_none(

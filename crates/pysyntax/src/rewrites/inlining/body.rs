@@ -9,7 +9,7 @@ use ruff_text_size::Ranged;
 
 use super::super::calls::needs_function;
 use super::super::{span, Ctx, Suite};
-use super::sites::Names;
+use super::sites::{CallStatement, Names};
 use super::{operand_text, value_text, Analysis, Callee};
 use crate::indent::reindent;
 use crate::scopes::{Use, MODULE};
@@ -25,7 +25,11 @@ pub(super) fn statements(
     bound: &[(&str, &Expr)],
 ) -> Option<Vec<(Range<usize>, String)>> {
     let call = span(callee.call);
-    let statement = analysis.sites.statements.get(&call.start)?.clone();
+    let statement = analysis
+        .sites
+        .statements
+        .get(&(call.start, call.end))?
+        .clone();
     if !is_line_start(ctx.source, statement.start)
         || analysis.resolution.class_scopes[callee.at_scope]
     {
@@ -61,10 +65,20 @@ pub(super) fn statements(
             substitutable(ctx, analysis, callee, p, a) || (never_rebound && ctx.text(span(a)) == p)
         })
         .collect();
-    let exempt = |name: &str| substituted.iter().any(|&(p, _)| p == name);
+    let mut renamed: Vec<(&str, String)> = substituted
+        .iter()
+        .map(|&(p, a)| (p, ctx.text(span(a)).to_string()))
+        .collect();
+    // A method's receiver bound to an expression gets a name after its class (`machine =
+    // Machine(…)`, not `self = Machine(…)`) when that name is free.
+    let receiver = receiver_name(analysis, callee, bound).filter(|(p, _)| !exempt_in(&renamed, p));
+    renamed.extend(receiver.clone());
+    let exempt = |name: &str| exempt_in(&renamed, name);
     for r in &analysis.resolution.references {
         let clash = if r.scope == callee.scope {
-            !exempt(r.name) && analysis.known_in(&chain, r.name, true)
+            !exempt(r.name)
+                && analysis.known_in(&chain, r.name, true)
+                && !bound_by_statement(analysis, callee, &chain, &statement, r.name)
         } else {
             r.scope == MODULE
                 && r.usage == Use::Load
@@ -82,18 +96,22 @@ pub(super) fn statements(
         .iter()
         .filter(|r| r.scope == callee.scope && r.usage == Use::Load)
         .filter_map(|r| {
-            let &(_, argument) = substituted.iter().find(|&&(p, _)| p == r.name)?;
-            Some((r.at.clone(), ctx.text(span(argument)).to_string()))
+            let (_, text) = renamed.iter().find(|(p, _)| *p == r.name)?;
+            Some((r.at.clone(), text.clone()))
         })
         .collect();
     edits.sort_by_key(|(r, _)| r.start);
     let indent = indent_at(ctx.source, statement.start).to_string();
     let mut lines: Vec<String> = bound
         .iter()
-        .filter(|&&(parameter, _)| !exempt(parameter))
-        .map(|&(parameter, argument)| {
+        .filter_map(|&(parameter, argument)| {
+            let name = match &receiver {
+                Some((p, name)) if *p == parameter => name.as_str(),
+                _ if exempt(parameter) => return None,
+                _ => parameter,
+            };
             let text = ctx.text(span(argument)).to_string();
-            format!("{parameter} = {}", value_text(ctx, argument, text))
+            Some(format!("{name} = {}", value_text(ctx, argument, text)))
         })
         .collect();
     if !prefix.is_empty() {
@@ -130,6 +148,91 @@ pub(super) fn statements(
         );
     }
     Some(edits)
+}
+
+/// Whether `name` is one of the parameters `renamed`.
+fn exempt_in(renamed: &[(&str, String)], name: &str) -> bool {
+    renamed.iter().any(|(p, _)| *p == name)
+}
+
+/// A method's receiver parameter with the name it gets at the call (its class's name in snake
+/// case), if that name is used nowhere and the parameter is never rebound nor read by a nested
+/// function.
+fn receiver_name<'a>(
+    analysis: &Analysis<'_, '_>,
+    callee: &Callee<'_>,
+    bound: &[(&'a str, &Expr)],
+) -> Option<(&'a str, String)> {
+    let class = callee.class?;
+    let &(parameter, _) = bound.first()?;
+    let mut name = String::new();
+    let chars: Vec<char> = class.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let boundary = i > 0
+            && c.is_uppercase()
+            && (chars[i - 1].is_lowercase()
+                || chars.get(i + 1).is_some_and(|n| n.is_lowercase()) && chars[i - 1] != '_');
+        if boundary {
+            name.push('_');
+        }
+        name.extend(c.to_lowercase());
+    }
+    let fresh = name != parameter
+        && !analysis.counts.keys().any(|&(_, n)| n == name)
+        && !crate::builtin_names::BUILTIN_NAMES.contains(&name.as_str())
+        && !matches!(name.as_str(), "match" | "case" | "type" | "_");
+    let plain = analysis
+        .count(callee.scope, parameter)
+        .is_some_and(|c| c.binds == 1)
+        && analysis
+            .resolution
+            .references
+            .iter()
+            .filter(|r| r.scope == callee.scope && r.name == parameter)
+            .all(|r| r.occurs == callee.scope);
+    (fresh && plain && is_identifier(&name)).then_some((parameter, name))
+}
+
+/// Whether `name` is a plain identifier that is no keyword.
+fn is_identifier(name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "false", "none", "true", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+        "try", "while", "with", "yield",
+    ];
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
+}
+
+/// Whether `name` is known at the call only as a target the call's statement assigns
+/// (`kernel, plan = build(problem)` for a callee with a local `plan`), bound nowhere else and
+/// not read by that statement: the statement overwrites whatever the callee's body left in it.
+fn bound_by_statement(
+    analysis: &Analysis<'_, '_>,
+    callee: &Callee<'_>,
+    chain: &[usize],
+    statement: &CallStatement,
+    name: &str,
+) -> bool {
+    let scope = callee.at_scope;
+    let call = callee.call.start().to_usize();
+    let once = analysis.count(scope, name).is_some_and(|c| c.binds == 1);
+    let mut by_statement = false;
+    for r in &analysis.resolution.references {
+        if r.scope != scope || r.name != name {
+            continue;
+        }
+        let inside = statement.start <= r.at.start && r.at.end <= statement.end;
+        match r.usage {
+            Use::Bind => by_statement |= inside && r.at.end <= call,
+            Use::Load if inside => return false,
+            Use::Load => {}
+        }
+    }
+    once && by_statement && !analysis.known_in(&chain[1..], name, true)
 }
 
 /// Whether the parameter `p` of `callee`, bound to `argument`, can be replaced by the argument's

@@ -24,10 +24,10 @@ pub(super) struct CallStatement {
     pub(super) value: bool,
 }
 
-/// Call statements by the start of their call, attribute expressions `N.a` by the start of `N`.
+/// Call statements by the range of their call, attribute expressions `N.a` by the start of `N`.
 #[derive(Default)]
 pub(super) struct Sites<'a> {
-    pub(super) statements: HashMap<usize, CallStatement>,
+    pub(super) statements: HashMap<(usize, usize), CallStatement>,
     pub(super) attributes: HashMap<usize, (&'a ast::ExprAttribute, bool)>,
 }
 
@@ -52,7 +52,8 @@ impl Sites<'_> {
                     whole,
                     value,
                 };
-                self.statements.insert(call.start().to_usize(), site);
+                self.statements
+                    .insert((call.start().to_usize(), call.end().to_usize()), site);
             }
             _ => {}
         }
