@@ -295,6 +295,7 @@ def report(results, path, args):
                       f"(ratio {mw / max(cw, 1e-9):.2f})."]
     lines += syntax_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
 
 
 def syntax_bar(by_case):
@@ -312,8 +313,11 @@ def syntax_bar(by_case):
             r = tools.get(peer)
             if not r:
                 continue
-            tokens_ok = mine["final"]["tokens"] <= r["final"]["tokens"]
-            runs_ok = mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
+            # A peer's result that does not reproduce is no result: minrepro's (if it does)
+            # is better whatever its size and runs.
+            beaten = mine["reproduces"] and not r["reproduces"]
+            tokens_ok = beaten or mine["final"]["tokens"] <= r["final"]["tokens"]
+            runs_ok = beaten or mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
             notes.append(f"{peer} {r['final']['tokens']} tokens / {r['runs']} runs"
                          f"{'' if r['reproduces'] else ' (NO repro)'}"
                          f"{' (capped)' if r['capped'] else ''}: "
@@ -322,7 +326,6 @@ def syntax_bar(by_case):
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
     return lines
-    print(f"wrote {path}")
 
 
 def main():

@@ -1,8 +1,12 @@
 //! A tree-sitter grammar on top of a language-independent [`Language`] (the fallback, e.g.
 //! `minrepro file`'s token/line passes): the syntax group first (deletions and hoistings from
-//! the parse tree, level by level), then the fallback's groups; every candidate of any group is
-//! re-parsed and refused (never run) when it has more `ERROR`/`MISSING` nodes than the text it
-//! was made from. Sizes are the fallback's.
+//! the parse tree, level by level), then the fallback's groups. Every candidate of the syntax
+//! group is re-parsed and refused (never run) when it has more `ERROR`/`MISSING` nodes than the
+//! text it was made from. The fallback's candidates are checked the same way only on request
+//! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
+//! message are often not well-formed (C-Reduce's and C-Vise's results rarely are), and on the
+//! bench's C and C++ cases the check cost up to twice the final tokens for few saved runs.
+//! Sizes are the fallback's.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -89,6 +93,8 @@ pub fn error_count(tree: &tree_sitter::Tree) -> usize {
 pub struct SyntaxAware<F> {
     syntax: Arc<Syntax>,
     fallback: F,
+    /// Whether the fallback's candidates are re-parsed too.
+    check_fallback: bool,
 }
 
 impl<F> SyntaxAware<F> {
@@ -97,7 +103,16 @@ impl<F> SyntaxAware<F> {
         Ok(SyntaxAware {
             syntax: Arc::new(Syntax::new(grammar)?),
             fallback,
+            check_fallback: false,
         })
+    }
+
+    /// Also refuses the fallback groups' candidates with more syntax errors (off by default).
+    pub fn checking_fallback(self, on: bool) -> Self {
+        SyntaxAware {
+            check_fallback: on,
+            ..self
+        }
     }
 
     /// The grammar.
@@ -120,8 +135,10 @@ enum Sites<P> {
 pub struct PreparedSyntax<F: Language> {
     source: String,
     size: usize,
-    /// `ERROR`/`MISSING` nodes of the source: a candidate may not have more.
+    /// `ERROR`/`MISSING` nodes of the source: a checked candidate may not have more.
     errors: usize,
+    /// Whether candidates are re-parsed (always in the syntax group).
+    checked: bool,
     syntax: Arc<Syntax>,
     fallback: F,
     sites: Sites<F::Prepared>,
@@ -173,7 +190,7 @@ where
     }
 
     fn check(&self, edited: &String) -> Option<usize> {
-        if self.syntax.errors(edited) > self.errors {
+        if self.checked && self.syntax.errors(edited) > self.errors {
             return None;
         }
         match &self.sites {
@@ -246,13 +263,27 @@ where
         self.prepared(text, Sites::Other(self.fallback.prepare_current(text)))
     }
 
+    /// The fallback's key: for its own groups, and for the syntax group the key of its first
+    /// group (a parse's sites, like the fallback's, depend on the text's shape, not on its
+    /// names and blanks).
+    fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
+        match group {
+            Group::Syntax => {
+                let first = *self.fallback.groups().first()?;
+                self.fallback.fruitless_key(text, first)
+            }
+            Group::Other(group) => self.fallback.fruitless_key(text, group),
+        }
+    }
+
     fn is_valid(&self, text: &str) -> bool {
         self.fallback.is_valid(text)
     }
 
     fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
         let (kind, tidied) = self.fallback.tidy(text)?;
-        (self.syntax.errors(&tidied) <= self.syntax.errors(text)).then_some((kind, tidied))
+        let fine = !self.check_fallback || self.syntax.errors(&tidied) <= self.syntax.errors(text);
+        fine.then_some((kind, tidied))
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
@@ -266,14 +297,15 @@ where
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
     fn prepared(&self, text: &str, sites: Sites<F::Prepared>) -> PreparedSyntax<F> {
-        let size = match &sites {
-            Sites::Other(prepared) => prepared.size(),
-            Sites::Syntax(_) => self.fallback.size(text),
+        let (size, checked) = match &sites {
+            Sites::Other(prepared) => (prepared.size(), self.check_fallback),
+            Sites::Syntax(_) => (self.fallback.size(text), true),
         };
         PreparedSyntax {
             source: text.to_owned(),
             size,
-            errors: self.syntax.errors(text),
+            errors: if checked { self.syntax.errors(text) } else { 0 },
+            checked,
             syntax: Arc::clone(&self.syntax),
             fallback: self.fallback.clone(),
             sites,

@@ -3,7 +3,8 @@
 //! children ([`facts`]), the sites of a parse tree — deletions the grammar allows and hoistings
 //! of a node to a compatible descendant ([`sites`]) — and [`SyntaxAware`], a text-layer
 //! `Language` that puts those sites before a language-independent fallback's groups and refuses
-//! every candidate whose re-parse has more `ERROR`/`MISSING` nodes than the text it came from.
+//! every syntax-group candidate whose re-parse has more `ERROR`/`MISSING` nodes than the text
+//! it came from.
 //!
 //! One implementation serves every grammar: grammars differ only in their node-types facts and
 //! a small table of list separators.

@@ -25,7 +25,8 @@ pub const DELETE_NODE: &str = "delete-node";
 /// Kind of the replacement of a node by a descendant.
 pub const HOIST: &str = "hoist";
 
-/// Most hoistings offered per node: its largest compatible descendants.
+/// Most hoistings offered per node besides its smallest compatible descendant: its largest
+/// ones.
 const MAX_HOISTS: usize = 2;
 /// Most descendants looked at for a node's hoistings.
 const HOIST_SCAN: usize = 256;
@@ -254,8 +255,8 @@ pub(crate) fn lines_of(text: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
-/// The byte ranges of the largest descendants of `node` whose kind `fits` (the outermost ones
-/// on each path, at most [`MAX_HOISTS`], largest first).
+/// The byte ranges of descendants of `node` whose kind `fits` (the outermost ones on each
+/// path): the smallest, then at most [`MAX_HOISTS`] of the largest, largest first.
 fn hoists(node: Node<'_>, fits: impl Fn(&str) -> bool) -> Vec<Range<usize>> {
     let whole = node.byte_range();
     let mut found: Vec<Range<usize>> = Vec::new();
@@ -284,6 +285,8 @@ fn hoists(node: Node<'_>, fits: impl Fn(&str) -> bool) -> Vec<Range<usize>> {
         stack.extend(children_of(next).into_iter().rev().map(|(c, _)| c));
     }
     found.sort_by_key(|r| (std::cmp::Reverse(r.len()), r.start));
+    // The smallest first (`(x - x) * 0` → `0`, not only `(x - x)`), then the largest.
+    let smallest = found.pop();
     found.truncate(MAX_HOISTS);
-    found
+    smallest.into_iter().chain(found).collect()
 }

@@ -112,6 +112,12 @@ impl Language for Words {
     fn is_valid(&self, _: &str) -> bool {
         true
     }
+    /// The word count in the first byte: enough to tell the test texts apart.
+    fn fruitless_key(&self, text: &str, _: ()) -> Option<[u8; 32]> {
+        let mut key = [0; 32];
+        key[0] = words(text).len() as u8;
+        Some(key)
+    }
 }
 
 fn syntax(name: &str) -> Syntax {
@@ -291,11 +297,18 @@ fn an_element_of_a_list_goes_with_one_comma() {
 }
 
 #[test]
-fn candidates_with_new_syntax_errors_are_refused_in_every_group() {
-    let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_request() {
+    let text = "int main ( void ) { return 0 ; }\n";
+    // By default the fallback's candidates are not re-parsed: a broken one is sized.
+    let unchecked = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+    let words = unchecked.prepare(text, Group::Other(()));
+    let close = words.sites().iter().find(|s| &text[s.range.clone()] == ")");
+    assert_eq!(words.check(&words.apply(&[close.unwrap()])), Some(9));
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words)
+        .unwrap()
+        .checking_fallback(true);
     assert_eq!(language.group_name(Group::Syntax), "syntax");
     assert!(language.policy(Group::Syntax).levels);
-    let text = "int main ( void ) { return 0 ; }\n";
     let words = language.prepare(text, Group::Other(()));
     let site = |word: &str| {
         words
@@ -315,4 +328,28 @@ fn candidates_with_new_syntax_errors_are_refused_in_every_group() {
             assert_eq!(error_count(&syntax("c").parse(&edited).unwrap()), 0);
         }
     }
+}
+
+#[test]
+fn the_smallest_compatible_descendant_is_offered_first() {
+    let text = "long f(long s) { return (s - s) * 0; }\n";
+    let listing = syntax("c").listing(text);
+    let product: Vec<&str> = listing
+        .sites
+        .iter()
+        .filter(|s| s.kind == HOIST && &text[s.range.clone()] == "(s - s) * 0")
+        .map(|s| s.replacement.as_str())
+        .collect();
+    assert_eq!(product.first(), Some(&"0"), "{product:?}");
+    assert!(product.contains(&"(s - s)"), "{product:?}");
+}
+
+#[test]
+fn the_syntax_group_and_the_fallbacks_have_the_fallbacks_fruitless_keys() {
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+    let (a, b) = ("int a ;\n", "int a , b ;\n");
+    let key = |text, group| language.fruitless_key(text, group);
+    assert!(key(a, Group::Syntax).is_some());
+    assert_eq!(key(a, Group::Syntax), key(a, Group::Other(())));
+    assert_ne!(key(a, Group::Syntax), key(b, Group::Syntax));
 }
