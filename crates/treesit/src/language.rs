@@ -4,9 +4,9 @@
 //! group is re-parsed and refused (never run) when it has more `ERROR`/`MISSING` nodes than the
 //! text it was made from. The fallback's candidates are checked the same way only on request
 //! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
-//! message are often not well-formed (C-Reduce's and C-Vise's results rarely are), and on the
-//! bench's C and C++ cases the check cost up to twice the final tokens for few saved runs.
-//! Sizes are the fallback's.
+//! message are often not well-formed (C-Reduce's and C-Vise's results rarely are). Checked,
+//! the bench's `c_warning` ends at 25 tokens in 174 runs instead of 19 in 234, `rust_mismatch`
+//! at 17 in 89 instead of 15 in 185: fewer runs, larger results. Sizes are the fallback's.
 
 use std::borrow::Cow;
 use std::sync::Arc;
