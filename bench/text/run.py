@@ -89,6 +89,23 @@ def case_files(case):
     return TEXT / "cases" / case["name"]
 
 
+def traced(test, files, where):
+    """A wrapper of `test` that, when the candidate is interesting, appends the number of runs
+    so far and the candidate's tokens to $BENCH_TRACE: at -j 1 every interesting run is
+    accepted, so the trace tells after how many runs a size was first reached."""
+    wrapper = where / "traced-test.sh"
+    count = (f"import sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
+             "from measure import measure; print(measure(sys.argv[1:])['tokens'])")
+    names = " ".join(f"'{f}'" for f in files)
+    wrapper.write_text(
+        f'#!/bin/sh\n{test} "$@"\nrc=$?\n'
+        'if [ "$rc" -eq 0 ] && [ -n "${BENCH_TRACE:-}" ]; then\n'
+        f'    echo "$(wc -l < "$BENCH_COUNTER") $({sys.executable} -S -c "{count}" {names})"'
+        ' >> "$BENCH_TRACE"\nfi\nexit "$rc"\n')
+    wrapper.chmod(0o755)
+    return wrapper
+
+
 def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
@@ -98,8 +115,8 @@ def command(tool, case, test, work, out, args):
         # syntax-aware passes (language-independent passes only).
         target = out / files[0] if len(files) == 1 else out / "tree"
         plain = ["--language", "none"] if tool == "minrepro-plain" else []
-        argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
-                "--timeout", t, *plain]
+        argv = [args.minrepro, "file", str(traced(test, files, work.parent)), *files, "-o",
+                str(target), "-j", "1", "--timeout", t, *plain]
         return argv, work, (out if len(files) == 1 else target)
     if tool in ("cvise-not-c", "cvise"):
         extra = ["--not-c"] if tool == "cvise-not-c" else []
@@ -176,7 +193,9 @@ def run_one(tool, case, args):
     # C-Reduce, picire's workers) leaves its temporary directories behind, never in /tmp.
     tmp = base / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT), TMPDIR=str(tmp))
+    trace = base / "trace"
+    env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT), TMPDIR=str(tmp),
+               BENCH_TRACE=str(trace))
     log = open(base / "log.txt", "w")
     load_before = os.getloadavg()[0]
     start = time.monotonic()
@@ -218,6 +237,9 @@ def run_one(tool, case, args):
         "final": measure([final / f for f in files if (final / f).exists()]),
         "argv": [str(a) for a in argv],
     }
+    if trace.exists():  # minrepro: (runs so far, tokens) at each interesting run
+        result["trace"] = [[int(x) for x in line.split()]
+                           for line in trace.read_text().splitlines() if len(line.split()) == 2]
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
@@ -318,10 +340,14 @@ def syntax_bar(by_case):
             beaten = mine["reproduces"] and not r["reproduces"]
             tokens_ok = beaten or mine["final"]["tokens"] <= r["final"]["tokens"]
             runs_ok = beaten or mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
+            # Runs after which minrepro's candidate was first at most the peer's size.
+            reached = next((n for n, tokens in mine.get("trace", [])
+                            if tokens <= r["final"]["tokens"]), None)
             notes.append(f"{peer} {r['final']['tokens']} tokens / {r['runs']} runs"
                          f"{'' if r['reproduces'] else ' (NO repro)'}"
                          f"{' (capped)' if r['capped'] else ''}: "
-                         f"{'met' if tokens_ok and runs_ok else 'NOT met'}")
+                         f"{'met' if tokens_ok and runs_ok else 'NOT met'}"
+                         f"{'' if reached is None else f' (its size reached after {reached} runs)'}")
         if notes:
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
