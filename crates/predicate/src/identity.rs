@@ -44,6 +44,19 @@ fn stamp(path: &Path) -> std::io::Result<StatStamp> {
     })
 }
 
+/// blake3 of `fields` joined by NUL bytes: one digest of several strings, none of which holds
+/// a NUL, so that no two lists of fields give the same bytes.
+pub fn digest_fields(fields: &[&[u8]]) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new();
+    for (index, field) in fields.iter().enumerate() {
+        if index > 0 {
+            hasher.update(b"\0");
+        }
+        hasher.update(field);
+    }
+    hasher.finalize()
+}
+
 /// blake3 of a file's content, hex.
 pub fn digest_file(path: &Path) -> std::io::Result<String> {
     let mut file = std::fs::File::open(path)?;
