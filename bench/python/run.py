@@ -47,10 +47,11 @@ RESULTS_DIR = common.OUT_DIR / "results"
 RUNS_DIR = common.OUT_DIR / "runs"
 PEERS_FILE = common.OUT_DIR / "peers.json"
 RESULTS_MD = common.PY_DIR / "RESULTS.md"
-ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
+ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "minrepro-no-values", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
 # minrepro's own variants: extra flags on top of the common command. `minrepro` itself runs with
 # its defaults (the adaptive candidate time limit among them); the quality bar is judged on it.
-MINREPRO_VARIANTS = {"minrepro": [], "minrepro-fixed-timeout": ["--timeout-factor", "off"]}
+MINREPRO_VARIANTS = {"minrepro": [], "minrepro-fixed-timeout": ["--timeout-factor", "off"],
+                     "minrepro-no-values": ["--no-value-substitution"]}
 
 # pip requirements of each venv peer (installed one peer at a time so one failure is isolated).
 PIP_PEERS = {

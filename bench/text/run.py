@@ -34,11 +34,16 @@ VENV312 = REPO / "bench" / "out" / "text-venv312"
 sys.path.insert(0, str(TEXT / "support"))
 from measure import measure  # noqa: E402
 
-TOOLS = ["minrepro", "cvise-not-c", "cvise", "creduce", "shrinkray", "picire", "lithium"]
+TOOLS = ["minrepro", "minrepro-plain", "treereduce", "cvise-not-c", "cvise", "creduce",
+         "shrinkray", "picire", "lithium"]
+# treereduce's per-language binaries (published for these grammars), by case language.
+TREEREDUCE = {"c": "treereduce-c", "rust": "treereduce-rust", "java": "treereduce-java",
+              "javascript": "treereduce-javascript"}
+TREEREDUCE_ROOT = REPO / "bench" / "out" / "treereduce"
 # Tools that reduce without knowing the language: the done-when bar compares against these.
 LANGUAGE_INDEPENDENT = ["cvise-not-c", "shrinkray", "picire", "lithium"]
 # Tools that reduce one file only.
-SINGLE_FILE = {"picire", "lithium"}
+SINGLE_FILE = {"picire", "lithium", "treereduce"}
 # Tools run only on C and C++ cases (their passes are C passes).
 C_ONLY = {"cvise", "creduce"}
 
@@ -58,6 +63,10 @@ def install(tools):
     if ({"picire", "lithium"} & set(tools)) and not (VENV / "bin" / "lithium").exists():
         sh([sys.executable, "-m", "venv", str(VENV)])
         sh([str(VENV / "bin" / "pip"), "install", "-q", "picire", "lithium-reducer"])
+    if "treereduce" in tools and not (TREEREDUCE_ROOT / "bin" / "treereduce-c").exists():
+        # Its binaries are separate crates; a failed build leaves the tool out.
+        subprocess.run(["cargo", "install", "--root", str(TREEREDUCE_ROOT),
+                        *sorted(set(TREEREDUCE.values()))])
     if "shrinkray" in tools and not (VENV312 / "bin" / "shrinkray").exists():
         py312 = Path.home() / ".pyenv" / "versions"
         found = sorted(py312.glob("3.1[2-9]*/bin/python3"))
@@ -84,11 +93,13 @@ def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
     t = str(args.candidate_timeout)
-    if tool == "minrepro":
-        # One file: -o names the file; several: a new directory.
+    if tool in ("minrepro", "minrepro-plain"):
+        # One file: -o names the file; several: a new directory. minrepro-plain: without the
+        # syntax-aware passes (language-independent passes only).
         target = out / files[0] if len(files) == 1 else out / "tree"
+        plain = ["--language", "none"] if tool == "minrepro-plain" else []
         argv = [args.minrepro, "file", str(test), *files, "-o", str(target), "-j", "1",
-                "--timeout", t]
+                "--timeout", t, *plain]
         return argv, work, (out if len(files) == 1 else target)
     if tool in ("cvise-not-c", "cvise"):
         extra = ["--not-c"] if tool == "cvise-not-c" else []
@@ -101,6 +112,13 @@ def command(tool, case, test, work, out, args):
         return ([str(VENV312 / "bin" / "shrinkray"), "--parallelism", "1", "--timeout", t,
                  "--ui", "basic", str(test), target], work, work)
     runner = [sys.executable, "-S", str(TEXT / "support" / "in_copy.py")]
+    if tool == "treereduce":
+        wrapper = work.parent / "treereduce-test.sh"
+        wrapper.write_text(f'#!/bin/sh\nexec {" ".join(runner)} {test} {files[0]} "$1"\n')
+        wrapper.chmod(0o755)
+        binary = TREEREDUCE_ROOT / "bin" / TREEREDUCE[case["language"]]
+        return ([str(binary), "--jobs", "1", "--timeout", t, "-s", str(work / files[0]),
+                 "-o", str(out / files[0]), "--", str(wrapper), "@@"], work.parent, out)
     if tool == "picire":
         wrapper = work.parent / "picire-test.sh"
         wrapper.write_text(f'#!/bin/sh\nexec {" ".join(runner)} {test} {files[0]} "$1"\n')
@@ -160,6 +178,7 @@ def run_one(tool, case, args):
     tmp.mkdir()
     env = dict(os.environ, BENCH_COUNTER=str(counter), TEXT_BENCH=str(TEXT), TMPDIR=str(tmp))
     log = open(base / "log.txt", "w")
+    load_before = os.getloadavg()[0]
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -191,6 +210,8 @@ def run_one(tool, case, args):
             shutil.copyfile(p, final / f)
     result = {
         "tool": tool, "case": name, "rc": rc, "capped": capped, "wall_s": round(wall, 2),
+        # The machine is shared: the 1-minute load average before and after the run.
+        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "runs": len(counter.read_text().splitlines()),
         "reproduces": still_reproduces(test, final, files, base / "check"),
         "original": measure([src / f for f in files]),
@@ -200,8 +221,14 @@ def run_one(tool, case, args):
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
-          f"wall {wall:7.1f}s reproduces {result['reproduces']} capped {capped}", flush=True)
+          f"wall {wall:7.1f}s reproduces {result['reproduces']} capped {capped} "
+          f"load {result['load']}", flush=True)
     return result
+
+
+def load(result):
+    """The load average before and after a run ("a-b"), blank for older results."""
+    return "-".join(str(x) for x in result.get("load", []))
 
 
 def report(results, path, args):
@@ -218,21 +245,21 @@ def report(results, path, args):
         "`support/measure.py` for every tool; runs are predicate runs counted by the test "
         "itself; `capped` means the run hit the cap and is measured on what it had written.",
         "",
-        "| case | tool | tokens | bytes | lines | runs | wall s | reproduces | capped |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+        "| case | tool | tokens | bytes | lines | runs | wall s | reproduces | capped | load |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |",
     ]
     for case in sorted(by_case):
         first = next(iter(by_case[case].values()))
         o = first["original"]
         lines.append(f"| {case} | (original) | {o['tokens']} | {o['bytes']} | {o['lines']} "
-                     "| | | | |")
+                     "| | | | | |")
         for t in tools:
             r = by_case[case].get(t)
             if r:
                 f = r["final"]
                 lines.append(f"| {case} | {t} | {f['tokens']} | {f['bytes']} | {f['lines']} | "
                              f"{r['runs']} | {r['wall_s']} | {'yes' if r['reproduces'] else 'NO'}"
-                             f" | {'yes' if r['capped'] else ''} |")
+                             f" | {'yes' if r['capped'] else ''} | {load(r)} |")
     lines += ["", "## Done-when bar", ""]
     wins = []
     for case in sorted(by_case):
@@ -246,6 +273,7 @@ def report(results, path, args):
     for case, mine, best, ok in wins:
         lines.append(f"- {case}: minrepro {mine} tokens, best language-independent peer "
                      f"{best}: {'met' if ok else 'NOT met'}")
+
     def totals(cases):
         """Summed runs and wall seconds of minrepro and C-Vise --not-c over `cases`, as text."""
         mr = sum(by_case[c]["minrepro"]["runs"] for c in cases)
@@ -263,8 +291,36 @@ def report(results, path, args):
         if free:
             lines += ["", f"Over the {len(free)} cases where neither hit the cap "
                       f"({', '.join(sorted(free))}): {totals(free)}"]
+    lines += syntax_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
+
+
+def syntax_bar(by_case):
+    """Issue 19's bar: on C and C++, tokens <= C-Reduce's and C-Vise's (C passes) in <= 50% of
+    C-Vise's runs; everywhere, tokens <= treereduce's in <= its runs; and what the syntax-aware
+    passes change against minrepro-plain."""
+    lines = ["", "## Syntax-aware bar", ""]
+    for case in sorted(by_case):
+        tools = by_case[case]
+        mine = tools.get("minrepro")
+        if not mine:
+            continue
+        notes = []
+        for peer in ("cvise", "creduce", "treereduce", "minrepro-plain"):
+            r = tools.get(peer)
+            if not r:
+                continue
+            tokens_ok = mine["final"]["tokens"] <= r["final"]["tokens"]
+            runs_ok = mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
+            notes.append(f"{peer} {r['final']['tokens']} tokens / {r['runs']} runs"
+                         f"{'' if r['reproduces'] else ' (NO repro)'}"
+                         f"{' (capped)' if r['capped'] else ''}: "
+                         f"{'met' if tokens_ok and runs_ok else 'NOT met'}")
+        if notes:
+            lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
+                         f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
+    return lines
 
 
 def main():
@@ -297,6 +353,10 @@ def main():
             if tool in SINGLE_FILE and len(case["files"]) > 1:
                 continue
             if tool == "shrinkray" and not (VENV312 / "bin" / "shrinkray").exists():
+                continue
+            if tool == "treereduce" and not (
+                    case.get("language") in TREEREDUCE and
+                    (TREEREDUCE_ROOT / "bin" / TREEREDUCE[case["language"]]).exists()):
                 continue
             run_one(tool, case, args)
     results = [json.loads(f.read_text()) for f in sorted((OUT / "results").glob("*.json"))]

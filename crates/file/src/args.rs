@@ -30,6 +30,10 @@ one), then every text file is reduced by language-independent passes: lines by n
 (top-level forms first), indentation blocks (Python, YAML, Makefiles), bracket regions, comments\n\
 (by extension: // and /* */, #, ;), whitespace, single tokens, string literals, integers,\n\
 identifiers renamed shorter, and a final tidy, in rounds until a whole round changes nothing.\n\
+A single file with a tree-sitter grammar (by extension or --language; --list-languages) gets\n\
+syntax-aware passes first: deleting what the grammar allows to be absent and replacing a node\n\
+by a compatible descendant, level by level from the root; then the passes above. Candidates\n\
+that parse with more errors than the current text are never run.\n\
 Size is counted in tokens (ties by bytes). Results are identical for every -j.\n\
 \n\
 Output: -o PATH (a file for one input file; a directory for several files or a directory), or\n\
@@ -43,7 +47,10 @@ also after Ctrl-C; the inputs are never modified otherwise.";
 pub struct FileArgs {
     /// Without --predicate: the interestingness test, then the inputs. With it: the inputs.
     /// An input may be a directory.
-    #[arg(value_name = "TEST_OR_INPUT", required = true)]
+    #[arg(
+        value_name = "TEST_OR_INPUT",
+        required_unless_present = "list_languages"
+    )]
     pub operands: Vec<PathBuf>,
     /// Where the result goes: a new file for one input file, else a new directory.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
@@ -54,6 +61,13 @@ pub struct FileArgs {
     /// Search strategy of the site groups.
     #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
     pub strategy: StrategyArg,
+    /// Grammar of a single input file for syntax-aware passes (default: chosen by its
+    /// extension; `none`: language-independent passes only). See --list-languages.
+    #[arg(long = "language", value_name = "NAME")]
+    pub language: Option<String>,
+    /// List the languages with a grammar (name and extensions) and exit.
+    #[arg(long = "list-languages")]
+    pub list_languages: bool,
     /// Write the run's statistics as JSON to this file.
     #[arg(long = "stats-json", value_name = "PATH")]
     pub stats_json: Option<PathBuf>,

@@ -91,6 +91,7 @@ impl Language for TextFile {
                     | Group::Brackets(BracketEdit::Empty | BracketEdit::Unwrap)
             ),
             may_grow: false,
+            shrink_size: false,
         }
     }
 
@@ -105,6 +106,14 @@ impl Language for TextFile {
 
     fn prepare_current(&self, text: &str) -> PreparedText {
         SitesText::new(text, Vec::new(), self.syntax)
+    }
+
+    fn fruitless_key(&self, text: &str, group: Group) -> Option<[u8; 32]> {
+        // Renames and whitespace edits keep the key: those two groups must see them.
+        (!matches!(group, Group::Rename | Group::Blank)).then(|| {
+            let lexed = Lexed::new(text, self.syntax);
+            crate::lexical::shape_key(text, &lexed.tokens, self.syntax.indented)
+        })
     }
 
     fn is_valid(&self, _text: &str) -> bool {

@@ -193,6 +193,47 @@ pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
     out
 }
 
+/// The text's shape, hashed: its counted tokens with every identifier replaced by the number of
+/// its first occurrence, a line break after each non-blank line, and (when `indented`) each
+/// line's indentation width. Renames and whitespace edits keep it; any other edit changes it.
+/// A removal that failed on one text is taken to fail on every text of the same shape, so a
+/// group that found nothing is not searched again until the shape changes.
+pub fn shape_key(text: &str, tokens: &[Token], indented: bool) -> [u8; 32] {
+    let mut names: std::collections::HashMap<&str, usize> = Default::default();
+    let mut hasher = blake3::Hasher::new();
+    let (mut line_start, mut blank) = (true, true);
+    for t in tokens {
+        let piece = &text[t.range.clone()];
+        match t.kind {
+            Kind::Newline => {
+                if !blank {
+                    hasher.update(b"\n");
+                }
+                (line_start, blank) = (true, true);
+                continue;
+            }
+            Kind::Space => {
+                if line_start && indented {
+                    hasher.update(format!("\0i{}", piece.len()).as_bytes());
+                }
+            }
+            Kind::Word => {
+                let next = names.len();
+                let number = *names.entry(piece).or_insert(next);
+                hasher.update(format!("\0w{number}").as_bytes());
+                blank = false;
+            }
+            _ => {
+                hasher.update(b"\0");
+                hasher.update(piece.as_bytes());
+                blank = false;
+            }
+        }
+        line_start = false;
+    }
+    *hasher.finalize().as_bytes()
+}
+
 /// The whole text tidied at once: trailing whitespace and blank lines removed, one final
 /// newline kept if the text had one. `None` if that changes nothing.
 pub fn tidy_site(text: &str) -> Option<Site> {
@@ -267,6 +308,24 @@ mod tests {
         let toks = tokens(text, &syn);
         assert_eq!(all(text, &comment_sites(&toks)), "ret i32 0 \n");
         assert_eq!(token_sites(&toks).len(), 4);
+    }
+
+    #[test]
+    fn shape_keeps_renames_and_whitespace_but_not_other_edits() {
+        let c = Syntax::for_path(Path::new("a.c"));
+        let key = |text: &str, syn: &Syntax| shape_key(text, &tokens(text, syn), syn.indented);
+        let base = key("int count = 1;\nf(count);\n", &c);
+        assert_eq!(key("int a = 1;\n\n  f( a );\n", &c), base);
+        for other in [
+            "int count = 2;\nf(count);\n",
+            "int count = 1;\nf(total);\n",
+            "int count = 1; f(count);\n",
+            "int count = 1;\nf(count)\n",
+        ] {
+            assert_ne!(key(other, &c), base, "{other}");
+        }
+        let yaml = Syntax::for_path(Path::new("a.yaml"));
+        assert_ne!(key("a:\n  b: 1\n", &yaml), key("a:\nb: 1\n", &yaml));
     }
 
     #[test]

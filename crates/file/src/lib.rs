@@ -22,6 +22,7 @@ pub mod oracle;
 pub mod passes;
 pub mod run;
 pub mod structure;
+pub mod syntax;
 pub mod tree;
 
 use std::fmt;

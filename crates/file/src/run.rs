@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use minrepro_driver::{check_output_location, open_cache, stats_json, write_atomically, RunError};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
-use minrepro_text::{reduce_text, TextJob};
+use minrepro_text::TextJob;
 
 use crate::args::{FileArgs, StrategyArg};
 use crate::language::TextFile;
@@ -151,11 +151,18 @@ fn orig_path(path: &Path) -> PathBuf {
 
 /// Runs `minrepro file`; returns the success line.
 pub fn run(args: &FileArgs) -> Result<String, RunError> {
+    if args.list_languages {
+        return Ok(crate::syntax::list_languages());
+    }
     let (predicate, launch, inputs) = predicate(args)?;
     let failed = |e: tree::InputError| RunError::Failed(e.to_string());
     let origins = tree::origins(&inputs).map_err(failed)?;
     let original = tree::load(&origins).map_err(failed)?;
     let output = output(args, &inputs, &origins)?;
+    let grammar = match original.files.as_slice() {
+        [one] => crate::syntax::grammar(args.language.as_deref(), &one.name)?,
+        _ => None,
+    };
     let mut protected: Vec<PathBuf> = origins.iter().map(|o| o.path.clone()).collect();
     protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
     let output_path = match &output {
@@ -194,7 +201,8 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let jobs = args.common.jobs as usize;
     if let Some(job) = single_text(&output, &original) {
         let (path, text) = job;
-        let reduced = reduce_text(
+        let reduced = crate::syntax::reduce_single(
+            grammar,
             TextFile {
                 syntax: original.files[0].syntax(),
             },

@@ -34,6 +34,7 @@ mod scopes;
 mod text;
 mod tokens;
 mod validity;
+mod values;
 
 #[cfg(test)]
 mod tests;
@@ -41,6 +42,7 @@ mod tests;
 pub use comments::without_comment_lines;
 pub use names::NameUse;
 pub use prepared::{Edited, Prepared};
+pub use values::{instrument, value_rewrites, value_sites, RECORD_BEGIN, RECORD_END};
 
 /// A source that is not valid Python, with the 1-based line of the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,6 +156,9 @@ pub enum Group {
     IntegerReduction,
     /// Slower expression-level removals (list elements, keyword arguments, parameters).
     SlowRemovals,
+    /// An expression replaced by the literal it evaluated to in an instrumented run (see
+    /// [`value_rewrites`]); not in [`Group::ALL`]: [`rewrites`] lists none (it has no values).
+    ValueSubstitution,
 }
 
 impl Group {
@@ -174,6 +179,7 @@ impl Group {
             Group::Simplifications => "simplifications",
             Group::IntegerReduction => "integer-reduction",
             Group::SlowRemovals => "slow-removals",
+            Group::ValueSubstitution => "value-substitution",
         }
     }
 }
@@ -219,6 +225,9 @@ pub const KINDS: &[(&str, Group)] = &[
     ("boolop-to-operand", Group::Simplifications),
     ("compare-to-operand", Group::Simplifications),
     ("inline-variable", Group::Simplifications),
+    ("inline-call-expression", Group::Simplifications),
+    ("inline-call-body", Group::Simplifications),
+    ("inline-class-attribute", Group::Simplifications),
     ("remove-parentheses", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
@@ -230,6 +239,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("remove-default", Group::SlowRemovals),
     ("remove-import", Group::SlowRemovals),
     ("remove-parameter-with-arguments", Group::SlowRemovals),
+    ("substitute-value", Group::ValueSubstitution),
 ];
 
 /// One rewrite of one syntax node.

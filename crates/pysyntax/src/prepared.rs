@@ -189,6 +189,12 @@ impl Prepared {
         self.sites.retain(keep);
     }
 
+    /// Replaces the sites (e.g. by [`value_rewrites`](crate::value_rewrites) of the source,
+    /// which [`Prepared::new`] cannot list: they need recorded values).
+    pub fn set_sites(&mut self, sites: Vec<Rewrite>) {
+        self.sites = sites;
+    }
+
     /// The base's rewrite sites of the group it was prepared for.
     pub fn sites(&self) -> &[Rewrite] {
         &self.sites

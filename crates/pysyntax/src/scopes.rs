@@ -110,6 +110,8 @@ pub(crate) struct Resolution<'a> {
     pub(crate) attributes: Vec<(&'a str, usize, bool)>,
     /// Whether each scope is a class body.
     pub(crate) class_scopes: Vec<bool>,
+    /// The parent of each scope (the module's is itself).
+    pub(crate) parents: Vec<usize>,
     /// Whether names may be bound or read dynamically.
     pub(crate) dynamic: bool,
     /// The scope a name expression means, by its start.
@@ -142,6 +144,7 @@ impl<'a> Resolution<'a> {
             ..
         } = walker;
         resolution.class_scopes = scopes.iter().map(|s| s.kind == Kind::Class).collect();
+        resolution.parents = scopes.iter().map(|s| s.parent).collect();
         for (reference, named) in raw {
             let occurs = reference.occurs;
             let scope = resolve(&scopes, occurs, reference.name, reference.usage);

@@ -40,8 +40,10 @@ Every candidate is valid Python (checked before it runs). A candidate is not run
 it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
 more calls that do not fit the signature of the program's own function they call (it would die\n\
 with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
-ties broken by bytes. Rewrite groups (statement removals, canonicalizations, simplifications,\n\
-integer halving, slow removals) are applied in rounds until a whole round changes nothing;\n\
+ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
+string shortening may save bytes alone), and a method keeps its first parameter (`self`).\n\
+Rewrite groups (statement removals, canonicalizations, simplifications, integer halving, slow\n\
+removals) are applied in rounds until a whole round changes nothing;\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
 tries the text without whitespace-only lines (anywhere, frozen code included) and comment-only\n\
 lines (not freeze annotations, comments in frozen code, a #! line or an encoding declaration).\n\
@@ -150,6 +152,15 @@ pub struct PythonArgs {
     /// minrepro's own settings for the same name (PYTHONPATH, PYTHONHASHSEED, ...).
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
     pub env: Vec<(String, String)>,
+    /// Turn off runtime-value substitution: by default an instrumented run of the current
+    /// program (not a candidate; its cost is in --stats-json) records the values expressions
+    /// take, and an expression whose evaluation ran only the program's own code and the
+    /// standard library may be replaced by the literal it evaluated to (`f"{a.shape[1]}"` →
+    /// `f"{128}"`). Expressions that entered third-party code (any module outside the program
+    /// and the standard library) are never replaced. Off with --predicate, a remote
+    /// --launcher, or a source not in UTF-8.
+    #[arg(long = "no-value-substitution")]
+    pub no_value_substitution: bool,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
     /// a mistyped -o cannot overwrite an unrelated file).
     #[arg(long = "force")]

@@ -3,11 +3,13 @@
 //! what makes a candidate admissible), written in the source's declared encoding.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
 use minrepro_text::{EncodeError, Language, Policy, SiteInfo};
 
 use crate::encoding::{file_bytes, SourceEncoding};
+use crate::values::ValueRecorder;
 
 /// Largest text (in tokens) whose statement removals ProbDD searches: ProbDD keeps the text it
 /// started from and re-applies every accepted site to it in each candidate, and every accepted
@@ -24,6 +26,8 @@ pub struct Python {
     pub minor: u8,
     /// The source's declared encoding (PEP 263), if not UTF-8.
     pub encoding: Option<SourceEncoding>,
+    /// The instrumented runs of runtime-value substitution; `None` turns the group off.
+    pub values: Option<Arc<ValueRecorder>>,
 }
 
 /// A Python text prepared for many candidates of one group.
@@ -100,7 +104,9 @@ impl Language for Python {
     type Prepared = PyPrepared;
 
     fn groups(&self) -> Vec<Group> {
-        Group::ALL.to_vec()
+        // Values first: substituted expressions leave definitions dead for statement removal.
+        let values = self.values.as_ref().map(|_| Group::ValueSubstitution);
+        values.into_iter().chain(Group::ALL).collect()
     }
 
     fn group_name(&self, group: Group) -> &'static str {
@@ -111,15 +117,27 @@ impl Language for Python {
         Policy {
             probdd: group != Group::Canonicalizations,
             probdd_max_size: (group == Group::FastRemovals).then_some(PROBDD_STATEMENTS_MAX_TOKENS),
-            levels: group == Group::FastRemovals,
+            // Value substitution too: a site's enclosing expression (larger) is tried first.
+            levels: matches!(group, Group::FastRemovals | Group::ValueSubstitution),
             // Expression-level edits rarely start to work later (statement removals do, once
             // the uses of what they remove are gone), so re-running them every round mostly
             // spends runs.
             skip_failed: matches!(
                 group,
-                Group::Simplifications | Group::IntegerReduction | Group::SlowRemovals
+                Group::Simplifications
+                    | Group::IntegerReduction
+                    | Group::SlowRemovals
+                    | Group::ValueSubstitution
             ),
-            may_grow: group == Group::Canonicalizations,
+            // A name replaced by a literal has as many tokens and often more bytes; its gain
+            // comes when statement removal deletes the definition it no longer needs.
+            may_grow: matches!(group, Group::Canonicalizations | Group::ValueSubstitution),
+            // Statement and expression edits must save tokens (literals may shrink in bytes
+            // only): see `--help` on readability.
+            shrink_size: matches!(
+                group,
+                Group::FastRemovals | Group::Simplifications | Group::SlowRemovals
+            ),
         }
     }
 
@@ -128,7 +146,14 @@ impl Language for Python {
     }
 
     fn prepare(&self, text: &str, group: Group) -> PyPrepared {
-        PyPrepared(minrepro_pysyntax::Prepared::new(text, group, self.minor))
+        let mut prepared = minrepro_pysyntax::Prepared::new(text, group, self.minor);
+        if let (Group::ValueSubstitution, Some(recorder)) = (group, &self.values) {
+            prepared.set_sites(minrepro_pysyntax::value_rewrites(
+                text,
+                &recorder.values(text),
+            ));
+        }
+        PyPrepared(prepared)
     }
 
     fn prepare_current(&self, text: &str) -> PyPrepared {
@@ -136,6 +161,10 @@ impl Language for Python {
     }
 
     fn count_sites(&self, text: &str, group: Group) -> usize {
+        if group == Group::ValueSubstitution {
+            // The growth budget: every substitution turns at least one site into a literal.
+            return minrepro_pysyntax::value_sites(text).len();
+        }
         minrepro_pysyntax::rewrites(text, group).len()
     }
 
@@ -147,6 +176,18 @@ impl Language for Python {
         let uncommented = minrepro_pysyntax::without_comment_lines(text);
         let tidied = without_blank_lines(uncommented.as_deref().unwrap_or(text));
         Some(("remove-blank-and-comment-lines", tidied))
+    }
+
+    fn extra_stats(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let Some(recorder) = &self.values else {
+            return Vec::new();
+        };
+        let cost = recorder.cost();
+        vec![
+            ("value_recording_runs", cost.runs.into()),
+            ("value_recording_seconds", cost.seconds.into()),
+            ("value_recording_failed", cost.failed.into()),
+        ]
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {

@@ -12,9 +12,11 @@ pub mod guard;
 pub mod interpreter;
 pub mod language;
 pub mod source;
+pub mod values;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use minrepro_driver::{open_cache, RunError};
 use minrepro_engine::{Progress, TempRoot};
@@ -31,6 +33,7 @@ pub use minrepro_text::TimeoutFactor;
 
 use crate::language::Python;
 use crate::source::Source;
+use crate::values::ValueRecorder;
 
 /// Placeholders a `--predicate`'s arguments may use.
 const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
@@ -92,9 +95,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
-    let language = Python {
+    let mut language = Python {
         minor: interpreter.minor,
         encoding: source.encoding.clone(),
+        values: None,
     };
     let mut job = TextJob {
         front_end: "minrepro python",
@@ -167,6 +171,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .as_ref()
         .is_none_or(|check| (check.check)(&first.last_run));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
+    language.values = value_recorder(
+        args,
+        &source,
+        &python,
+        &launch,
+        working_dir.as_deref(),
+        &temp,
+        original_seconds,
+        &progress,
+    );
     job.predicate = &predicate;
     let reduced = reduce_text(language, job)?;
     Ok(format!(
@@ -177,6 +191,55 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         timeouts_note(reduced.timeouts, reduced.run_limit),
         how_to_run(args)
     ))
+}
+
+/// The instrumented runs of runtime-value substitution, unless turned off
+/// (`--no-value-substitution`) or not applicable: with `--predicate` (minrepro does not know how
+/// the predicate runs the program), under a remote launcher (the program may need the nodes), or
+/// for a source in another encoding than UTF-8. A run may take 50 times the original's run time
+/// (the recording slows the program), at least 5 s, at most `--timeout`.
+#[allow(clippy::too_many_arguments)]
+fn value_recorder(
+    args: &PythonArgs,
+    source: &Source,
+    python: &Path,
+    launch: &minrepro_predicate::Launch,
+    working_dir: Option<&Path>,
+    temp: &TempRoot,
+    original_seconds: f64,
+    progress: &Progress,
+) -> Option<Arc<ValueRecorder>> {
+    if args.no_value_substitution {
+        return None;
+    }
+    let why_not = if args.predicate.predicate.is_some() {
+        Some("with --predicate")
+    } else if launch.is_remote() {
+        Some("under a remote --launcher")
+    } else if source.encoding.is_some() {
+        Some("for a source not in UTF-8")
+    } else {
+        None
+    };
+    if let Some(why) = why_not {
+        progress.message(&format!("runtime-value substitution is off {why}"));
+        return None;
+    }
+    let mut env = candidate_env(&source.dir);
+    env.extend(args.env.iter().cloned());
+    let seconds = (original_seconds * 50.0)
+        .max(5.0)
+        .min(args.predicate.timeout);
+    Some(Arc::new(ValueRecorder::new(
+        python.to_path_buf(),
+        args.script_args.clone(),
+        env,
+        working_dir.map(Path::to_path_buf),
+        source.file_name.clone(),
+        temp.path().to_path_buf(),
+        Duration::from_secs_f64(seconds),
+        std::env::var_os("MINREPRO_VALUE_LAST").is_some(),
+    )))
 }
 
 /// The command that runs the result as the candidates were run (without `--predicate`: the
@@ -232,7 +295,11 @@ fn start_runner(
         }
         return Ok(None);
     }
-    match RunnerPool::start(python, &args.preload, &candidate_env(&source.dir)) {
+    // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
+    // at interpreter start only.
+    let mut env = candidate_env(&source.dir);
+    env.extend(args.env.iter().cloned());
+    match RunnerPool::start(python, &args.preload, &env) {
         Ok(pool) => Ok(Some(pool)),
         Err(error) => {
             eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");

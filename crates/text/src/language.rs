@@ -38,6 +38,10 @@ pub struct Policy {
     /// the text the group's first search starts from). Otherwise a candidate must be strictly
     /// smaller in (size, bytes, text).
     pub may_grow: bool,
+    /// Candidates must be smaller in size itself, not only in bytes or text: an edit that keeps
+    /// the size (for Python, `break` → `pass` or an operand wrapped in parentheses) makes the
+    /// output no smaller and often harder to read.
+    pub shrink_size: bool,
 }
 
 /// What the text layer needs to know about one site: a byte range of the text and what replaces
@@ -173,12 +177,24 @@ pub trait Language: Send + Sync + 'static {
     fn count_sites(&self, text: &str, group: Self::Group) -> usize {
         self.prepare(text, group).sites().len()
     }
+    /// A key of `text` for `group` such that a search of `group` that accepted nothing on one
+    /// text would accept nothing on any other text with the same key either (e.g. the token
+    /// sequence with identifiers numbered by first occurrence, unchanged by renames and
+    /// whitespace edits). Such a search is not repeated. `None` (the default): always searched.
+    fn fruitless_key(&self, _text: &str, _group: Self::Group) -> Option<[u8; 32]> {
+        None
+    }
     /// Whether `text` is a valid text of the language.
     fn is_valid(&self, text: &str) -> bool;
     /// A cosmetic last candidate (e.g. without blank lines) and its kind of edit (logged),
     /// judged like any other when it is smaller and valid; `None` (the default) for none.
     fn tidy(&self, _text: &str) -> Option<(&'static str, String)> {
         None
+    }
+    /// Extra counters for `--stats-json` (e.g. the cost of runs that are not predicate runs);
+    /// none by default.
+    fn extra_stats(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
     }
     /// The file's bytes for `text` (UTF-8 by default).
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {

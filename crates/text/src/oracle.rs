@@ -186,6 +186,7 @@ mod tests {
             levels: false,
             skip_failed: false,
             may_grow: false,
+            shrink_size: false,
         },
     };
 

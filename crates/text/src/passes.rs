@@ -6,8 +6,8 @@
 //! whose candidates may grow, a candidate must be strictly smaller than the current text in the
 //! order (size, bytes, text), so those groups alone cannot cycle. A growing candidate (e.g. a
 //! canonicalization) is never larger than the original, never a text that was already current
-//! once, and only allowed within a budget: the number of the group's sites in the text the first
-//! growing search starts from. Every accepted growing candidate spends as many sites as it
+//! once, and only allowed within a budget of its group (each growing group has its own): the
+//! number of the group's sites in the text the group's first search starts from. Every accepted growing candidate spends as many sites as it
 //! applied (a site removed later, e.g. Python's added `*args` of a parameter list, may be offered
 //! again, which without the budget could loop forever through ever new whitespace variants).
 //! Once the budget is spent, every accepted candidate is strictly smaller, so the fixpoint is
@@ -18,8 +18,7 @@
 //! `remove-parameter` take turns re-adding and removing the same `*args` round after round, each
 //! round paying a full sweep of every other group for nothing.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
@@ -28,9 +27,6 @@ use serde_json::json;
 use crate::language::{size_key, Edited, Language, Prepared, Strategy};
 use crate::searches::SiteSearches;
 use crate::sizes::Sizes;
-
-/// The growth budget before the first growing search sets it.
-const BUDGET_UNSET: usize = usize::MAX;
 
 /// State shared by every group pass of one reduction.
 pub struct SharedState<L: Language> {
@@ -41,9 +37,9 @@ pub struct SharedState<L: Language> {
     pub(crate) jobs: usize,
     original_size: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
-    /// Sites growing candidates may still apply; [`BUDGET_UNSET`] until the first growing search
-    /// sets it.
-    growth_budget: AtomicUsize,
+    /// Sites growing candidates of each growing group (by name) may still apply; set by the
+    /// group's first search.
+    growth_budgets: Mutex<HashMap<&'static str, usize>>,
     /// Single sites (by [`signature`]) that were run alone and failed; later searches of the
     /// groups that skip those leave them out.
     pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
@@ -52,6 +48,9 @@ pub struct SharedState<L: Language> {
     last_base: Mutex<Option<Arc<L::Prepared>>>,
     /// The sizes of the original and of recent candidates.
     sizes: Sizes,
+    /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
+    /// nothing on: a text with the same key is not searched again by that group.
+    fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
 }
 
 impl<L: Language> SharedState<L> {
@@ -68,9 +67,10 @@ impl<L: Language> SharedState<L> {
             strategy,
             jobs: jobs.max(1),
             seen: Mutex::new(HashSet::new()),
-            growth_budget: AtomicUsize::new(BUDGET_UNSET),
+            growth_budgets: Mutex::new(HashMap::new()),
             failed_sites: Mutex::new(HashSet::new()),
             last_base: Mutex::new(None),
+            fruitless: Mutex::new(HashSet::new()),
         })
     }
 
@@ -84,15 +84,16 @@ impl<L: Language> SharedState<L> {
         &self.sizes
     }
 
-    /// Sites growing candidates may still apply (`None` before the first growing search).
-    pub fn growth_budget(&self) -> Option<usize> {
-        let budget = self.growth_budget.load(Ordering::SeqCst);
-        (budget != BUDGET_UNSET).then_some(budget)
+    /// Sites growing candidates of `group` may still apply (`None` before its first search).
+    pub fn growth_budget(&self, group: L::Group) -> Option<usize> {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).get(name).copied()
     }
 
-    /// Sets the sites growing candidates may still apply.
-    pub fn set_growth_budget(&self, budget: usize) {
-        self.growth_budget.store(budget, Ordering::SeqCst);
+    /// Sets the sites growing candidates of `group` may still apply.
+    pub fn set_growth_budget(&self, group: L::Group, budget: usize) {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).insert(name, budget);
     }
 
     /// Makes `prepared` the last prepared text, handing it what the previous one computed.
@@ -182,10 +183,13 @@ pub(crate) fn candidate_on<L: Language>(
     }
     let size = base.check(&edited)?;
     let text = edited.text();
-    let admissible = if state.language.policy(group).may_grow {
-        selected.len() <= state.growth_budget.load(Ordering::SeqCst)
+    let policy = state.language.policy(group);
+    let admissible = if policy.may_grow {
+        selected.len() <= state.growth_budget(group).unwrap_or(usize::MAX)
             && size <= state.original_size
             && !state.was_current(text)
+    } else if policy.shrink_size {
+        size < judged.size()
     } else {
         size_key(size, text) < size_key(judged.size(), current)
     };
@@ -225,16 +229,33 @@ struct GroupSearch<'a, L: Language> {
     /// a proposal that applies a single site.
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     may_grow: bool,
+    group: L::Group,
     state: Arc<SharedState<L>>,
+    /// The group's name and the fruitless key of the text the search started from, if any.
+    fruitless_key: Option<(&'static str, [u8; 32])>,
+    /// Whether the search proposed anything, and whether any proposal was accepted.
+    proposed: bool,
+    accepted_any: bool,
 }
 
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         lock(&self.batch_sites).clear();
-        self.inner.next_batch(current)
+        let batch = self.inner.next_batch(current);
+        match (&batch, self.fruitless_key) {
+            (Some(_), _) => self.proposed = true,
+            // Only a search that ran to its end and proposed something is recorded (an empty
+            // one costs nothing, and the engine's look-ahead opens searches it never finishes).
+            (None, Some(key)) if self.proposed && !self.accepted_any => {
+                lock(&self.state.fruitless).insert(key);
+            }
+            (None, _) => {}
+        }
+        batch
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
+        self.accepted_any |= accepted.is_some();
         {
             let batch = lock(&self.batch_sites);
             let decided = accepted.unwrap_or(batch.len()).min(batch.len());
@@ -245,9 +266,9 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
             let spent = lock(&self.batch_sites)
                 .get(index)
                 .map_or(0, |(count, _)| *count);
-            let budget = &self.state.growth_budget;
-            let left = budget.load(Ordering::SeqCst).saturating_sub(spent);
-            budget.store(left, Ordering::SeqCst);
+            let left = self.state.growth_budget(self.group).unwrap_or(0);
+            self.state
+                .set_growth_budget(self.group, left.saturating_sub(spent));
         }
         self.inner.feedback(accepted);
     }
@@ -264,14 +285,20 @@ impl<L: Language> Pass<String> for GroupPass<L> {
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
+        let name = self.state.language.group_name(group);
+        let fruitless_key = self
+            .state
+            .language
+            .fruitless_key(current, group)
+            .map(|key| (name, key));
+        if fruitless_key.is_some_and(|key| lock(&self.state.fruitless).contains(&key)) {
+            return Box::new(Exhausted);
+        }
         let policy = self.state.language.policy(group);
-        let budget = &self.state.growth_budget;
-        if policy.may_grow && budget.load(Ordering::SeqCst) == BUDGET_UNSET {
+        if policy.may_grow && self.state.growth_budget(group).is_none() {
             // Counted once: later searches must not pay a parse for it.
-            budget.store(
-                self.state.language.count_sites(current, group),
-                Ordering::SeqCst,
-            );
+            let sites = self.state.language.count_sites(current, group);
+            self.state.set_growth_budget(group, sites);
         }
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
@@ -288,7 +315,11 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             inner,
             batch_sites,
             may_grow: policy.may_grow,
+            group,
             state: Arc::clone(&self.state),
+            fruitless_key,
+            proposed: false,
+            accepted_any: false,
         })
     }
 }
@@ -365,6 +396,56 @@ mod tests {
                 assert_eq!(reduce(&passes[0], text, &needs), "c\ne\n", "{policy:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_shrink_size_group_refuses_edits_that_keep_the_size() {
+        let needs = |t: &str| t.contains('a');
+        for (shrink_size, expected) in [(false, "a\n"), (true, "a!\n")] {
+            let policy = Policy {
+                shrink_size,
+                ..Policy::default()
+            };
+            let state = SharedState::new(Lines { policy }, "a!\n", Strategy::Ddmin, 1);
+            let passes = group_passes(&state);
+            let mut text = "a!\n".to_owned();
+            loop {
+                let next = reduce(&passes[0], &text, &needs);
+                if next == text {
+                    break;
+                }
+                text = next;
+            }
+            assert_eq!(text, expected, "shrink_size {shrink_size}");
+        }
+    }
+
+    #[test]
+    fn a_search_that_found_nothing_is_not_repeated_on_a_text_with_the_same_key() {
+        let state = SharedState::new(
+            Lines {
+                policy: Policy::default(),
+            },
+            "a\nb\n",
+            Strategy::Ddmin,
+            1,
+        );
+        let pass = &group_passes(&state)[0];
+        let asked = std::cell::Cell::new(0);
+        let nothing = |_: &str| {
+            asked.set(asked.get() + 1);
+            false
+        };
+        assert_eq!(reduce(pass, "a\nb\n", &nothing), "a\nb\n");
+        let first = asked.replace(0);
+        assert!(first > 0);
+        // Same key (the test language ignores case): not searched again.
+        assert_eq!(reduce(pass, "A\nB\n", &nothing), "A\nB\n");
+        assert_eq!(asked.get(), 0);
+        // Another key: searched; a search that accepts something is not recorded.
+        assert_eq!(reduce(pass, "a\nc\n", &|t: &str| t == "c\n"), "c\n");
+        assert_eq!(reduce(pass, "a\nc\n", &nothing), "a\nc\n");
+        assert!(asked.get() > 0);
     }
 
     #[test]

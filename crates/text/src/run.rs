@@ -113,6 +113,12 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
                 "timeout_seconds".into(),
                 timeout_cost(stats.timeouts, run_limit).into(),
             );
+            object.extend(
+                language
+                    .extra_stats()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v)),
+            );
         }
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())

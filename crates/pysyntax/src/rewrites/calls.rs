@@ -122,7 +122,7 @@ impl Visitor<'_> for BareCall<'_> {
 
 /// Whether a function body uses, at its own level, a statement or expression that only a
 /// function allows (or that means something else at module level).
-fn needs_function(body: &[Stmt]) -> bool {
+pub(super) fn needs_function(body: &[Stmt]) -> bool {
     let mut finder = FunctionOnly(false);
     finder.visit_body(body);
     finder.0

@@ -21,9 +21,25 @@ use ruff_text_size::Ranged;
 use super::{span, Ctx};
 use crate::Group;
 
-/// Pushes one removal per element; `items` are element ranges with their kinds, in source order.
+/// The kind of an element that stays (it only delimits its neighbours' removals).
+const KEPT: &str = "";
+
+/// Whether a `def` is decorated `@staticmethod` (its first parameter is no receiver).
+pub fn is_static(f: &ast::StmtFunctionDef) -> bool {
+    f.decorator_list.iter().any(|d| match &d.expression {
+        ast::Expr::Name(n) => n.id.as_str() == "staticmethod",
+        ast::Expr::Attribute(a) => a.attr.as_str() == "staticmethod",
+        _ => false,
+    })
+}
+
+/// Pushes one removal per element (but those of kind [`KEPT`]); `items` are element ranges
+/// with their kinds, in source order.
 fn remove_each(ctx: &mut Ctx<'_>, items: &[(Range<usize>, &'static str)]) {
     for (i, (item, kind)) in items.iter().enumerate() {
+        if *kind == KEPT {
+            continue;
+        }
         let end = match items.get(i + 1) {
             Some((next, _)) => next.start,
             None => match ctx.token_after(item.end) {
@@ -96,14 +112,21 @@ pub fn arguments(ctx: &mut Ctx<'_>, arguments: &ast::Arguments, positional: &'st
     remove_each(ctx, &items);
 }
 
-/// `remove-parameter`.
-pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters) {
+/// `remove-parameter`. A method's first parameter (`receiver`: `self` or `cls`) is never
+/// removed while the method stays: a method without it reads as a bug of its own
+/// (`def __init__(expected, actual)`), however small.
+pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters, receiver: bool) {
     if ctx.group != Group::SlowRemovals {
         return;
     }
     let mut items: Vec<(Range<usize>, &'static str)> = Vec::new();
-    for param in p.posonlyargs.iter().chain(&p.args) {
-        items.push((span(param), "remove-parameter"));
+    for (i, param) in p.posonlyargs.iter().chain(&p.args).enumerate() {
+        let kind = if receiver && i == 0 {
+            KEPT
+        } else {
+            "remove-parameter"
+        };
+        items.push((span(param), kind));
     }
     // `*args` and `**kwargs` go with their stars.
     let starred = |parameter: &ast::Parameter, stars: TokenKind| {

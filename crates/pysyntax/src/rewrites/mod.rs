@@ -4,7 +4,8 @@
 //! [`headers`] (a compound statement to its header's expression), [`calls`] (a function called
 //! once inlined), [`parens`] (grouping parentheses), [`canonical`] (`with … as`,
 //! `*args, **kwargs`), [`expressions`] (assignment, call, operator and hoisting
-//! simplifications), [`inline`] (a variable used once), [`integers`] (constant reduction),
+//! simplifications), [`inline`] (a variable used once), [`inlining`] (a function, method or
+//! class used once, with arguments), [`integers`] (constant reduction),
 //! [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a parameter with
 //! the arguments of every call). [`progress`] keeps statement removal away from what makes a
 //! `while` loop advance.
@@ -15,6 +16,7 @@ pub mod control_flow;
 pub mod expressions;
 pub mod headers;
 pub mod inline;
+pub mod inlining;
 pub mod integers;
 pub mod lists;
 pub mod parens;
@@ -308,6 +310,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     let mut walker = Walker {
         ctx,
         loops: Vec::new(),
+        class_body: false,
     };
     for i in 0..body.len() {
         statements::remove(walker.ctx, body, i, true);
@@ -321,6 +324,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
     ) {
         let resolution = crate::scopes::Resolution::of(body);
         inline::inline_variables(walker.ctx, body, &resolution);
+        inlining::inline_with_arguments(walker.ctx, body, &resolution);
         unused_parameters::remove_with_arguments(walker.ctx, &resolution);
     }
     calls::inline_calls(walker.ctx, body);
@@ -348,6 +352,9 @@ struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     /// The `while` loops around the node being visited, in the same function (innermost last).
     loops: Vec<progress::LoopProgress>,
+    /// Whether the statement being visited is directly in a class body (a `def` there is a
+    /// method, whose first parameter is kept: see [`lists::parameters`]).
+    class_body: bool,
 }
 
 impl Visitor<'_> for Walker<'_, '_> {
@@ -379,7 +386,8 @@ impl Visitor<'_> for Walker<'_, '_> {
             }
             Stmt::FunctionDef(s) => {
                 canonical::add_varargs(ctx, s);
-                lists::parameters(ctx, &s.parameters);
+                let receiver = self.class_body && !lists::is_static(s);
+                lists::parameters(ctx, &s.parameters, receiver);
                 statements::decorators(ctx, &s.decorator_list);
             }
             Stmt::ClassDef(s) => {
@@ -411,7 +419,9 @@ impl Visitor<'_> for Walker<'_, '_> {
             }
             Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
                 let outer = std::mem::take(&mut self.loops);
+                let in_class = std::mem::replace(&mut self.class_body, stmt.is_class_def_stmt());
                 walk_stmt(self, stmt);
+                self.class_body = in_class;
                 self.loops = outer;
             }
             _ => walk_stmt(self, stmt),
@@ -459,7 +469,7 @@ impl Visitor<'_> for Walker<'_, '_> {
             Expr::Dict(d) => lists::dict_items(ctx, d),
             Expr::Lambda(lambda) => {
                 if let Some(parameters) = &lambda.parameters {
-                    lists::parameters(ctx, parameters);
+                    lists::parameters(ctx, parameters, false);
                 }
             }
             _ => {}

@@ -4,6 +4,7 @@ mod chunk_names;
 mod comments;
 mod expressions;
 mod freeze;
+mod inlining;
 mod prepared;
 mod progress;
 mod robustness;
@@ -11,6 +12,7 @@ mod scopes;
 mod symtable;
 mod transformations;
 mod validity;
+mod values;
 mod wrappers;
 
 use crate::*;

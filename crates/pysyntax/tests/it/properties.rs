@@ -54,6 +54,13 @@ assert value == 1, value\n\
 # autodd: end-freeze\n\
 lam = lambda p, q=3: p + q\n\
 print(lam(value), [n for n in range(8) if n % 3])\n",
+    "class Shape:\n    def __init__(self, w, h):\n        self.w = w\n        self.h = h\n\
+    def area(self, scale):\n        return self.w * self.h * scale\n\
+class Limits:\n    MAX = 10\n\
+def describe(shape, label):\n    text = '%s: %d' % (label, shape.area(2))\n    return text\n\
+def check(value):\n    total = value + 1  # autodd: freeze\n    if total > Limits.MAX:\n        raise ValueError(total)\n    return total\n\
+def twice(v):\n    return v + v\n\
+for s in [Shape(2, 3)]:\n    msg = describe(s, 'box')\n    print(check(len(msg)), twice(3))\n",
     "def outer():\n    count = 0\n    def inner(step):\n        nonlocal count\n        count += step\n        return count\n    with __freeze__:\n        inner(5)\n    return inner(2)  # autodd: freeze\n\n\
 async def run(items):\n    async with lock() as l:\n        for item in items:\n            await item\n    return [await i for i in items]\n\n\
 x = outer(); y = x + 1; z = (x, y)\n",

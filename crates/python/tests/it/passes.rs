@@ -12,6 +12,7 @@ use minrepro_text::{
 const PY: Python = Python {
     minor: 11,
     encoding: None,
+    values: None,
 };
 
 fn state(text: &str, strategy: Strategy) -> Arc<SharedState<Python>> {
@@ -193,7 +194,7 @@ fn canonicalizations_stop_when_the_budget_is_spent() {
     let current = original.to_owned();
     let mut search = canon.search(&current);
     // Set by the first search, from the text it starts from.
-    let budget = state.growth_budget().unwrap();
+    let budget = state.growth_budget(Group::Canonicalizations).unwrap();
     assert_eq!(budget, rewrites(original, Group::Canonicalizations).len());
     let mut spent = 0;
     while let Some(batch) = search.next_batch(&current) {
@@ -205,9 +206,9 @@ fn canonicalizations_stop_when_the_budget_is_spent() {
         search.feedback(Some(0));
         break;
     }
-    let left = state.growth_budget().unwrap();
+    let left = state.growth_budget(Group::Canonicalizations).unwrap();
     assert!(left + spent >= budget && left <= budget);
-    state.set_growth_budget(0);
+    state.set_growth_budget(Group::Canonicalizations, 0);
     let mut search = canon.search(&current);
     while let Some(batch) = search.next_batch(&current) {
         assert!(
@@ -228,13 +229,13 @@ fn the_canonicalization_budget_counts_the_first_searched_text_not_the_original()
     let state = state(original, Strategy::Ddmin);
     let passes = group_passes(&state);
     let _search = passes[1].search(&later.to_owned());
-    let budget = state.growth_budget().unwrap();
+    let budget = state.growth_budget(Group::Canonicalizations).unwrap();
     assert_eq!(budget, rewrites(later, Group::Canonicalizations).len());
     assert!(budget < rewrites(original, Group::Canonicalizations).len());
     // A later search does not reset it.
-    state.set_growth_budget(0);
+    state.set_growth_budget(Group::Canonicalizations, 0);
     let _again = passes[1].search(&later.to_owned());
-    assert_eq!(state.growth_budget().unwrap(), 0);
+    assert_eq!(state.growth_budget(Group::Canonicalizations).unwrap(), 0);
 }
 
 #[test]

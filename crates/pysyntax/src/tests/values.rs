@@ -1,0 +1,145 @@
+//! Runtime-value substitution: which expressions are sites, the instrumented text, and the
+//! `substitute-value` rewrites.
+
+use crate::*;
+
+/// The texts of the value sites of `source`.
+fn site_texts(source: &str) -> Vec<&str> {
+    value_sites(source)
+        .into_iter()
+        .map(|r| &source[r])
+        .collect()
+}
+
+/// `source` with the one value of `expr` (its first occurrence) substituted, if offered.
+fn substituted(source: &str, expr: &str, literal: &str) -> Option<String> {
+    let start = source.find(expr)?;
+    let values = vec![(start..start + expr.len(), literal.to_owned())];
+    let rewrites = value_rewrites(source, &values);
+    assert!(rewrites.len() <= 1, "{rewrites:?}");
+    let rewrite = rewrites.first()?;
+    assert_eq!(rewrite.kind, "substitute-value");
+    Some(apply(source, &[rewrite]))
+}
+
+#[test]
+fn sites_are_reads_calls_subscripts_attributes_binops_and_fstrings() {
+    let source = "x = f(a.b[i] + 1)\ny = f\"{n}!\"\n";
+    assert_eq!(
+        site_texts(source),
+        [
+            "f(a.b[i] + 1)",
+            "a.b[i] + 1",
+            "a.b[i]",
+            "a.b",
+            "a",
+            "i",
+            "f\"{n}!\"",
+            "n"
+        ]
+    );
+}
+
+#[test]
+fn targets_callees_annotations_decorators_patterns_and_debug_fields_are_not_sites() {
+    let source = "\
+@deco(k)
+def g(p: T = d) -> R:
+    del q[j]
+    a.b = c
+    v: A = w
+    super().m()
+    print(f\"{z=}\")
+    match s:
+        case P.Q:
+            pass
+";
+    assert_eq!(
+        site_texts(source),
+        [
+            "d",
+            "q",
+            "j",
+            "a",
+            "c",
+            "w",
+            "super().m()",
+            "super()",
+            "print(f\"{z=}\")",
+            "f\"{z=}\"",
+            "s"
+        ]
+    );
+}
+
+#[test]
+fn frozen_code_has_no_sites() {
+    let source = "x = f(a)\ny = g(b)  # autodd: freeze\n";
+    assert_eq!(site_texts(source), ["f(a)", "a"]);
+    let values = vec![(
+        source.find("g(b)").unwrap()..source.find("  #").unwrap(),
+        "1".to_owned(),
+    )];
+    assert!(value_rewrites(source, &values).is_empty());
+}
+
+#[test]
+fn instrumenting_wraps_every_site_and_stays_valid() {
+    let source = "class C:\n    def m(self):\n        return f\"{self.n * 2!r:>{w}}\"\n";
+    let sites = value_sites(source);
+    let instrumented = instrument(source, &sites);
+    assert!(check_valid(&instrumented).is_ok(), "{instrumented}");
+    assert_eq!(instrumented.lines().count(), source.lines().count());
+    assert_eq!(instrumented.matches(RECORD_BEGIN).count(), sites.len());
+    assert!(instrumented.contains(
+        "_minrepro_end(1,_minrepro_begin(1),_minrepro_end(2,_minrepro_begin(2),\
+         _minrepro_end(3,_minrepro_begin(3),self).n) * 2)"
+    ));
+}
+
+#[test]
+fn an_expression_becomes_its_literal() {
+    let source = "raise E(f\"{a.shape[1]} != {b}\")\n";
+    assert_eq!(
+        substituted(source, "a.shape[1]", "128").unwrap(),
+        "raise E(f\"{128} != {b}\")\n"
+    );
+    assert_eq!(
+        substituted(source, "f\"{a.shape[1]} != {b}\"", "'128 != 64'").unwrap(),
+        "raise E('128 != 64')\n"
+    );
+}
+
+#[test]
+fn numbers_get_parentheses_where_they_would_bind_differently() {
+    let pow = "y = f(a) ** 2\n";
+    assert_eq!(substituted(pow, "f(a)", "-3").unwrap(), "y = (-3) ** 2\n");
+    let attribute = "y = f(a).real\n";
+    assert_eq!(
+        substituted(attribute, "f(a)", "5").unwrap(),
+        "y = (5).real\n"
+    );
+    let exponent = "y = 2 ** f(a)\n";
+    assert_eq!(
+        substituted(exponent, "f(a)", "-3").unwrap(),
+        "y = 2 ** -3\n"
+    );
+}
+
+#[test]
+fn literals_with_more_tokens_than_the_expression_are_not_offered() {
+    assert_eq!(substituted("y = x\n", "x", "(1, 2)"), None);
+    assert_eq!(substituted("y = x\n", "x", "-1"), None);
+    assert_eq!(
+        substituted("y = f(a, b)\n", "f(a, b)", "(1, 2)").unwrap(),
+        "y = (1, 2)\n"
+    );
+}
+
+#[test]
+fn values_of_ranges_that_are_not_sites_are_ignored() {
+    let source = "x = f(a)\n";
+    let values = vec![(0..1, "1".to_owned()), (4..5, "2".to_owned())];
+    assert!(value_rewrites(source, &values).is_empty());
+    assert!(value_rewrites("x = (", &values).is_empty());
+}

@@ -1,0 +1,221 @@
+//! Runtime-value substitution: the instrumented run of the current program that records, per
+//! expression site of `minrepro_pysyntax::value_sites`, the literal its last evaluation produced.
+//!
+//! The run is not a candidate and not a predicate run: the recorder script (`recorder.py`,
+//! shipped inside the crate) runs the instrumented text as `__main__` with the interpreter,
+//! arguments, environment and working directory of the candidates, under its own time limit,
+//! and writes what it saw as JSON. A site is offered only when no evaluation of it entered
+//! third-party code or touched a value such code produced (so "wrong result" bugs of a library
+//! keep their call), none raised, and every evaluation gave the same literal (measured on the
+//! benchmark corpus against "the last value": see `bench/python/RESULTS.md`). Results are
+//! cached by text, so the run happens once per current text that the group searches.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use minrepro_predicate::interrupt::CancelFlag;
+use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
+
+/// The recorder script run by the interpreter.
+const RECORDER: &str = include_str!("recorder.py");
+
+/// Recorded values of one text: a site's range and the literal that replaces it.
+pub type Values = Vec<(Range<usize>, String)>;
+
+/// How the instrumented run is made (the candidates' settings) and what it cost.
+#[derive(Debug)]
+pub struct ValueRecorder {
+    /// The interpreter.
+    pub python: PathBuf,
+    /// The program's arguments (its `sys.argv[1:]`).
+    pub script_args: Vec<String>,
+    /// The candidates' extra environment.
+    pub env: Vec<(String, String)>,
+    /// The candidates' working directory (`None`: the run's own directory, as --isolated-cwd).
+    pub cwd: Option<PathBuf>,
+    /// The candidate's file name.
+    pub file_name: String,
+    /// Where the runs' directories go.
+    pub temp: PathBuf,
+    /// Time limit of one instrumented run.
+    pub timeout: Duration,
+    /// Offer the last value of sites whose evaluations disagreed too (not only agreeing ones).
+    pub last_values: bool,
+    cache: Mutex<HashMap<String, Arc<Values>>>,
+    cost: Mutex<RecordingCost>,
+}
+
+/// What the instrumented runs cost (reported in `--stats-json`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RecordingCost {
+    /// Instrumented runs made.
+    pub runs: usize,
+    /// Their wall time, in seconds.
+    pub seconds: f64,
+    /// Runs that timed out or did not finish their record.
+    pub failed: usize,
+}
+
+impl ValueRecorder {
+    /// A recorder with the candidates' settings (see the fields).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        python: PathBuf,
+        script_args: Vec<String>,
+        env: Vec<(String, String)>,
+        cwd: Option<PathBuf>,
+        file_name: String,
+        temp: PathBuf,
+        timeout: Duration,
+        last_values: bool,
+    ) -> Self {
+        ValueRecorder {
+            python,
+            script_args,
+            env,
+            cwd,
+            file_name,
+            temp,
+            timeout,
+            last_values,
+            cache: Mutex::new(HashMap::new()),
+            cost: Mutex::new(RecordingCost::default()),
+        }
+    }
+
+    /// What the runs so far cost.
+    pub fn cost(&self) -> RecordingCost {
+        *lock(&self.cost)
+    }
+
+    /// The values recorded for `text` (an instrumented run the first time; empty when the run
+    /// failed to record).
+    pub fn values(&self, text: &str) -> Arc<Values> {
+        let mut cache = lock(&self.cache);
+        if let Some(found) = cache.get(text) {
+            return Arc::clone(found);
+        }
+        let started = Instant::now();
+        let recorded = self.record(text);
+        {
+            let mut cost = lock(&self.cost);
+            cost.runs += 1;
+            cost.seconds += started.elapsed().as_secs_f64();
+            cost.failed += usize::from(recorded.is_none());
+        }
+        let values = Arc::new(recorded.unwrap_or_default());
+        cache.insert(text.to_owned(), Arc::clone(&values));
+        values
+    }
+
+    /// One instrumented run of `text`; `None` when it recorded nothing usable.
+    fn record(&self, text: &str) -> Option<Values> {
+        let sites = minrepro_pysyntax::value_sites(text);
+        if sites.is_empty() {
+            return Some(Vec::new());
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("values-")
+            .tempdir_in(&self.temp)
+            .ok()?;
+        let program = dir.path().join(&self.file_name);
+        let instrumented = dir.path().join("instrumented.py.txt");
+        let recorder = dir.path().join("minrepro_recorder.py");
+        let out = dir.path().join("values.json");
+        std::fs::write(&program, text).ok()?;
+        std::fs::write(&instrumented, minrepro_pysyntax::instrument(text, &sites)).ok()?;
+        std::fs::write(&recorder, RECORDER).ok()?;
+        let mut args: Vec<OsString> = vec![
+            recorder.into(),
+            out.clone().into(),
+            instrumented.into(),
+            program.into(),
+        ];
+        args.extend(self.script_args.iter().map(OsString::from));
+        let env: Vec<(OsString, OsString)> = self
+            .env
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .collect();
+        let cancel = CancelFlag::new();
+        let run = run_child(&RunRequest {
+            program: &self.python,
+            args: &args,
+            cwd: self.cwd.as_deref().unwrap_or(dir.path()),
+            env: &env,
+            timeout: self.timeout,
+            needle: None,
+            workspace_text: None,
+            cancel: &cancel,
+            keep_stdout: None,
+        });
+        if !matches!(run.end, RunEnd::Exited(_)) {
+            return None;
+        }
+        let json = std::fs::read_to_string(&out).ok()?;
+        Some(parse_values(&json, &sites, self.last_values))
+    }
+}
+
+/// The substitutable values of the recorder's JSON `json` for `sites`: untainted, never raised,
+/// with a literal last value that every evaluation agreed on (or any last value with
+/// `last_values`).
+pub fn parse_values(json: &str, sites: &[Range<usize>], last_values: bool) -> Values {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    let rows = value.get("sites").and_then(|s| s.as_array());
+    let mut values = Vec::new();
+    for row in rows.into_iter().flatten() {
+        let Some(row) = row.as_array() else { continue };
+        let field = |i: usize| row.get(i).cloned().unwrap_or_default();
+        let (Some(index), Some(literal)) =
+            (field(0).as_u64(), field(1).as_str().map(str::to_owned))
+        else {
+            continue;
+        };
+        let agreed = field(2).as_bool() == Some(true);
+        let tainted = field(3).as_bool() != Some(false);
+        let raised = field(4).as_bool() != Some(false);
+        let Some(range) = usize::try_from(index).ok().and_then(|i| sites.get(i)) else {
+            continue;
+        };
+        if !tainted && !raised && (agreed || last_values) {
+            values.push((range.clone(), literal));
+        }
+    }
+    values
+}
+
+/// Locks `mutex`, also after a panic elsewhere.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_values;
+
+    #[test]
+    fn only_untainted_agreeing_sites_that_never_raised_are_offered() {
+        let sites = vec![0..1, 2..3, 4..5, 6..7, 8..9];
+        let json = r#"{"sites": [
+            [0, "1", true, false, false, 1],
+            [1, "2", false, false, false, 3],
+            [2, "3", true, true, false, 1],
+            [3, "4", true, false, true, 2],
+            [4, null, false, false, false, 1],
+            [9, "5", true, false, false, 1]
+        ]}"#;
+        assert_eq!(parse_values(json, &sites, false), [(0..1, "1".to_owned())]);
+        assert_eq!(
+            parse_values(json, &sites, true),
+            [(0..1, "1".to_owned()), (2..3, "2".to_owned())]
+        );
+        assert!(parse_values("not json", &sites, true).is_empty());
+    }
+}

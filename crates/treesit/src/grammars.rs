@@ -1,0 +1,171 @@
+//! The grammar table: one row per language, with its file extensions, its tree-sitter
+//! `LanguageFn` and its `node-types.json` (the grammar crate's `NODE_TYPES`).
+
+use std::path::Path;
+
+use tree_sitter_language::LanguageFn;
+
+/// One tree-sitter grammar.
+#[derive(Clone, Copy)]
+pub struct Grammar {
+    /// The language's name (`--language NAME`).
+    pub name: &'static str,
+    /// File extensions (without the dot, lower case) that select it.
+    pub extensions: &'static [&'static str],
+    /// The grammar's parser.
+    pub language: LanguageFn,
+    /// The grammar's `node-types.json`.
+    pub node_types: &'static str,
+    /// Anonymous tokens that separate the elements of a list (deleting an element deletes one
+    /// separator too).
+    pub separators: &'static [&'static str],
+}
+
+const COMMA: &[&str] = &[","];
+
+/// Every grammar, by name.
+pub static GRAMMARS: &[Grammar] = &[
+    Grammar {
+        name: "bash",
+        extensions: &["sh", "bash"],
+        language: tree_sitter_bash::LANGUAGE,
+        node_types: tree_sitter_bash::NODE_TYPES,
+        separators: &[],
+    },
+    Grammar {
+        name: "c",
+        extensions: &["c", "h"],
+        language: tree_sitter_c::LANGUAGE,
+        node_types: tree_sitter_c::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "cpp",
+        extensions: &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp"],
+        language: tree_sitter_cpp::LANGUAGE,
+        node_types: tree_sitter_cpp::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "cuda",
+        extensions: &["cu", "cuh"],
+        language: tree_sitter_cuda::LANGUAGE,
+        node_types: tree_sitter_cuda::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "go",
+        extensions: &["go"],
+        language: tree_sitter_go::LANGUAGE,
+        node_types: tree_sitter_go::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "java",
+        extensions: &["java"],
+        language: tree_sitter_java::LANGUAGE,
+        node_types: tree_sitter_java::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "javascript",
+        extensions: &["js", "mjs", "cjs", "jsx"],
+        language: tree_sitter_javascript::LANGUAGE,
+        node_types: tree_sitter_javascript::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "json",
+        extensions: &["json"],
+        language: tree_sitter_json::LANGUAGE,
+        node_types: tree_sitter_json::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "llvm",
+        extensions: &["ll"],
+        language: tree_sitter_llvm::LANGUAGE,
+        node_types: tree_sitter_llvm::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "python",
+        extensions: &["py", "pyi"],
+        language: tree_sitter_python::LANGUAGE,
+        node_types: tree_sitter_python::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "rust",
+        extensions: &["rs"],
+        language: tree_sitter_rust::LANGUAGE,
+        node_types: tree_sitter_rust::NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "tsx",
+        extensions: &["tsx"],
+        language: tree_sitter_typescript::LANGUAGE_TSX,
+        node_types: tree_sitter_typescript::TSX_NODE_TYPES,
+        separators: COMMA,
+    },
+    Grammar {
+        name: "typescript",
+        extensions: &["ts", "mts", "cts"],
+        language: tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        node_types: tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
+        separators: COMMA,
+    },
+];
+
+/// The grammar called `name` (case-insensitive).
+pub fn by_name(name: &str) -> Option<&'static Grammar> {
+    GRAMMARS.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+}
+
+/// The grammar a file's extension selects, if any.
+pub fn for_path(path: &Path) -> Option<&'static Grammar> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    GRAMMARS
+        .iter()
+        .find(|g| g.extensions.contains(&ext.as_str()))
+}
+
+impl std::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grammar")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Grammar {
+    /// A parser for this grammar.
+    pub fn parser(&self) -> Result<tree_sitter::Parser, crate::GrammarError> {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter::Language::new(self.language))
+            .map_err(|e| crate::GrammarError::Incompatible(self.name, e.to_string()))?;
+        Ok(parser)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grammar_loads_and_extensions_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for grammar in GRAMMARS {
+            let mut parser = grammar.parser().expect(grammar.name);
+            assert!(parser.parse("", None).is_some(), "{}", grammar.name);
+            for ext in grammar.extensions {
+                assert!(seen.insert(*ext), "{ext} twice");
+            }
+        }
+        assert_eq!(for_path(Path::new("dir/a.CPP")).unwrap().name, "cpp");
+        assert_eq!(by_name("Rust").unwrap().name, "rust");
+        assert!(for_path(Path::new("a.txt")).is_none());
+    }
+}

@@ -1,0 +1,31 @@
+//! Syntax-aware reduction with tree-sitter grammars (Perses, ICSE'18; treereduce): a grammar
+//! table ([`grammars`]), what each grammar's `node-types.json` says about optional and repeated
+//! children ([`facts`]), the sites of a parse tree — deletions the grammar allows and hoistings
+//! of a node to a compatible descendant ([`sites`]) — and [`SyntaxAware`], a text-layer
+//! `Language` that puts those sites before a language-independent fallback's groups and refuses
+//! every candidate whose re-parse has more `ERROR`/`MISSING` nodes than the text it came from.
+//!
+//! One implementation serves every grammar: grammars differ only in their node-types facts and
+//! a small table of list separators.
+
+pub mod facts;
+pub mod grammars;
+pub mod language;
+pub mod sites;
+#[cfg(test)]
+mod tests;
+
+pub use grammars::{by_name, for_path, Grammar, GRAMMARS};
+pub use language::{error_count, Group, PreparedSyntax, Syntax, SyntaxAware};
+pub use sites::Listing;
+
+/// A grammar that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GrammarError {
+    /// The grammar's parser does not fit this tree-sitter library.
+    #[error("the {0} grammar does not load: {1}")]
+    Incompatible(&'static str, String),
+    /// Its node-types.json cannot be read.
+    #[error("cannot read a grammar's node-types.json: {0}")]
+    NodeTypes(String),
+}

@@ -1,0 +1,289 @@
+//! Sites of a parse tree (Perses-style): delete a child the grammar allows to be absent (a
+//! field that is not required, or one of several nodes of a repeated slot; comments always),
+//! and hoist a node, i.e. replace it by a descendant of a kind its slot accepts (`f(g(x))` →
+//! `g(x)`, a block → a statement in it, `a ? b : c` → `b`).
+//!
+//! Sites nest like the tree (a node's deletion contains its hoistings, which contain its
+//! children's sites), so the text layer searches them level by level from the root (HDD).
+//! Elements of a separated list (arguments, parameters, initializers, array and object
+//! elements) are deleted together with one separator: which one depends on which neighbours
+//! go too, so [`Listing::removals`] computes the ranges of a selection.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use minrepro_text::Site;
+use tree_sitter::{Node, Tree};
+
+use crate::facts::Facts;
+use crate::grammars::Grammar;
+
+/// Kind of the deletion of a separated list's element.
+pub const DELETE_ELEMENT: &str = "delete-element";
+/// Kind of the deletion of any other node.
+pub const DELETE_NODE: &str = "delete-node";
+/// Kind of the replacement of a node by a descendant.
+pub const HOIST: &str = "hoist";
+
+/// Most hoistings offered per node: its largest compatible descendants.
+const MAX_HOISTS: usize = 2;
+/// Most descendants looked at for a node's hoistings.
+const HOIST_SCAN: usize = 256;
+
+/// The sites of a tree, with the separated lists their element deletions belong to.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// The sites, in text order (containers before what they contain).
+    pub sites: Vec<Site>,
+    /// The element ranges of each separated list.
+    lists: Vec<Vec<Range<usize>>>,
+    /// An element deletion's range → (list, position in it).
+    members: HashMap<(usize, usize), (usize, usize)>,
+}
+
+impl Listing {
+    /// Lists the sites of `tree` (a parse of `text`).
+    pub fn new(tree: &Tree, text: &str, facts: &Facts, grammar: &Grammar) -> Listing {
+        let mut listing = Listing::default();
+        let mut seen: HashSet<(usize, usize, String)> = HashSet::new();
+        // Nodes that may go; the root may (its text may become empty).
+        let mut deletable = HashSet::from([tree.root_node().id()]);
+        let mut stack = vec![tree.root_node()];
+        while let Some(parent) = stack.pop() {
+            let children = children_of(parent);
+            stack.extend(children.iter().rev().map(|(c, _)| *c));
+            if parent.is_error() || parent.is_missing() {
+                continue;
+            }
+            let context = Context {
+                text,
+                facts,
+                grammar,
+            };
+            listing.add_children(parent, &children, &context, &mut seen, &mut deletable);
+        }
+        // Text order, containers first; equal ranges keep their order (deletion first).
+        let mut order: Vec<usize> = (0..listing.sites.len()).collect();
+        let key = |i: usize| {
+            let r = &listing.sites[i].range;
+            (r.start, std::cmp::Reverse(r.end), i)
+        };
+        order.sort_by_key(|&i| key(i));
+        let mut sites: Vec<Option<Site>> = listing.sites.drain(..).map(Some).collect();
+        listing.sites = order.into_iter().filter_map(|i| sites[i].take()).collect();
+        listing
+    }
+
+    /// The sites of one parent's children.
+    fn add_children(
+        &mut self,
+        parent: Node<'_>,
+        children: &[(Node<'_>, Option<&'static str>)],
+        context: &Context<'_>,
+        seen: &mut HashSet<(usize, usize, String)>,
+        deletable: &mut HashSet<usize>,
+    ) {
+        let Context {
+            text,
+            facts,
+            grammar,
+        } = *context;
+        let members: Vec<(Node<'_>, Option<&'static str>)> = children
+            .iter()
+            .filter(|(c, _)| c.is_named() && !c.is_extra())
+            .copied()
+            .collect();
+        let separated = children
+            .iter()
+            .any(|(c, _)| !c.is_named() && grammar.separators.contains(&c.kind()));
+        let list = separated.then(|| {
+            self.lists
+                .push(members.iter().map(|(c, _)| c.byte_range()).collect());
+            self.lists.len() - 1
+        });
+        let mut push = |site: Site, seen: &mut HashSet<_>| {
+            let key = (site.range.start, site.range.end, site.replacement.clone());
+            if !site.range.is_empty() && seen.insert(key) {
+                self.sites.push(site);
+            }
+        };
+        for (child, _) in children
+            .iter()
+            .filter(|(c, _)| c.is_extra() && c.is_named())
+        {
+            push(
+                deletion(DELETE_NODE, lines_of(text, child.byte_range())),
+                seen,
+            );
+        }
+        for (index, &(child, field)) in members.iter().enumerate() {
+            if child.is_error() || child.is_missing() {
+                continue;
+            }
+            let Some(slot) = facts.slot(parent.kind(), field) else {
+                continue;
+            };
+            let in_slot = members.iter().filter(|(_, f)| *f == field).count();
+            // A node as long as its parent takes the parent with it: only if that may go too.
+            let alone =
+                child.byte_range() != parent.byte_range() || deletable.contains(&parent.id());
+            if (!slot.required || (slot.multiple && in_slot > 1)) && alone {
+                deletable.insert(child.id());
+                match list {
+                    Some(list) => {
+                        let range = child.byte_range();
+                        self.members.insert((range.start, range.end), (list, index));
+                        push(deletion(DELETE_ELEMENT, range), seen);
+                    }
+                    None => push(
+                        deletion(DELETE_NODE, lines_of(text, child.byte_range())),
+                        seen,
+                    ),
+                }
+            }
+            let whole = &text[child.byte_range()];
+            // Blanks the node starts or ends with (some grammars include a newline) stay.
+            let before = &whole[..whole.len() - whole.trim_start().len()];
+            let after = &whole[whole.trim_end().len()..];
+            let fits = |kind: &str| slot.compatible(child.kind(), kind);
+            for hoisted in hoists(child, fits) {
+                let replacement = format!("{before}{}{after}", text[hoisted].trim());
+                let range = child.byte_range();
+                push(
+                    Site {
+                        kind: HOIST,
+                        range,
+                        replacement,
+                    },
+                    seen,
+                );
+            }
+        }
+    }
+
+    /// The byte ranges that the deletions among `selected` remove, as plain sites: an element
+    /// of a separated list goes with the separator after it, or before it when no element
+    /// after it stays; other sites as they are.
+    pub fn removals<'s>(&self, selected: &[&'s Site]) -> Vec<std::borrow::Cow<'s, Site>> {
+        use std::borrow::Cow;
+        let mut out = Vec::with_capacity(selected.len());
+        let mut gone: HashMap<usize, Vec<usize>> = HashMap::new();
+        for &site in selected {
+            let member = (site.kind == DELETE_ELEMENT)
+                .then(|| self.members.get(&(site.range.start, site.range.end)))
+                .flatten();
+            match member {
+                Some(&(list, index)) => gone.entry(list).or_default().push(index),
+                None => out.push(Cow::Borrowed(site)),
+            }
+        }
+        let mut lists: Vec<_> = gone.into_iter().collect();
+        lists.sort_unstable();
+        for (list, mut indices) in lists {
+            let elements = &self.lists[list];
+            indices.sort_unstable();
+            indices.dedup();
+            let mut at = 0;
+            while at < indices.len() {
+                let first = indices[at];
+                let mut last = first;
+                while at + 1 < indices.len() && indices[at + 1] == last + 1 {
+                    at += 1;
+                    last += 1;
+                }
+                at += 1;
+                let range = if last + 1 < elements.len() {
+                    elements[first].start..elements[last + 1].start
+                } else if first > 0 {
+                    elements[first - 1].end..elements[last].end
+                } else {
+                    elements[first].start..elements[last].end
+                };
+                out.push(Cow::Owned(deletion(DELETE_ELEMENT, range)));
+            }
+        }
+        out
+    }
+}
+
+/// What site listing reads.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    text: &'a str,
+    facts: &'a Facts,
+    grammar: &'a Grammar,
+}
+
+/// The children of `node` with their field names.
+fn children_of(node: Node<'_>) -> Vec<(Node<'_>, Option<&'static str>)> {
+    let mut out = Vec::with_capacity(node.child_count());
+    let mut cursor = node.walk();
+    if cursor.goto_first_child() {
+        loop {
+            out.push((cursor.node(), cursor.field_name()));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn deletion(kind: &'static str, range: Range<usize>) -> Site {
+    Site {
+        kind,
+        range,
+        replacement: String::new(),
+    }
+}
+
+/// `range` widened to whole lines (with the newline) when only blanks share its lines.
+pub(crate) fn lines_of(text: &str, range: Range<usize>) -> Range<usize> {
+    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |i| range.end + i + 1);
+    let blank = |s: &str| {
+        s.chars()
+            .all(|c| c == ' ' || c == '\t' || c == '\r' || c == '\n')
+    };
+    if blank(&text[start..range.start]) && blank(&text[range.end..end]) {
+        start..end
+    } else {
+        range
+    }
+}
+
+/// The byte ranges of the largest descendants of `node` whose kind `fits` (the outermost ones
+/// on each path, at most [`MAX_HOISTS`], largest first).
+fn hoists(node: Node<'_>, fits: impl Fn(&str) -> bool) -> Vec<Range<usize>> {
+    let whole = node.byte_range();
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut stack: Vec<Node<'_>> = children_of(node)
+        .into_iter()
+        .rev()
+        .map(|(c, _)| c)
+        .collect();
+    let mut scanned = 0;
+    while let Some(next) = stack.pop() {
+        scanned += 1;
+        if scanned > HOIST_SCAN {
+            break;
+        }
+        let range = next.byte_range();
+        if next.is_named()
+            && !next.is_extra()
+            && !next.has_error()
+            && range != whole
+            && !range.is_empty()
+            && fits(next.kind())
+        {
+            found.push(range);
+            continue;
+        }
+        stack.extend(children_of(next).into_iter().rev().map(|(c, _)| c));
+    }
+    found.sort_by_key(|r| (std::cmp::Reverse(r.len()), r.start));
+    found.truncate(MAX_HOISTS);
+    found
+}
