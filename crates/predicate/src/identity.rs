@@ -211,9 +211,7 @@ mod tests {
 
     #[test]
     fn verify_detects_content_and_mode_changes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("dep");
-        std::fs::write(&path, "one").unwrap();
+        let (_dir, path) = minrepro_testkit::temp_file("dep", "one");
         let set = IdentitySet::new(std::slice::from_ref(&path)).unwrap();
         set.verify().unwrap();
         std::fs::write(&path, "two").unwrap();
