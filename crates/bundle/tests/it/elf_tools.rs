@@ -139,38 +139,25 @@ fn fake_tools_error_paths() {
     let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
-    let missing = ElfTools::new(
-        "/nonexistent/llvm-readobj",
-        "llvm-objcopy",
-        30.0,
-        scratch.path().into(),
-    )
-    .unwrap_err()
-    .to_string();
+    let start =
+        |readobj: &str, objcopy: &str| ElfTools::new(readobj, objcopy, 30.0, scratch.path().into());
+    let missing = start("/nonexistent/llvm-readobj", "llvm-objcopy")
+        .unwrap_err()
+        .to_string();
     assert!(
         missing.contains("--readobj") && missing.contains("could not find executable"),
         "{missing}"
     );
     assert!(matches!(
-        ElfTools::new(
-            "no-such-readobj-xyz",
-            "llvm-objcopy",
-            30.0,
-            scratch.path().into()
-        ),
+        start("no-such-readobj-xyz", "llvm-objcopy"),
         Err(ToolError::NotFound {
             flag: "--readobj",
             ..
         })
     ));
-    let missing = ElfTools::new(
-        "llvm-readobj",
-        "no-such-objcopy-xyz",
-        30.0,
-        scratch.path().into(),
-    )
-    .unwrap_err()
-    .to_string();
+    let missing = start("llvm-readobj", "no-such-objcopy-xyz")
+        .unwrap_err()
+        .to_string();
     assert!(missing.contains("--objcopy"), "{missing}");
 
     let bad_json = script(bin.path(), "bad-readobj", "echo '[{\"FileSummary\": '");
