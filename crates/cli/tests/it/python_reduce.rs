@@ -326,7 +326,19 @@ fn candidates_run_in_the_callers_directory_with_args_and_env() {
             .args(extra);
         command.output().unwrap()
     };
-    // By default candidates run where minrepro was started: the relative read works.
+    // The value recorder runs like a candidate: it sees the directory, the argument and the
+    // variable, so the message's computed fields become the literals they evaluated to.
+    let substituted_out = dir.path().join("substituted.py");
+    let output = run(&[], &data, &substituted_out);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let substituted = std::fs::read_to_string(&substituted_out).unwrap();
+    assert!(substituted.contains(FULL_SETUP_MESSAGE), "{substituted}");
+    assert!(!substituted.contains("orders.json"), "{substituted}");
+    // Without value substitution candidates must read the file, the argument and the variable
+    // themselves. By default they run where minrepro was started: the relative read works.
+    let run = |extra: &[&str], cwd: &std::path::Path, out: &std::path::Path| {
+        run(&[&["--no-value-substitution"], extra].concat(), cwd, out)
+    };
     let output = run(&[], &data, &out);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
