@@ -45,9 +45,12 @@ pub fn group_name(group: Group) -> &'static str {
         Group::Brackets(BracketEdit::Remove) => "brackets-remove",
         Group::Brackets(BracketEdit::Empty) => "brackets-empty",
         Group::Brackets(BracketEdit::Unwrap) => "brackets-unwrap",
+        Group::Brackets(BracketEdit::Hoist) => "brackets-hoist",
+        Group::Elements => "elements",
         Group::Comments => "comments",
         Group::Blank => "blank",
         Group::Tokens => "tokens",
+        Group::TokenRuns => "token-runs",
         Group::Rename => "rename",
         Group::Strings(false) => "strings-empty",
         Group::Strings(true) => "strings-halve",
@@ -78,17 +81,21 @@ impl Language for TextFile {
             probdd: true,
             probdd_max_size: None,
             // Nested regions: the outer ones first.
-            levels: matches!(group, Group::Brackets(_)),
+            levels: matches!(group, Group::Brackets(_) | Group::Elements),
             // Token-level edits that failed alone rarely work later (a changed line gives them
             // a new identity, so they are tried again then).
             skip_failed: matches!(
                 group,
                 Group::Tokens
+                    | Group::TokenRuns
                     | Group::Rename
                     | Group::Strings(_)
                     | Group::Integers(_)
                     | Group::Blank
-                    | Group::Brackets(BracketEdit::Empty | BracketEdit::Unwrap)
+                    | Group::Elements
+                    | Group::Brackets(
+                        BracketEdit::Empty | BracketEdit::Unwrap | BracketEdit::Hoist
+                    )
             ),
             may_grow: false,
             shrink_size: false,
@@ -114,6 +121,19 @@ impl Language for TextFile {
             let lexed = Lexed::new(text, self.syntax);
             crate::lexical::shape_key(text, &lexed.tokens, self.syntax.indented)
         })
+    }
+
+    fn learns_prior(&self, group: Group) -> bool {
+        // Token removals often need several tokens at once (`d ( ) {`): a prior learned
+        // from a mostly kept list would try them one by one only.
+        group != Group::Tokens
+    }
+
+    fn prior_fallback(&self, group: Group) -> Option<Group> {
+        match group {
+            Group::Lines(Some(level)) if level > 0 => Some(Group::Lines(Some(level - 1))),
+            _ => None,
+        }
     }
 
     fn is_valid(&self, _text: &str) -> bool {

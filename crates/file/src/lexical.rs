@@ -15,12 +15,39 @@ pub fn comment_sites(tokens: &[Token]) -> Vec<Site> {
         .collect()
 }
 
-/// Removal of every counted token (runs of tokens come from the search's chunks).
+/// Removal of every counted token (runs of tokens also come from the search's chunks, and
+/// from [`token_run_sites`]).
 pub fn token_sites(tokens: &[Token]) -> Vec<Site> {
     tokens
         .iter()
         .filter(|t| t.counts())
         .map(|t| removal("remove-token", t.range.clone()))
+        .collect()
+}
+
+/// Largest text (in counted tokens) offered runs of tokens: the runs are last-mile edits, each
+/// tried alone once its line changes (at 150 tokens, bench/text's shell script paid 763 runs
+/// for two accepted runs).
+pub const TOKEN_RUNS_MAX_TOKENS: usize = 32;
+
+/// Removal of every run of two and of three consecutive counted tokens (C-Vise's `rm-toks-2`
+/// and `rm-toks-3`: `long f =` of `long f = x / 0;`, or `-> d`), runs of two first; none on a
+/// text of more than [`TOKEN_RUNS_MAX_TOKENS`] tokens. Runs overlap: a selection applies the
+/// first of overlapping runs only.
+pub fn token_run_sites(tokens: &[Token]) -> Vec<Site> {
+    let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
+    if counted.len() > TOKEN_RUNS_MAX_TOKENS {
+        return Vec::new();
+    }
+    (2..=3)
+        .flat_map(|n| {
+            counted.windows(n).map(|w| {
+                removal(
+                    "remove-token-run",
+                    w[0].range.start..w[w.len() - 1].range.end,
+                )
+            })
+        })
         .collect()
 }
 
@@ -299,6 +326,22 @@ mod tests {
             all(text, &integer_sites(text, &toks, true)),
             r#"x = "hello\"!" + 16 + 3 + 0 + 1.5 + 'ab'"#
         );
+    }
+
+    #[test]
+    fn runs_of_two_and_three_tokens_on_small_texts() {
+        let text = "long f = s->d / 0;";
+        let toks = tokens(text, &Syntax::PLAIN);
+        let sites = token_run_sites(&toks);
+        // 10 counted tokens (`->` is two): 9 runs of two, 8 of three.
+        assert_eq!(sites.len(), 17);
+        assert_eq!(apply(text, &[&sites[1]]), "long  s->d / 0;");
+        assert_eq!(apply(text, &[&sites[9]]), " s->d / 0;");
+        assert_eq!(apply(text, &[&sites[13]]), "long f = s / 0;");
+        // Overlapping runs: the first applies.
+        assert_eq!(apply(text, &[&sites[0], &sites[1]]), " = s->d / 0;");
+        let large = "x ".repeat(TOKEN_RUNS_MAX_TOKENS + 1);
+        assert!(token_run_sites(&tokens(&large, &Syntax::PLAIN)).is_empty());
     }
 
     #[test]

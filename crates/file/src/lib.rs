@@ -51,14 +51,17 @@ pub const MAX_INDENT_RANK: usize = 4;
 
 /// The groups of a round after the lines by level and the indentation blocks, in order: the
 /// remaining coarse removals, whitespace, the finer removals and the shortenings, the tidy last.
-pub const GROUPS_AFTER_LEVELS: [Group; 13] = [
+pub const GROUPS_AFTER_LEVELS: [Group; 16] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
     Group::Blank,
     Group::Brackets(BracketEdit::Empty),
     Group::Brackets(BracketEdit::Unwrap),
+    Group::Brackets(BracketEdit::Hoist),
     Group::Tokens,
+    Group::TokenRuns,
+    Group::Elements,
     Group::Strings(false),
     Group::Strings(true),
     Group::Integers(false),
@@ -77,12 +80,16 @@ pub enum Group {
     Indented(usize),
     /// Balanced bracket regions.
     Brackets(BracketEdit),
+    /// Elements of comma-separated lists between brackets, each with one comma.
+    Elements,
     /// Comments.
     Comments,
     /// Whitespace normalisation.
     Blank,
     /// Single tokens.
     Tokens,
+    /// Runs of two and three tokens, on small texts.
+    TokenRuns,
     /// Identifiers renamed to shorter unused names.
     Rename,
     /// String literals emptied (`false`) or halved (`true`).
@@ -150,9 +157,11 @@ impl<'a> Lexed<'a> {
             Group::Lines(level) => structure::line_sites(text, tokens, level),
             Group::Indented(rank) => structure::indent_sites(text, rank),
             Group::Brackets(edit) => structure::bracket_sites(text, tokens, edit),
+            Group::Elements => structure::element_sites(text, tokens),
             Group::Comments => lexical::comment_sites(tokens),
             Group::Blank => lexical::blank_sites(text, tokens, self.syntax.indented),
             Group::Tokens => lexical::token_sites(tokens),
+            Group::TokenRuns => lexical::token_run_sites(tokens),
             Group::Rename => lexical::rename_sites(text, tokens),
             Group::Strings(half) => lexical::string_sites(text, tokens, half),
             Group::Integers(half) => lexical::integer_sites(text, tokens, half),

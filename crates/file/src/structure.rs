@@ -163,6 +163,9 @@ pub enum BracketEdit {
     Empty,
     /// Remove just the brackets, keep what is between them.
     Unwrap,
+    /// For a `{}` block with a header before it (`impl T {`, `if (x) {`, `void f()\n{`): keep
+    /// only what is between the braces, without the header and the braces.
+    Hoist,
 }
 
 /// Balanced bracket pairs `() [] {}` (and `<>` closed on the same line with no other bracket
@@ -227,9 +230,96 @@ pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Sit
                     range: open..close + 1,
                     replacement: inside.to_string(),
                 }),
+                BracketEdit::Hoist => {
+                    let start = block_header(text, tokens, open)?;
+                    Some(Site {
+                        kind: "hoist-block",
+                        range: start..close + 1,
+                        replacement: inside.to_string(),
+                    })
+                }
             }
         })
         .collect()
+}
+
+/// The start of the header of the `{` at byte `open`: the first token after the previous
+/// `;`, `{` or `}` (or an unclosed `(`/`[`) outside brackets, skipping whitespace and comments.
+/// `None` for a `(`/`[` at `open`, or a `{` with no header.
+fn block_header(text: &str, tokens: &[Token], open: usize) -> Option<usize> {
+    if text.as_bytes()[open] != b'{' {
+        return None;
+    }
+    let at = tokens.partition_point(|t| t.range.start < open);
+    let mut depth = 0usize;
+    let mut first = at;
+    for i in (0..at).rev() {
+        let t = &tokens[i];
+        if t.kind == Kind::Punct {
+            match text.as_bytes()[t.range.start] {
+                b')' | b']' => depth += 1,
+                b'(' | b'[' if depth == 0 => break,
+                b'(' | b'[' => depth -= 1,
+                b';' | b'{' | b'}' if depth == 0 => break,
+                _ => {}
+            }
+        }
+        first = i;
+    }
+    let first = tokens[first..at]
+        .iter()
+        .find(|t| !matches!(t.kind, Kind::Space | Kind::Newline | Kind::Comment))?;
+    Some(first.range.start)
+}
+
+/// One site per element of a comma-separated list between brackets (two or more elements):
+/// the element with the comma after it, or the last one with the comma before it. Nested
+/// lists' elements lie inside their parent's, so a level-by-level search tries outer ones first.
+pub fn element_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
+    let mut out = Vec::new();
+    for (open, close) in pairs(text, tokens) {
+        if text.as_bytes()[open] == b'<' {
+            continue;
+        }
+        // The commas directly inside this pair, and whether each element has a counted token.
+        let (mut depth, mut commas) = (0usize, Vec::new());
+        let mut filled = vec![false];
+        let inner = tokens
+            .iter()
+            .filter(|t| t.range.start > open && t.range.end <= close);
+        for t in inner {
+            let c = text.as_bytes()[t.range.start];
+            match (t.kind, c) {
+                (Kind::Punct, b'(' | b'[' | b'{') => depth += 1,
+                (Kind::Punct, b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+                (Kind::Punct, b',') if depth == 0 => {
+                    commas.push(t.range.start);
+                    filled.push(false);
+                    continue;
+                }
+                _ => {}
+            }
+            if t.counts() {
+                *filled.last_mut().expect("one per element") = true;
+            }
+        }
+        if commas.is_empty() {
+            continue;
+        }
+        let last = commas.len();
+        for (i, &full) in filled.iter().enumerate() {
+            let range = if i < last {
+                let start = if i == 0 { open + 1 } else { commas[i - 1] + 1 };
+                start..commas[i] + 1
+            } else {
+                commas[last - 1]..close
+            };
+            if full {
+                out.push(removal("remove-element", range));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -283,6 +373,52 @@ mod tests {
         assert_eq!(apply(text, &[&unwrap[1]]), "f(a, gb) < x; v<int> y; p->q;");
         let empty = bracket_sites(text, &toks, BracketEdit::Empty);
         assert_eq!(apply(text, &[&empty[0]]), "f() < x; v<int> y; p->q;");
+    }
+
+    #[test]
+    fn blocks_are_hoisted_without_their_header() {
+        let text = "x; // c\nimpl T {\n  fn f() { a(); }\n}\nvoid g(int (*p)(int))\n{ b; }\n{ c; }";
+        let toks = tokens(text, &Syntax::for_path(Path::new("a.c")));
+        let sites = bracket_sites(text, &toks, BracketEdit::Hoist);
+        assert_eq!(
+            texts(text, &sites),
+            [
+                "impl T {\n  fn f() { a(); }\n}",
+                "fn f() { a(); }",
+                "void g(int (*p)(int))\n{ b; }"
+            ]
+        );
+        let hoisted: Vec<String> = [0, 2].map(|i| apply(text, &[&sites[i]])).into();
+        assert_eq!(
+            hoisted,
+            [
+                "x; // c\n\n  fn f() { a(); }\n\nvoid g(int (*p)(int))\n{ b; }\n{ c; }",
+                "x; // c\nimpl T {\n  fn f() { a(); }\n}\n b; \n{ c; }"
+            ]
+        );
+    }
+
+    #[test]
+    fn list_elements_go_with_one_comma() {
+        let text = "f(a, g(b, c), d); x = {\"k\": [1], \"j\": 2,}; h(e);";
+        let toks = tokens(text, &Syntax::PLAIN);
+        let sites = element_sites(text, &toks);
+        assert_eq!(
+            texts(text, &sites),
+            [
+                "a,",
+                " g(b, c),",
+                ", d",
+                "b,",
+                ", c",
+                "\"k\": [1],",
+                " \"j\": 2,"
+            ]
+        );
+        assert_eq!(
+            apply(text, &[&sites[2]]),
+            "f(a, g(b, c)); x = {\"k\": [1], \"j\": 2,}; h(e);"
+        );
     }
 
     #[test]

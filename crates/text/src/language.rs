@@ -184,6 +184,20 @@ pub trait Language: Send + Sync + 'static {
     fn fruitless_key(&self, _text: &str, _group: Self::Group) -> Option<[u8; 32]> {
         None
     }
+    /// Whether a group's ProbDD searches start from the share of its sites that its previous
+    /// search kept (at least the usual prior, at most one half), instead of the usual prior:
+    /// after the first round most sites are needed, and sets sized for a prior of 0.1 mostly
+    /// fail. `false` (the default): the usual prior always.
+    fn learns_prior(&self, _group: Self::Group) -> bool {
+        false
+    }
+    /// For a group that learns its prior: the group whose last kept share its first search
+    /// starts from (e.g. the lines one nesting level up: where most top-level forms were
+    /// needed, most of their statements usually are too). `None` (the default): the usual
+    /// prior.
+    fn prior_fallback(&self, _group: Self::Group) -> Option<Self::Group> {
+        None
+    }
     /// Whether `text` is a valid text of the language.
     fn is_valid(&self, text: &str) -> bool;
     /// A cosmetic last candidate (e.g. without blank lines) and its kind of edit (logged),

@@ -25,7 +25,7 @@ use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
 use serde_json::json;
 
 use crate::language::{size_key, Edited, Language, Prepared, Strategy};
-use crate::searches::SiteSearches;
+use crate::searches::{SiteSearches, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
 use crate::sizes::Sizes;
 
 /// State shared by every group pass of one reduction.
@@ -51,6 +51,9 @@ pub struct SharedState<L: Language> {
     /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
     /// nothing on: a text with the same key is not searched again by that group.
     fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
+    /// Per group (by name) that learns its prior: the share of its sites its last finished
+    /// search kept.
+    kept_shares: Mutex<HashMap<&'static str, f64>>,
 }
 
 impl<L: Language> SharedState<L> {
@@ -71,6 +74,7 @@ impl<L: Language> SharedState<L> {
             failed_sites: Mutex::new(HashSet::new()),
             last_base: Mutex::new(None),
             fruitless: Mutex::new(HashSet::new()),
+            kept_shares: Mutex::new(HashMap::new()),
         })
     }
 
@@ -101,6 +105,21 @@ impl<L: Language> SharedState<L> {
         if let Some(earlier) = lock(&self.last_base).replace(Arc::clone(prepared)) {
             prepared.inherit(&earlier);
         }
+    }
+
+    /// ProbDD's prior for a search of `group` (see [`Language::learns_prior`]).
+    pub(crate) fn prior(&self, group: L::Group) -> f64 {
+        let name = self.language.group_name(group);
+        let shares = lock(&self.kept_shares);
+        let fallback = || {
+            let source = self.language.prior_fallback(group)?;
+            shares.get(self.language.group_name(source)).copied()
+        };
+        let learned = shares.get(name).copied().or_else(fallback);
+        drop(shares);
+        learned.map_or(PROBDD_PRIOR, |share| {
+            share.clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR)
+        })
     }
 
     /// Records `text` as a text that has been current.
@@ -236,6 +255,8 @@ struct GroupSearch<'a, L: Language> {
     /// Whether the search proposed anything, and whether any proposal was accepted.
     proposed: bool,
     accepted_any: bool,
+    /// For a group that learns its prior: the number of its sites when the search started.
+    sites_before: Option<usize>,
 }
 
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
@@ -250,6 +271,15 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
                 lock(&self.state.fruitless).insert(key);
             }
             (None, _) => {}
+        }
+        if batch.is_none() {
+            let before = self.sites_before.take().unwrap_or(0);
+            if self.proposed && before > 0 {
+                let language = &self.state.language;
+                let after = language.count_sites(current, self.group);
+                let share = after.min(before) as f64 / before as f64;
+                lock(&self.state.kept_shares).insert(language.group_name(self.group), share);
+            }
         }
         batch
     }
@@ -320,6 +350,11 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             fruitless_key,
             proposed: false,
             accepted_any: false,
+            sites_before: self
+                .state
+                .language
+                .learns_prior(group)
+                .then(|| self.state.language.count_sites(current, group)),
         })
     }
 }

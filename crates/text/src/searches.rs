@@ -22,7 +22,11 @@ use crate::levels;
 use crate::passes::{candidate, candidate_on, lock, signature, BatchSites, SharedState};
 
 /// ProbDD's prior probability that a site must stay unapplied.
-const PROBDD_PRIOR: f64 = 0.1;
+pub(crate) const PROBDD_PRIOR: f64 = 0.1;
+
+/// Highest learned prior (see [`Language::learns_prior`]): at one half ProbDD tries single
+/// sites.
+pub(crate) const PROBDD_MAX_PRIOR: f64 = 0.5;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
@@ -206,9 +210,10 @@ impl<L: Language> SiteSearches<L> {
         let judged = Mutex::new(Arc::clone(&base));
         let (failed_state, failed_base) = (Arc::clone(&state), Arc::clone(&base));
         let width = state.jobs;
+        let prior = state.prior(group);
         let search = ProbDd::new(
             base.sites().len(),
-            PROBDD_PRIOR,
+            prior,
             move |current: &String, applied: &[usize]| {
                 state.mark_current(current);
                 let judged = {
