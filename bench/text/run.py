@@ -273,28 +273,27 @@ def report(results, path, args):
     for case, mine, best, ok in wins:
         lines.append(f"- {case}: minrepro {mine} tokens, best language-independent peer "
                      f"{best}: {'met' if ok else 'NOT met'}")
+
+    def totals(cases):
+        """Summed runs and wall seconds of minrepro and C-Vise --not-c over `cases`, as text."""
+        mr = sum(by_case[c]["minrepro"]["runs"] for c in cases)
+        cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in cases)
+        mw = sum(by_case[c]["minrepro"]["wall_s"] for c in cases)
+        cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in cases)
+        return (f"minrepro {mr} runs, C-Vise --not-c {cv} runs (ratio {mr / max(cv, 1):.2f}); "
+                f"wall {mw:.0f} s vs {cw:.0f} s (ratio {mw / max(cw, 1e-9):.2f}).")
+
     both = [c for c in by_case if {"minrepro", "cvise-not-c"} <= set(by_case[c])]
     if both:
-        mr = sum(by_case[c]["minrepro"]["runs"] for c in both)
-        cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in both)
-        mw = sum(by_case[c]["minrepro"]["wall_s"] for c in both)
-        cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in both)
-        lines += ["", f"Over the {len(both)} cases both ran: minrepro {mr} runs, C-Vise --not-c "
-                  f"{cv} runs (ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
-                  f"(ratio {mw / max(cw, 1e-9):.2f})."]
+        lines += ["", f"Over the {len(both)} cases both ran: {totals(both)}"]
         free = [c for c in both
                 if not by_case[c]["minrepro"]["capped"] and not by_case[c]["cvise-not-c"]["capped"]]
         if free:
-            mr = sum(by_case[c]["minrepro"]["runs"] for c in free)
-            cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in free)
-            mw = sum(by_case[c]["minrepro"]["wall_s"] for c in free)
-            cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in free)
             lines += ["", f"Over the {len(free)} cases where neither hit the cap "
-                      f"({', '.join(sorted(free))}): minrepro {mr} runs, C-Vise --not-c {cv} "
-                      f"(ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
-                      f"(ratio {mw / max(cw, 1e-9):.2f})."]
+                      f"({', '.join(sorted(free))}): {totals(free)}"]
     lines += syntax_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
 
 
 def syntax_bar(by_case):
@@ -322,7 +321,6 @@ def syntax_bar(by_case):
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
     return lines
-    print(f"wrote {path}")
 
 
 def main():

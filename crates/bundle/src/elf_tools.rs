@@ -14,15 +14,83 @@ use crate::sections::{escape_for_objcopy, parse_readobj_json, ElfListing};
 /// Largest readobj output we accept.
 const MAX_TOOL_STDOUT: usize = 256 * 1024 * 1024;
 
-/// Why a tool step failed.
+/// Why a tool step failed. Every variant but [`ToolError::Interrupted`] rejects the candidate
+/// (or, for the original, stops the run) with the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToolError {
     /// SIGINT/SIGTERM arrived while a tool ran.
     #[error("interrupted")]
     Interrupted,
-    /// The tool failed, timed out, printed malformed output, or the result did not verify.
+    /// A tool named by `flag` is not an executable on PATH.
+    #[error("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)")]
+    NotFound {
+        /// `--readobj` or `--objcopy`.
+        flag: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// The tool ran past `--tool-timeout` (it was killed).
+    #[error("{} timed out after {} s (--tool-timeout)", tool.display(), timeout.as_secs_f64())]
+    TimedOut {
+        /// The tool.
+        tool: PathBuf,
+        /// The limit.
+        timeout: Duration,
+    },
+    /// The tool could not be started (the message names it).
     #[error("{0}")]
-    Failed(String),
+    Launch(String),
+    /// The tool exited with a non-zero status.
+    #[error("{} exited with status {status}: {stderr}", tool.display())]
+    Exited {
+        /// The tool.
+        tool: PathBuf,
+        /// Its exit status (`-signal` for a signal death).
+        status: i32,
+        /// The head of its stderr, trimmed.
+        stderr: String,
+    },
+    /// The tool printed more than we accept.
+    #[error("{}: output too large", tool.display())]
+    OutputTooLarge {
+        /// The tool.
+        tool: PathBuf,
+    },
+    /// `llvm-readobj` printed something that is not its section JSON.
+    #[error("{}: {message}", tool.display())]
+    Malformed {
+        /// The tool.
+        tool: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+    /// The object is not AMDGPU ELF.
+    #[error("section reduction requires an AMDGPU ELF object; llvm-readobj reported format {format:?}, arch {arch:?}")]
+    NotAmdgpu {
+        /// `FileSummary.Format` as reported.
+        format: String,
+        /// `FileSummary.Arch` as reported.
+        arch: String,
+    },
+    /// A tool file could not be made, written or read.
+    #[error("{context}: {message}")]
+    Io {
+        /// What was being done.
+        context: &'static str,
+        /// The I/O error.
+        message: String,
+    },
+    /// `llvm-objcopy`'s output did not verify (see `verify_removal`).
+    #[error("{0}")]
+    Unverified(String),
+}
+
+/// A [`ToolError::Io`] for `context`.
+fn io_error(context: &'static str) -> impl Fn(std::io::Error) -> ToolError {
+    move |error| ToolError::Io {
+        context,
+        message: error.to_string(),
+    }
 }
 
 /// The resolved tools and where they work.
@@ -37,9 +105,10 @@ pub struct ElfTools {
     spent: Arc<AtomicU64>,
 }
 
-fn resolve_tool(flag: &str, name: &str) -> Result<PathBuf, ToolError> {
-    resolve_executable(name).map_err(|_| {
-        ToolError::Failed(format!("{flag}: could not find executable {name:?} (or it is not an executable file; section removal needs it)"))
+fn resolve_tool(flag: &'static str, name: &str) -> Result<PathBuf, ToolError> {
+    resolve_executable(name).map_err(|_| ToolError::NotFound {
+        flag,
+        name: name.to_owned(),
     })
 }
 
@@ -72,7 +141,6 @@ impl ElfTools {
 
     /// Runs a tool in `cwd`; returns its stdout, or an error with its stderr.
     fn run(&self, program: &Path, args: &[OsString], cwd: &Path) -> Result<Vec<u8>, ToolError> {
-        let shown = program.display();
         let started = Instant::now();
         let output = run_tool(&ToolRun {
             program,
@@ -86,23 +154,23 @@ impl ElfTools {
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.spent.fetch_add(nanos, Ordering::Relaxed);
         self.runs.fetch_add(1, Ordering::Relaxed);
+        let tool = program.to_path_buf();
         let output = output.map_err(|error| match error {
             RunToolError::Interrupted => ToolError::Interrupted,
-            RunToolError::TimedOut { .. } => ToolError::Failed(format!(
-                "{shown} timed out after {} s (--tool-timeout)",
-                self.timeout.as_secs_f64()
-            )),
-            RunToolError::Launch(text) => ToolError::Failed(text),
+            RunToolError::TimedOut { timeout, .. } => ToolError::TimedOut {
+                tool: tool.clone(),
+                timeout,
+            },
+            RunToolError::Launch(text) => ToolError::Launch(text),
         })?;
         match output.code {
-            0 if output.stdout_truncated => {
-                Err(ToolError::Failed(format!("{shown}: output too large")))
-            }
+            0 if output.stdout_truncated => Err(ToolError::OutputTooLarge { tool }),
             0 => Ok(output.stdout),
-            code => Err(ToolError::Failed(format!(
-                "{shown} exited with status {code}: {}",
-                output.stderr.head.trim()
-            ))),
+            status => Err(ToolError::Exited {
+                tool,
+                status,
+                stderr: output.stderr.head.trim().to_owned(),
+            }),
         }
     }
 
@@ -110,7 +178,7 @@ impl ElfTools {
         tempfile::Builder::new()
             .prefix("tool-")
             .tempdir_in(&self.scratch)
-            .map_err(|e| ToolError::Failed(format!("cannot create a tool directory: {e}")))
+            .map_err(io_error("cannot create a tool directory"))
     }
 
     /// Lists the sections of `file` (run in `dir`) and checks it is AMDGPU ELF.
@@ -121,14 +189,15 @@ impl ElfTools {
             file.into(),
         ];
         let stdout = self.run(&self.readobj, &args, dir)?;
-        let listing = parse_readobj_json(&stdout)
-            .map_err(|e| ToolError::Failed(format!("{}: {e}", self.readobj.display())))?;
+        let listing = parse_readobj_json(&stdout).map_err(|e| ToolError::Malformed {
+            tool: self.readobj.clone(),
+            message: e.to_string(),
+        })?;
         if !listing.is_amdgpu_elf() {
-            return Err(ToolError::Failed(format!(
-                "section reduction requires an AMDGPU ELF object; llvm-readobj reported format \
-                 {:?}, arch {:?}",
-                listing.format, listing.arch
-            )));
+            return Err(ToolError::NotAmdgpu {
+                format: listing.format,
+                arch: listing.arch,
+            });
         }
         Ok(listing)
     }
@@ -137,7 +206,7 @@ impl ElfTools {
     pub fn list_bytes(&self, bytes: &[u8]) -> Result<ElfListing, ToolError> {
         let dir = self.scratch_dir()?;
         std::fs::write(dir.path().join("object.co"), bytes)
-            .map_err(|e| ToolError::Failed(format!("cannot write a tool input: {e}")))?;
+            .map_err(io_error("cannot write a tool input"))?;
         self.list_in(dir.path(), "object.co")
     }
 
@@ -150,8 +219,7 @@ impl ElfTools {
         names: &[String],
     ) -> Result<(Vec<u8>, ElfListing), ToolError> {
         let dir = self.scratch_dir()?;
-        let write_error = |e: std::io::Error| ToolError::Failed(format!("tool file: {e}"));
-        std::fs::write(dir.path().join("in.co"), bytes).map_err(write_error)?;
+        std::fs::write(dir.path().join("in.co"), bytes).map_err(io_error("tool file"))?;
         let mut args: Vec<OsString> = names
             .iter()
             .map(|n| format!("--remove-section={}", escape_for_objcopy(n)).into())
@@ -160,9 +228,9 @@ impl ElfTools {
         args.push("out.co".into());
         self.run(&self.objcopy, &args, dir.path())?;
         let output = std::fs::read(dir.path().join("out.co"))
-            .map_err(|e| ToolError::Failed(format!("objcopy wrote no output: {e}")))?;
+            .map_err(io_error("objcopy wrote no output"))?;
         let after = self.list_in(dir.path(), "out.co")?;
-        verify_removal(before, &after, names).map_err(ToolError::Failed)?;
+        verify_removal(before, &after, names).map_err(ToolError::Unverified)?;
         Ok((output, after))
     }
 }

@@ -297,7 +297,7 @@ fn list_sections(
         match tools.list_bytes(&object.bytes) {
             Ok(listing) => object.sections = Some(Arc::new(listing)),
             Err(ToolError::Interrupted) => return Err(RunError::Interrupted),
-            Err(ToolError::Failed(message)) => {
+            Err(message) => {
                 return Err(failed(format!(
                     "code object {:?}: {message} (section removal requires AMDGPU ELF input and working LLVM tools)",
                     object.id

@@ -41,12 +41,10 @@ impl Oracle<BundleCase> for BundleOracle<'_> {
         match &case.tool_error {
             None => content,
             Some(error) => {
-                let mut hasher = blake3::Hasher::new();
-                hasher.update(b"tool-error\0");
-                hasher.update(error.as_bytes());
-                hasher.update(b"\0");
-                hasher.update(content.as_bytes());
-                hasher.finalize().to_hex().to_string()
+                let fields: [&[u8]; 3] = [b"tool-error", error.as_bytes(), content.as_bytes()];
+                minrepro_predicate::digest_fields(&fields)
+                    .to_hex()
+                    .to_string()
             }
         }
     }

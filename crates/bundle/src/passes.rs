@@ -268,7 +268,8 @@ impl SectionStep<'_> {
                 Some(Proposal { case: next, change })
             }
             Err(ToolError::Interrupted) => None,
-            Err(ToolError::Failed(message)) => {
+            Err(error) => {
+                let message = error.to_string();
                 if !self.quiet {
                     let _ = writeln!(
                         std::io::stderr(),

@@ -102,16 +102,18 @@ pub struct OutcomeCache {
 
 /// Cache key of a candidate under a predicate configuration.
 pub fn cache_key(candidate_digest: &str, config_digest: &str) -> String {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(b"minrepro-cache-key-v1\0");
-    hasher.update(candidate_digest.as_bytes());
-    hasher.update(b"\0");
-    hasher.update(config_digest.as_bytes());
-    hasher.finalize().to_hex().to_string()
+    let fields: [&[u8]; 3] = [
+        b"minrepro-cache-key-v1",
+        candidate_digest.as_bytes(),
+        config_digest.as_bytes(),
+    ];
+    minrepro_predicate::digest_fields(&fields)
+        .to_hex()
+        .to_string()
 }
 
 fn checksum(key: &str, outcome_json: &str) -> String {
-    blake3::hash(format!("{key}\0{outcome_json}").as_bytes())
+    minrepro_predicate::digest_fields(&[key.as_bytes(), outcome_json.as_bytes()])
         .to_hex()
         .to_string()
 }

@@ -198,11 +198,11 @@ fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use minrepro_testkit::temp_path;
 
     #[test]
     fn publishes_whole_directory_or_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
+        let (dir, out) = temp_path("out");
         publish_directory(&out, |d| std::fs::write(d.join("a"), "1")).unwrap();
         assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
         // Existing output is never overwritten.

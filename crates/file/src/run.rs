@@ -2,10 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use minrepro_driver::{
-    check_output_location, describe_uninteresting, open_cache, stats_json, write_atomically,
-    RunError,
-};
+use minrepro_driver::{check_output_location, open_cache, stats_json, write_atomically, RunError};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
 use minrepro_text::TextJob;
@@ -123,10 +120,10 @@ fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Out
         for origin in origins {
             let backup = orig_path(&origin.path);
             if std::fs::symlink_metadata(&backup).is_ok() {
-                return Err(RunError::Failed(format!(
-                    "{} already exists; --in-place keeps the original there and never overwrites it",
-                    backup.display()
-                )));
+                return Err(RunError::OutputExists {
+                    path: backup,
+                    reason: "--in-place keeps the original there and never overwrites it".into(),
+                });
             }
         }
         return Ok(Output::InPlace(origins.to_vec()));
@@ -186,7 +183,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
     // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
-        return Err(RunError::Failed(describe_uninteresting(&first)));
+        return Err(RunError::not_reproduced(&first));
     }
     if let Output::InPlace(origins) = &output {
         for origin in origins {

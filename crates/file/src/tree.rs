@@ -263,11 +263,11 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use minrepro_testkit::{temp_file, temp_path};
 
     #[test]
     fn names_are_relative_and_directories_are_walked_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("src");
+        let (dir, root) = temp_path("src");
         fs::create_dir_all(root.join("b")).unwrap();
         fs::write(root.join("z.c"), "int z;\n").unwrap();
         fs::write(root.join("b/a.h"), "int a;\n").unwrap();
@@ -287,9 +287,7 @@ mod tests {
 
     #[test]
     fn refuses_binary_empty_and_missing_inputs() {
-        let dir = tempfile::tempdir().unwrap();
-        let bin = dir.path().join("a.bin");
-        fs::write(&bin, [0xff, 0xfe]).unwrap();
+        let (dir, bin) = temp_file("a.bin", [0xff, 0xfe]);
         let empty = dir.path().join("e.txt");
         fs::write(&empty, "").unwrap();
         let load_one = |p: &Path| load(&origins(&[p.to_path_buf()])?);

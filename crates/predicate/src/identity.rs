@@ -44,6 +44,19 @@ fn stamp(path: &Path) -> std::io::Result<StatStamp> {
     })
 }
 
+/// blake3 of `fields` joined by NUL bytes: one digest of several strings, none of which holds
+/// a NUL, so that no two lists of fields give the same bytes.
+pub fn digest_fields(fields: &[&[u8]]) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new();
+    for (index, field) in fields.iter().enumerate() {
+        if index > 0 {
+            hasher.update(b"\0");
+        }
+        hasher.update(field);
+    }
+    hasher.finalize()
+}
+
 /// blake3 of a file's content, hex.
 pub fn digest_file(path: &Path) -> std::io::Result<String> {
     let mut file = std::fs::File::open(path)?;
@@ -198,9 +211,7 @@ mod tests {
 
     #[test]
     fn verify_detects_content_and_mode_changes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("dep");
-        std::fs::write(&path, "one").unwrap();
+        let (_dir, path) = minrepro_testkit::temp_file("dep", "one");
         let set = IdentitySet::new(std::slice::from_ref(&path)).unwrap();
         set.verify().unwrap();
         std::fs::write(&path, "two").unwrap();

@@ -302,15 +302,16 @@ mod tests {
 
     #[test]
     fn ambiguous_calls_are_not_checked() {
-        // Decorated, defined twice, rebound, or called with unpacking.
-        assert_eq!(count("@d\ndef f(a): pass\nf()\n"), 0);
-        assert_eq!(count("def f(a): pass\ndef f(): pass\nf()\n"), 0);
-        assert_eq!(count("def f(a): pass\nf = g\nf()\n"), 0);
-        assert_eq!(count("def f(a): pass\nf(*x)\n"), 0);
-        // A method name shared by two classes.
-        assert_eq!(
-            count("class A:\n    def m(self): pass\nclass B:\n    def m(self, x): pass\no.m()\n"),
-            0
-        );
+        for source in [
+            // Decorated, defined twice, rebound, or called with unpacking.
+            "@d\ndef f(a): pass\nf()\n",
+            "def f(a): pass\ndef f(): pass\nf()\n",
+            "def f(a): pass\nf = g\nf()\n",
+            "def f(a): pass\nf(*x)\n",
+            // A method name shared by two classes.
+            "class A:\n    def m(self): pass\nclass B:\n    def m(self, x): pass\no.m()\n",
+        ] {
+            assert_eq!(count(source), 0, "{source}");
+        }
     }
 }

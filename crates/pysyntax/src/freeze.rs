@@ -240,11 +240,15 @@ mod tests {
 
     #[test]
     fn recognises_annotations() {
-        assert_eq!(annotation("# autodd: freeze"), Some(Annotation::Line));
-        assert_eq!(annotation("#autodd:freeze-start"), Some(Annotation::Start));
-        assert_eq!(annotation("# autodd: end-freeze "), Some(Annotation::End));
-        assert_eq!(annotation("# autodd: freezer"), None);
-        assert_eq!(annotation("# note"), None);
+        for (comment, expected) in [
+            ("# autodd: freeze", Some(Annotation::Line)),
+            ("#autodd:freeze-start", Some(Annotation::Start)),
+            ("# autodd: end-freeze ", Some(Annotation::End)),
+            ("# autodd: freezer", None),
+            ("# note", None),
+        ] {
+            assert_eq!(annotation(comment), expected, "{comment}");
+        }
     }
 
     /// The frozen texts of `source` with `from MODULE import __freeze__` at the top.

@@ -36,7 +36,9 @@ pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<Interpre
         program: &program,
         args: &args,
         cwd,
-        timeout: Duration::from_secs_f64(timeout.clamp(1.0, 60.0)),
+        // Not a candidate: a generous floor, so that a loaded machine's slow start-up is not
+        // reported as a broken interpreter when --timeout is short.
+        timeout: Duration::from_secs_f64(timeout.clamp(10.0, 60.0)),
         max_stdout: 64 * 1024,
         hide_cwd: false,
         cleanup: false,

@@ -133,9 +133,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             custom_predicate: has_predicate,
             timeout_secs: args.predicate.timeout,
         };
-        return Err(RunError::Failed(minrepro_text::why_not_reproduced(
-            &first, &expected,
-        )));
+        return Err(RunError::NotReproduced {
+            status: first.status,
+            explanation: minrepro_text::why_not_reproduced(&first, &expected),
+        });
     }
     let guard = if args.any_exception {
         None

@@ -12,7 +12,7 @@ would. At exit (an uncaught exception included) OUT receives one JSON object:
 A site is *tainted* when its evaluation entered third-party code (a function whose file is
 neither PROGRAM, nor this file, nor in the standard library; site-packages count as third
 party), or produced or used a value a tainted evaluation produced, or an object of a class
-defined in third-party code. *raised*: some evaluation did not complete.
+defined in third-party code, or a third-party module (whose attributes are the library's values). *raised*: some evaluation did not complete.
 """
 
 import builtins
@@ -94,6 +94,7 @@ def _third_party_module(name):
 
 
 _type_verdicts = {}
+_MODULE = type(sys)
 
 
 def _third_party_type(kind):
@@ -185,6 +186,10 @@ def _minrepro_end(i, token, value):
     tainted = _state[0] != token or id(value) in _tainted_values
     if not tainted:
         tainted = _third_party_type(type(value))
+    if not tainted and type(value) is _MODULE:
+        # Reading a third-party module's attribute runs none of its code, yet the value is the
+        # library's: `heavy.READY` must stay, so the module taints what is read through it.
+        tainted = _third_party_module(getattr(value, "__name__", None))
     if tainted:
         _tainted[i] = True
         _tainted_values[id(value)] = value

@@ -143,9 +143,7 @@ mod tests {
 
     #[test]
     fn output_equal_to_source_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("p.py");
-        std::fs::write(&file, "print(1)\n").unwrap();
+        let (dir, file) = minrepro_testkit::temp_file("p.py", "print(1)\n");
         let source = read_source(&file, Path::new("python3"), 11).unwrap();
         assert_eq!(source.file_name, "p.py");
         let same = dir.path().join(".").join("p.py");
@@ -157,9 +155,8 @@ mod tests {
 
     #[test]
     fn unreadable_source_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let err =
-            read_source(&dir.path().join("missing.py"), Path::new("python3"), 11).unwrap_err();
+        let (dir, missing) = minrepro_testkit::temp_path("missing.py");
+        let err = read_source(&missing, Path::new("python3"), 11).unwrap_err();
         assert!(err.to_string().contains("cannot read"));
         assert!(read_source(dir.path(), Path::new("python3"), 11).is_err());
     }

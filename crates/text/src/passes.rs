@@ -144,19 +144,13 @@ pub(crate) fn signature<P: Prepared>(text: &str, site: &P::Site) -> [u8; 32] {
     let end = text[site.range.end.min(text.len())..]
         .find('\n')
         .map_or(text.len(), |i| site.range.end + i);
-    let mut hasher = blake3::Hasher::new();
-    for part in [
-        site.kind,
-        "\0",
-        site.replacement,
-        "\0",
-        text.get(site.range.clone()).unwrap_or(""),
-        "\0",
-        text.get(start..end).unwrap_or(""),
-    ] {
-        hasher.update(part.as_bytes());
-    }
-    *hasher.finalize().as_bytes()
+    let fields: [&[u8]; 4] = [
+        site.kind.as_bytes(),
+        site.replacement.as_bytes(),
+        text.get(site.range.clone()).unwrap_or("").as_bytes(),
+        text.get(start..end).unwrap_or("").as_bytes(),
+    ];
+    *minrepro_predicate::digest_fields(&fields).as_bytes()
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).

@@ -190,11 +190,13 @@ pub fn refuse_existing_output(front_end: &str, output: &Path, force: bool) -> Re
     if force || !output.exists() {
         return Ok(());
     }
-    Err(RunError::Failed(format!(
-        "{} already exists; {front_end} does not replace a file it did not write in this run: \
-         choose another -o, remove the file, or pass --force to replace it",
-        output.display()
-    )))
+    Err(RunError::OutputExists {
+        path: output.to_path_buf(),
+        reason: format!(
+            "{front_end} does not replace a file it did not write in this run: choose another \
+             -o, remove the file, or pass --force to replace it"
+        ),
+    })
 }
 
 /// Refuses a `--stats-json` file that is the source or the output (it would overwrite them).

@@ -130,8 +130,7 @@ mod tests {
 
     #[test]
     fn the_newest_accepted_text_is_on_disk_after_finish() {
-        let dir = tempfile::tempdir().unwrap();
-        let output = dir.path().join("out.py");
+        let (dir, output) = minrepro_testkit::temp_path("out.py");
         let mut saver = Saver::new(output.clone());
         assert!(!saver.saved_any());
         for i in 0..200 {
@@ -150,8 +149,8 @@ mod tests {
 
     #[test]
     fn a_failed_write_is_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let output = dir.path().join("missing").join("out.py");
+        let (_dir, missing) = minrepro_testkit::temp_path("missing");
+        let output = missing.join("out.py");
         let mut saver = Saver::new(output);
         saver.save(b"x = 1\n").unwrap();
         let error = saver.finish().unwrap_err();

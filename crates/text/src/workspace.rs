@@ -144,40 +144,50 @@ mod tests {
         names
     }
 
-    #[test]
-    fn a_reused_workspace_holds_only_the_new_candidate() {
+    /// Takes a workspace for `x = 1`, lets `leave` change it (given its directory and its
+    /// file), gives it back and takes one for `next`, which must hold only `p.py` with `next`.
+    /// Whether the second is the first directory again, and whether the first still exists.
+    fn take_again(leave: impl FnOnce(&Path, &Path), next: &str) -> (bool, bool) {
         let temp = TempRoot::new().unwrap();
         let workspaces = Workspaces::new(&temp);
         let (workspace, file) = workspaces.take("p.py", b"x = 1\n").unwrap();
         let first = workspace.path().to_path_buf();
-        // What a predicate might leave behind: files, a directory it made read-only, a symlink.
-        fs::write(first.join("junk.txt"), "junk").unwrap();
-        fs::create_dir_all(first.join("d/e")).unwrap();
-        fs::write(first.join("d/e/f"), "f").unwrap();
-        fs::set_permissions(first.join("d"), fs::Permissions::from_mode(0o500)).unwrap();
-        std::os::unix::fs::symlink("/etc/passwd", first.join("link")).unwrap();
-        fs::write(&file, "modified").unwrap();
+        leave(&first, &file);
         workspaces.give_back(workspace);
-        let (workspace, file) = workspaces.take("p.py", b"y = 2\n").unwrap();
-        assert_eq!(workspace.path(), first, "the workspace is reused");
+        let (workspace, file) = workspaces.take("p.py", next.as_bytes()).unwrap();
         assert_eq!(names(workspace.path()), vec!["p.py"]);
-        assert_eq!(fs::read_to_string(&file).unwrap(), "y = 2\n");
-        assert!(fs::metadata("/etc/passwd").is_ok());
+        assert_eq!(fs::read_to_string(&file).unwrap(), next);
+        let reused = workspace.path() == first;
         workspaces.give_back(workspace);
+        (reused, first.exists())
+    }
+
+    #[test]
+    fn a_reused_workspace_holds_only_the_new_candidate() {
+        // What a predicate might leave behind: files, a directory it made read-only, a symlink.
+        let leave = |first: &Path, file: &Path| {
+            fs::write(first.join("junk.txt"), "junk").unwrap();
+            fs::create_dir_all(first.join("d/e")).unwrap();
+            fs::write(first.join("d/e/f"), "f").unwrap();
+            fs::set_permissions(first.join("d"), fs::Permissions::from_mode(0o500)).unwrap();
+            std::os::unix::fs::symlink("/etc/passwd", first.join("link")).unwrap();
+            fs::write(file, "modified").unwrap();
+        };
+        assert_eq!(
+            take_again(leave, "y = 2\n"),
+            (true, true),
+            "the workspace is reused"
+        );
+        assert!(fs::metadata("/etc/passwd").is_ok());
     }
 
     #[test]
     fn a_changed_workspace_is_replaced() {
-        let temp = TempRoot::new().unwrap();
-        let workspaces = Workspaces::new(&temp);
-        let (workspace, _) = workspaces.take("p.py", b"x = 1\n").unwrap();
-        let first = workspace.path().to_path_buf();
-        let mode = fs::metadata(&first).unwrap().permissions().mode() & 0o777;
-        fs::set_permissions(&first, fs::Permissions::from_mode(mode ^ 0o005)).unwrap();
-        workspaces.give_back(workspace);
-        let (workspace, _) = workspaces.take("p.py", b"x = 1\n").unwrap();
-        assert_ne!(workspace.path(), first);
-        assert!(!first.exists(), "the dropped workspace is removed");
-        assert_eq!(names(workspace.path()), vec!["p.py"]);
+        let leave = |first: &Path, _: &Path| {
+            let mode = fs::metadata(first).unwrap().permissions().mode() & 0o777;
+            fs::set_permissions(first, fs::Permissions::from_mode(mode ^ 0o005)).unwrap();
+        };
+        // Another directory, and the dropped one is removed.
+        assert_eq!(take_again(leave, "x = 1\n"), (false, false));
     }
 }

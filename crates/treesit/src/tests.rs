@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use minrepro_text::{splice, Language, Policy, Prepared, Site, SiteInfo};
+use minrepro_text::{splice, Language, Measure, Policy, Prepared, Site, SitesText};
 use tree_sitter::Node;
 
 use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST};
@@ -34,9 +34,17 @@ fn sample(name: &str) -> &'static str {
 #[derive(Debug, Clone, Copy)]
 struct Words;
 
+/// A text's number of words.
+struct WordCount;
+
+impl Measure for WordCount {
+    fn measure(&self, text: &str) -> usize {
+        words(text).len()
+    }
+}
+
 /// A text and its word sites.
-#[derive(Debug)]
-struct WordsText(String, Vec<Site>);
+type WordsText = SitesText<WordCount>;
 
 fn words(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
@@ -52,32 +60,6 @@ fn words(text: &str) -> Vec<Range<usize>> {
         }
     }
     out
-}
-
-impl Prepared for WordsText {
-    type Edited = String;
-    type Site = Site;
-    fn apply(&self, selected: &[&Site]) -> String {
-        splice(&self.0, selected)
-    }
-    fn check(&self, edited: &String) -> Option<usize> {
-        Some(words(edited).len())
-    }
-    fn info(site: &Site) -> SiteInfo<'_> {
-        site.info()
-    }
-    fn size(&self) -> usize {
-        words(&self.0).len()
-    }
-    fn retain_sites(&mut self, keep: &mut dyn FnMut(&Site) -> bool) {
-        self.1.retain(|site| keep(site))
-    }
-    fn sites(&self) -> &[Site] {
-        self.1.as_slice()
-    }
-    fn source(&self) -> &str {
-        self.0.as_str()
-    }
 }
 
 impl Language for Words {
@@ -104,10 +86,10 @@ impl Language for Words {
                 replacement: String::new(),
             })
             .collect();
-        WordsText(text.to_owned(), sites)
+        SitesText::new(text, sites, WordCount)
     }
     fn prepare_current(&self, text: &str) -> WordsText {
-        WordsText(text.to_owned(), Vec::new())
+        SitesText::new(text, Vec::new(), WordCount)
     }
     fn is_valid(&self, _: &str) -> bool {
         true

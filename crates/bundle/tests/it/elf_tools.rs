@@ -53,9 +53,10 @@ fn lists_and_removes_sections_with_real_llvm_14() {
     // Not AMDGPU ELF (or not ELF at all) is a clear error.
     let error = tools.list_bytes(b"not an object").unwrap_err();
     assert!(
-        matches!(error, ToolError::Failed(ref m) if m.contains("exited with status")),
+        matches!(error, ToolError::Exited { status, .. } if status != 0),
         "{error}"
     );
+    assert!(error.to_string().contains("exited with status"), "{error}");
 }
 
 #[test]
@@ -117,7 +118,10 @@ fn llvm_19_layout_from_a_real_run_when_installed() {
     assert_eq!(after.sections.len(), listing.sections.len() - names.len());
 }
 
-fn failure(tools: &ElfTools, needle: &str) {
+/// Whether an error is of the kind a test expects.
+type IsExpected = fn(&ToolError) -> bool;
+
+fn failure(tools: &ElfTools, expected: IsExpected, needle: &str) {
     let bytes = fixture("alpha.co");
     let listing = ElfTools::new("llvm-readobj", "llvm-objcopy", 30.0, PathBuf::from("/tmp"))
         .unwrap()
@@ -126,10 +130,8 @@ fn failure(tools: &ElfTools, needle: &str) {
     let error = tools
         .remove_sections(&bytes, &listing, &[".debug_info".to_owned()])
         .unwrap_err();
-    assert!(
-        matches!(&error, ToolError::Failed(m) if m.contains(needle)),
-        "{error}"
-    );
+    assert!(expected(&error), "{error:?}");
+    assert!(error.to_string().contains(needle), "{error}");
 }
 
 #[test]
@@ -137,31 +139,31 @@ fn fake_tools_error_paths() {
     let _serial = processes_lock();
     let scratch = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
-    let missing = ElfTools::new(
-        "/nonexistent/llvm-readobj",
-        "llvm-objcopy",
-        30.0,
-        scratch.path().into(),
-    )
-    .unwrap_err()
-    .to_string();
+    let start =
+        |readobj: &str, objcopy: &str| ElfTools::new(readobj, objcopy, 30.0, scratch.path().into());
+    let missing = start("/nonexistent/llvm-readobj", "llvm-objcopy")
+        .unwrap_err()
+        .to_string();
     assert!(
         missing.contains("--readobj") && missing.contains("could not find executable"),
         "{missing}"
     );
-    let missing = ElfTools::new(
-        "llvm-readobj",
-        "no-such-objcopy-xyz",
-        30.0,
-        scratch.path().into(),
-    )
-    .unwrap_err()
-    .to_string();
+    assert!(matches!(
+        start("no-such-readobj-xyz", "llvm-objcopy"),
+        Err(ToolError::NotFound {
+            flag: "--readobj",
+            ..
+        })
+    ));
+    let missing = start("llvm-readobj", "no-such-objcopy-xyz")
+        .unwrap_err()
+        .to_string();
     assert!(missing.contains("--objcopy"), "{missing}");
 
     let bad_json = script(bin.path(), "bad-readobj", "echo '[{\"FileSummary\": '");
     let tools_bad = tools(scratch.path(), &bad_json, "llvm-objcopy");
     let error = tools_bad.list_bytes(&fixture("alpha.co")).unwrap_err();
+    assert!(matches!(error, ToolError::Malformed { .. }), "{error:?}");
     assert!(
         error.to_string().contains("malformed section JSON"),
         "{error}"
@@ -175,42 +177,53 @@ fn fake_tools_error_paths() {
     let error = tools(scratch.path(), &x86, "llvm-objcopy")
         .list_bytes(&fixture("alpha.co"))
         .unwrap_err();
+    assert_eq!(
+        error,
+        ToolError::NotAmdgpu {
+            format: "elf64-x86-64".into(),
+            arch: "x86_64".into()
+        }
+    );
     assert!(
         error.to_string().contains("requires an AMDGPU ELF"),
         "{error}"
     );
 
-    let fails = script(bin.path(), "failing-objcopy", "echo boom >&2; exit 3");
-    failure(
-        &tools(scratch.path(), "llvm-readobj", &fails),
-        "exited with status 3",
-    );
-
-    let too_little = script(
-        bin.path(),
-        "copy-objcopy",
-        "for a; do :; done; cp \"$(eval echo \\${$(($#-1))})\" \"$a\"",
-    );
-    failure(
-        &tools(scratch.path(), "llvm-readobj", &too_little),
-        "requested sections remain",
-    );
-
-    let too_much = script(
-        bin.path(),
-        "greedy-objcopy",
-        "exec llvm-objcopy '--remove-section=.debug_*' \"$@\"",
-    );
-    failure(
-        &tools(scratch.path(), "llvm-readobj", &too_much),
-        "unrequested sections disappeared",
-    );
-
-    let silent = script(bin.path(), "silent-objcopy", "exit 0");
-    failure(
-        &tools(scratch.path(), "llvm-readobj", &silent),
-        "wrote no output",
-    );
+    // Each broken objcopy: its script, the error it must give, and words of the message.
+    let broken: [(&str, &str, IsExpected, &str); 4] = [
+        (
+            "failing-objcopy",
+            "echo boom >&2; exit 3",
+            |e| matches!(e, ToolError::Exited { status: 3, stderr, .. } if stderr == "boom"),
+            "exited with status 3",
+        ),
+        (
+            "copy-objcopy",
+            "for a; do :; done; cp \"$(eval echo \\${$(($#-1))})\" \"$a\"",
+            |e| matches!(e, ToolError::Unverified(_)),
+            "requested sections remain",
+        ),
+        (
+            "greedy-objcopy",
+            "exec llvm-objcopy '--remove-section=.debug_*' \"$@\"",
+            |e| matches!(e, ToolError::Unverified(_)),
+            "unrequested sections disappeared",
+        ),
+        (
+            "silent-objcopy",
+            "exit 0",
+            |e| matches!(e, ToolError::Io { .. }),
+            "wrote no output",
+        ),
+    ];
+    for (name, body, expected, needle) in broken {
+        let objcopy = script(bin.path(), name, body);
+        failure(
+            &tools(scratch.path(), "llvm-readobj", &objcopy),
+            expected,
+            needle,
+        );
+    }
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
         ])
         .assert()
         .success();
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let stdout = stdout(assert.get_output());
     assert!(stdout.contains(&out.display().to_string()), "{stdout}");
     assert!(stdout.contains("1 code object(s)"), "{stdout}");
     assert_eq!(stdout.lines().count(), 1);
@@ -125,9 +125,7 @@ fn code_objects_with_metadata_and_sole_input_placeholder() {
         "#!/bin/sh\ngrep -q alpha \"$1\" || exit 1\ngrep -q alpha \"$2\" || exit 1\n[ -f \"$3/bundle.json\" ] || exit 1\n",
     );
     let out = area.out("out");
-    area.output_cmd(&out, &predicate)
-        .arg("--code-object")
-        .arg(&a)
+    area.object_cmd(&out, &predicate, &a)
         .arg("--metadata")
         .arg(&meta)
         .args([
@@ -334,7 +332,7 @@ fn repository_example_works_from_the_root() {
         ])
         .assert()
         .success();
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let stdout = stdout(assert.get_output());
     assert!(stdout.contains("1 code object(s)"), "{stdout}");
     assert!(out.join("objects/gamma.co").exists());
 }
@@ -380,7 +378,7 @@ fn allow_empty_bundle_controls_the_last_object() {
             command.arg("--allow-empty-bundle");
         }
         let assert = command.assert().success();
-        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        let stdout = stdout(assert.get_output());
         (out, stdout)
     };
     let (out, stdout) = run("kept", false);

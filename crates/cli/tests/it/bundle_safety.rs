@@ -222,9 +222,7 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
     }
     let meta = write("selector.json", br#"{"selected_tests": {"a": 1}}"#);
     let output = area
-        .output_cmd(&area.out("out"), &predicate)
-        .arg("--code-object")
-        .arg(dir.join("a.co"))
+        .object_cmd(&area.out("out"), &predicate, dir.join("a.co"))
         .arg("--metadata")
         .arg(&meta)
         .output()
@@ -337,9 +335,7 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\nexec llvm-objcopy '--remove-section=.debug_*' \"$@\"\n",
     );
     let out = area.out("out");
-    area.output_cmd(&out, &predicate)
-        .arg("--code-object")
-        .arg(&object)
+    area.object_cmd(&out, &predicate, &object)
         .arg("--allow-remove-section=.debug_*")
         .arg("--allow-remove-section=.comment")
         .arg(format!("--objcopy={}", greedy.display()))
@@ -379,9 +375,7 @@ fn bad_objcopy_results_are_logged_rejections() {
         "#!/bin/sh\necho 'cannot do that' >&2\nexit 1\n",
     );
     let out2 = area.out("out2");
-    area.output_cmd(&out2, &predicate)
-        .arg("--code-object")
-        .arg(&object)
+    area.object_cmd(&out2, &predicate, &object)
         .arg("--allow-remove-section=.debug_*")
         .arg(format!("--objcopy={}", failing.display()))
         .assert()

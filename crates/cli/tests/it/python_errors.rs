@@ -123,14 +123,15 @@ fn bad_freeze_annotations_name_the_line() {
     }
 }
 
-/// `--timeout` is checked while the flags are parsed, with the same words in both front ends:
+/// `--timeout` is checked while the flags are parsed, with the same words in every front end:
 /// a value the run could not honour (or that would overflow a deadline) is a usage error, never a
 /// panic, and nothing runs.
 #[test]
-fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
+fn unusable_timeouts_are_usage_errors_in_every_front_end() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.py");
     let bundle_out = dir.path().join("reduced");
+    let file_out = dir.path().join("out.txt");
     for bad in ["nan", "inf", "0", "-1", "1e30"] {
         let python = stderr_of(
             python_command(&example("control_flow.py"), "budget", &out)
@@ -153,7 +154,17 @@ fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
                 .arg(bad),
             2,
         );
-        for stderr in [&python, &bundle] {
+        let file = stderr_of(
+            minrepro()
+                .args(["file", "true"])
+                .arg(example("control_flow.py"))
+                .arg("-o")
+                .arg(&file_out)
+                .arg("--timeout")
+                .arg(bad),
+            2,
+        );
+        for stderr in [&python, &bundle, &file] {
             assert!(
                 stderr.contains(&format!("invalid value '{bad}' for '--timeout"))
                     && stderr.contains("must be a positive number of seconds"),
@@ -161,7 +172,7 @@ fn unusable_timeouts_are_usage_errors_in_both_front_ends() {
             );
             assert!(!stderr.contains("panicked"), "{stderr}");
         }
-        assert!(!out.exists() && !bundle_out.exists());
+        assert!(!out.exists() && !bundle_out.exists() && !file_out.exists());
     }
 }
 

@@ -380,6 +380,9 @@ fn signals_during_publication_publish_all_or_nothing() {
                 );
             }
             130 => assert!(!out.exists(), "{label}: {stderr}"),
+            // On a loaded machine the signal can land before the handler is installed: the
+            // process dies by it, and nothing can have been created yet.
+            -2 | -15 => assert!(!out.exists(), "{label}"),
             other => panic!("{label}: unexpected exit {other}: {stderr}"),
         }
         assert_eq!(tree(&area.input()), before, "{label}");

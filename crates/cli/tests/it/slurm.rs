@@ -84,13 +84,19 @@ fn python_results_equal_local_ones(cluster: &Cluster) {
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
     let local = area.out("local.py");
-    run(&local, &["--backend", "subproc"]);
+    // Value substitution's instrumented run is local, so it is off under a remote launcher:
+    // the local run goes without it too, to compare like with like.
+    run(&local, &["--backend", "subproc", "--no-value-substitution"]);
     let remote = area.out("slurm.py");
     let work_text = work.to_str().unwrap();
     let stderr = run(&remote, &["--launcher", "slurm", "--work-dir", work_text]);
     assert!(
         stderr.contains("note: --launcher slurm runs every candidate as a fresh interpreter"),
         "the runner backend falls back with a notice: {stderr}"
+    );
+    assert!(
+        stderr.contains("runtime-value substitution is off under a remote --launcher"),
+        "{stderr}"
     );
     assert_eq!(
         std::fs::read(&local).unwrap(),

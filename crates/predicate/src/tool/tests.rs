@@ -4,22 +4,25 @@ fn sh(script: &str) -> Vec<OsString> {
     vec!["-c".into(), script.into()]
 }
 
+/// Runs `sh -c script` in a fresh temporary directory, returned with the result for what the
+/// script left there.
 fn run_sh(
-    dir: &Path,
     script: &str,
     timeout: Duration,
     max_stdout: usize,
-) -> Result<ToolOutput, ToolError> {
+) -> (tempfile::TempDir, Result<ToolOutput, ToolError>) {
+    let dir = tempfile::tempdir().unwrap();
     let args = sh(script);
-    run_tool(&ToolRun {
+    let result = run_tool(&ToolRun {
         program: Path::new("/bin/sh"),
         args: &args,
-        cwd: dir,
+        cwd: dir.path(),
         timeout,
         max_stdout,
         hide_cwd: true,
         cleanup: false,
-    })
+    });
+    (dir, result)
 }
 
 fn alive(pid: &str) -> bool {
@@ -37,10 +40,10 @@ fn alive(pid: &str) -> bool {
 #[test]
 fn a_tool_that_hangs_is_killed_at_the_timeout_with_what_it_started() {
     let _serial = crate::processes_lock();
-    let dir = tempfile::tempdir().unwrap();
     // The tool and a background child of its own both hang; both must be gone afterwards.
     let script = "sleep 600 & echo $! > child.pid; echo $$ > tool.pid; exec sleep 600";
-    let error = run_sh(dir.path(), script, Duration::from_millis(500), 1024).unwrap_err();
+    let (dir, result) = run_sh(script, Duration::from_millis(500), 1024);
+    let error = result.unwrap_err();
     assert_eq!(
         error,
         ToolError::TimedOut {
@@ -65,10 +68,9 @@ fn a_tool_that_hangs_is_killed_at_the_timeout_with_what_it_started() {
 #[test]
 fn stdout_beyond_the_bound_is_cut_and_the_tool_still_finishes() {
     let _serial = crate::processes_lock();
-    let dir = tempfile::tempdir().unwrap();
     // 1 MiB through a 1,000-byte bound: the tool must not block on a full pipe.
     let script = "head -c 1048576 /dev/zero | tr '\\0' x; echo done >&2; exit 3";
-    let output = run_sh(dir.path(), script, Duration::from_secs(60), 1000).unwrap();
+    let output = run_sh(script, Duration::from_secs(60), 1000).1.unwrap();
     assert_eq!(output.code, 3);
     assert_eq!(output.stdout, vec![b'x'; 1000]);
     assert!(output.stdout_truncated);
@@ -78,14 +80,9 @@ fn stdout_beyond_the_bound_is_cut_and_the_tool_still_finishes() {
 #[test]
 fn output_within_the_bound_is_whole_and_stderr_hides_the_directory() {
     let _serial = crate::processes_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let output = run_sh(
-        dir.path(),
-        "printf 12345; pwd >&2",
-        Duration::from_secs(60),
-        5,
-    )
-    .unwrap();
+    let output = run_sh("printf 12345; pwd >&2", Duration::from_secs(60), 5)
+        .1
+        .unwrap();
     assert_eq!((output.code, output.stdout.as_slice()), (0, &b"12345"[..]));
     assert!(!output.stdout_truncated);
     assert_eq!(output.stderr.head, "{workspace}\n");

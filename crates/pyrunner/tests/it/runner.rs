@@ -23,9 +23,7 @@ struct Case {
 }
 
 fn case(source: &str) -> Case {
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("cand.py");
-    std::fs::write(&script, source).unwrap();
+    let (dir, script) = minrepro_testkit::temp_file("cand.py", source);
     Case { dir, script }
 }
 
@@ -55,19 +53,36 @@ fn run_with(
     }
 }
 
-fn pool(interpreter: &Path) -> RunnerPool {
-    RunnerPool::start(
-        interpreter,
-        &[],
-        &[("PYTHONDONTWRITEBYTECODE".into(), "1".into())],
-    )
-    .unwrap()
+/// The interpreter and a fork-server pool started on it.
+struct Warm {
+    py: PathBuf,
+    pool: RunnerPool,
+}
+
+impl Warm {
+    fn start() -> Warm {
+        let py = python();
+        let pool =
+            RunnerPool::start(&py, &[], &[("PYTHONDONTWRITEBYTECODE".into(), "1".into())]).unwrap();
+        Warm { py, pool }
+    }
+
+    /// Runs `case` in the pool with a `timeout` in seconds.
+    fn run(&self, case: &Case, timeout: f64) -> RawRun {
+        run_with(Some(&self.pool), &self.py, case, timeout)
+    }
+
+    /// Runs a new case of `source` in the pool; the case (its directory) and the run.
+    fn run_source(&self, source: &str, timeout: f64) -> (Case, RawRun) {
+        let case = case(source);
+        let run = self.run(&case, timeout);
+        (case, run)
+    }
 }
 
 #[test]
 fn results_equal_a_fresh_interpreter() {
-    let py = python();
-    let pool = pool(&py);
+    let warm = Warm::start();
     let programs = [
         "print('hello NEEDLE')\n",
         "import sys\nprint('out')\nsys.stderr.write('err NEEDLE\\n')\nsys.exit(3)\n",
@@ -82,20 +97,24 @@ fn results_equal_a_fresh_interpreter() {
     ];
     for program in programs {
         let c = case(program);
-        let fresh = run_with(None, &py, &c, 30.0);
-        let warm = run_with(Some(&pool), &py, &c, 30.0);
-        assert_eq!(warm.end, fresh.end, "exit status differs for {program:?}");
-        assert_eq!(warm.stdout, fresh.stdout, "stdout differs for {program:?}");
-        assert_eq!(warm.stderr, fresh.stderr, "stderr differs for {program:?}");
+        let fresh = run_with(None, &warm.py, &c, 30.0);
+        let pooled = warm.run(&c, 30.0);
+        assert_eq!(pooled.end, fresh.end, "exit status differs for {program:?}");
+        assert_eq!(
+            pooled.stdout, fresh.stdout,
+            "stdout differs for {program:?}"
+        );
+        assert_eq!(
+            pooled.stderr, fresh.stderr,
+            "stderr differs for {program:?}"
+        );
     }
 }
 
 #[test]
 fn descriptor_level_output_is_captured() {
-    let py = python();
-    let pool = pool(&py);
-    let c = case("import os\nos.write(2, b'native NEEDLE\\n')\n");
-    let run = run_with(Some(&pool), &py, &c, 30.0);
+    let warm = Warm::start();
+    let (_case, run) = warm.run_source("import os\nos.write(2, b'native NEEDLE\\n')\n", 30.0);
     assert_eq!(run.end, RunEnd::Exited(0));
     assert!(run.stderr.contains_needle);
     assert_eq!(run.stderr.head, "native NEEDLE\n");
@@ -103,29 +122,24 @@ fn descriptor_level_output_is_captured() {
 
 #[test]
 fn no_state_leaks_between_candidates() {
-    let py = python();
-    let pool = pool(&py);
+    let warm = Warm::start();
     let first =
         case("import json\njson.LEAK = 1\nimport builtins\nbuiltins.LEAK = 1\nGLOBAL = 1\n");
-    assert_eq!(
-        run_with(Some(&pool), &py, &first, 30.0).end,
-        RunEnd::Exited(0)
-    );
+    assert_eq!(warm.run(&first, 30.0).end, RunEnd::Exited(0));
     let second = case(
         "import json, builtins\nprint(hasattr(json, 'LEAK'), hasattr(builtins, 'LEAK'), 'GLOBAL' in globals())\n",
     );
-    let run = run_with(Some(&pool), &py, &second, 30.0);
+    let run = warm.run(&second, 30.0);
     assert_eq!(run.stdout.head, "False False False\n");
 }
 
 #[test]
 fn timeout_kills_grandchildren_and_the_helper_survives() {
-    let py = python();
-    let pool = pool(&py);
-    let c = case(
+    let warm = Warm::start();
+    let (c, run) = warm.run_source(
         "import subprocess, time, os\np = subprocess.Popen(['sleep', '1000'])\nopen(os.path.join(os.getcwd(), 'pid'), 'w').write(str(p.pid))\ntime.sleep(1000)\n",
+        1.0,
     );
-    let run = run_with(Some(&pool), &py, &c, 1.0);
     assert_eq!(run.end, RunEnd::TimedOut);
     let pid: i32 = std::fs::read_to_string(c.dir.path().join("pid"))
         .unwrap()
@@ -138,39 +152,36 @@ fn timeout_kills_grandchildren_and_the_helper_survives() {
         stat.is_empty() || stat.contains(") Z"),
         "grandchild {pid} survived: {stat}"
     );
-    let after = run_with(Some(&pool), &py, &case("print('NEEDLE')\n"), 30.0);
+    let after = warm.run(&case("print('NEEDLE')\n"), 30.0);
     assert_eq!(after.end, RunEnd::Exited(0));
-    assert_eq!(pool.restarts(), 0);
+    assert_eq!(warm.pool.restarts(), 0);
 }
 
 #[test]
 fn helper_death_mid_run_restarts_and_retries_once() {
-    let py = python();
-    let pool = pool(&py);
+    let warm = Warm::start();
     // The candidate kills its helper (its parent) the first time only; the retry on a fresh
     // helper succeeds.
-    let c = case(
+    let (_case, run) = warm.run_source(
         "import os, signal\nmark = os.path.join(os.getcwd(), 'killed')\nif not os.path.exists(mark):\n    open(mark, 'w').close()\n    os.kill(os.getppid(), signal.SIGKILL)\n    import time; time.sleep(5)\nprint('second NEEDLE')\n",
+        30.0,
     );
-    let run = run_with(Some(&pool), &py, &c, 30.0);
     assert_eq!(run.end, RunEnd::Exited(0));
     assert!(run.stdout.contains_needle);
-    assert_eq!(pool.restarts(), 1);
+    assert_eq!(warm.pool.restarts(), 1);
 }
 
 #[test]
 fn two_threads_share_the_pool() {
-    let py = python();
-    let pool = pool(&py);
+    let warm = Warm::start();
     std::thread::scope(|scope| {
         for i in 0..2 {
-            let (pool, py) = (&pool, &py);
+            let warm = &warm;
             scope.spawn(move || {
                 for j in 0..5 {
-                    let c = case(&format!(
-                        "import time\ntime.sleep(0.05)\nprint('NEEDLE {i} {j}')\n"
-                    ));
-                    let run = run_with(Some(pool), py, &c, 30.0);
+                    let source =
+                        format!("import time\ntime.sleep(0.05)\nprint('NEEDLE {i} {j}')\n");
+                    let (_case, run) = warm.run_source(&source, 30.0);
                     assert_eq!(run.stdout.head, format!("NEEDLE {i} {j}\n"));
                 }
             });
@@ -190,8 +201,7 @@ fn a_failing_preload_is_reported_for_fallback() {
 /// The helper's command line, as `ps` shows it, is one short line: the source arrives on stdin.
 #[test]
 fn helper_command_line_is_short() {
-    let interpreter = python();
-    let _pool = pool(&interpreter);
+    let _warm = Warm::start();
     let me = std::process::id().to_string();
     let mut helpers = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {

@@ -131,12 +131,6 @@ pub fn add_varargs(ctx: &mut Ctx<'_>, f: &ast::StmtFunctionDef) {
         return;
     };
     let range = first.0.start..last.0.end;
-    let mut text = String::new();
-    let mut at = range.start;
-    for (edit, insert) in &edits {
-        text.push_str(ctx.text(at..edit.start));
-        text.push_str(insert);
-        at = edit.end;
-    }
+    let text = ctx.spliced(range.clone(), &edits);
     ctx.push(Group::Canonicalizations, "add-varargs", range, text, &[]);
 }

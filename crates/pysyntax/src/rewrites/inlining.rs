@@ -305,12 +305,7 @@ fn bindings<'a>(
 /// Whether `expr` is a constant: literals, and displays and operators of constants.
 fn constant(expr: &Expr) -> bool {
     match expr {
-        Expr::NumberLiteral(_)
-        | Expr::StringLiteral(_)
-        | Expr::BytesLiteral(_)
-        | Expr::BooleanLiteral(_)
-        | Expr::NoneLiteral(_)
-        | Expr::EllipsisLiteral(_) => true,
+        e if e.is_literal_expr() => true,
         Expr::Tuple(t) => t.elts.iter().all(constant),
         Expr::List(l) => l.elts.iter().all(constant),
         Expr::Set(s) => s.elts.iter().all(constant),
@@ -434,14 +429,7 @@ fn expression(
         }
     }
     let whole = span(value);
-    let mut text = String::new();
-    let mut at = whole.start;
-    for (range, replacement) in &edits {
-        text.push_str(ctx.text(at..range.start));
-        text.push_str(replacement);
-        at = range.end;
-    }
-    text.push_str(ctx.text(at..whole.end));
+    let text = ctx.spliced(whole.clone(), &edits);
     let single = matches!(edits.as_slice(), [(r, _)] if *r == whole);
     let bare =
         single || ((is_primary(value) || is_bracketed(value)) && !ctx.breaks_line(whole.clone()));

@@ -128,22 +128,19 @@ pub fn parameters(ctx: &mut Ctx<'_>, p: &Parameters, receiver: bool) {
         };
         items.push((span(param), kind));
     }
+    // `*args` and `**kwargs` go with their stars.
+    let starred = |parameter: &ast::Parameter, stars: TokenKind| {
+        let r = span(parameter);
+        (with_stars(ctx, r.start, stars)..r.end, "remove-parameter")
+    };
     if let Some(vararg) = &p.vararg {
-        let r = span(&**vararg);
-        items.push((
-            with_stars(ctx, r.start, TokenKind::Star)..r.end,
-            "remove-parameter",
-        ));
+        items.push(starred(vararg, TokenKind::Star));
     }
     for param in &p.kwonlyargs {
         items.push((span(param), "remove-parameter"));
     }
     if let Some(kwarg) = &p.kwarg {
-        let r = span(&**kwarg);
-        items.push((
-            with_stars(ctx, r.start, TokenKind::DoubleStar)..r.end,
-            "remove-parameter",
-        ));
+        items.push(starred(kwarg, TokenKind::DoubleStar));
     }
     items.sort_by_key(|(r, _)| r.start);
     remove_each(ctx, &items);

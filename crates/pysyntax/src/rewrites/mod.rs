@@ -89,6 +89,23 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The text of `range` with the `edits` inside it (sorted, disjoint) applied; edits outside
+    /// `range` are passed over.
+    pub fn spliced(&self, range: Range<usize>, edits: &[(Range<usize>, String)]) -> String {
+        let mut text = String::new();
+        let mut at = range.start;
+        for (r, replacement) in edits
+            .iter()
+            .filter(|(r, _)| range.start <= r.start && r.end <= range.end)
+        {
+            text.push_str(self.text(at..r.start));
+            text.push_str(replacement);
+            at = r.end;
+        }
+        text.push_str(self.text(at..range.end));
+        text
+    }
+
     /// Source text of `range` (empty if out of bounds).
     pub fn text(&self, range: Range<usize>) -> &'a str {
         self.source.get(range).unwrap_or("")
@@ -253,20 +270,21 @@ pub fn is_bracketed(expr: &Expr) -> bool {
 /// Whether `expr` is a primary (a name, literal, call, attribute or subscript): it binds
 /// tighter than any operator, so it needs no parentheses as an operand.
 pub fn is_primary(expr: &Expr) -> bool {
+    use Expr::{Attribute, Call, FString, Name, Subscript, TString};
+    expr.is_literal_expr()
+        || matches!(
+            expr,
+            Name(_) | FString(_) | TString(_) | Call(_) | Attribute(_) | Subscript(_)
+        )
+}
+
+/// Whether `expr` opens a scope of its own: a lambda or a comprehension (a generator
+/// expression included).
+pub fn opens_scope(expr: &Expr) -> bool {
+    use Expr::{DictComp, Generator, Lambda, ListComp, SetComp};
     matches!(
         expr,
-        Expr::Name(_)
-            | Expr::NumberLiteral(_)
-            | Expr::StringLiteral(_)
-            | Expr::BytesLiteral(_)
-            | Expr::FString(_)
-            | Expr::TString(_)
-            | Expr::BooleanLiteral(_)
-            | Expr::NoneLiteral(_)
-            | Expr::EllipsisLiteral(_)
-            | Expr::Call(_)
-            | Expr::Attribute(_)
-            | Expr::Subscript(_)
+        Lambda(_) | ListComp(_) | SetComp(_) | DictComp(_) | Generator(_)
     )
 }
 

@@ -3,7 +3,8 @@
 //! selections of real rewrite sites (and arbitrary edits) over the modules of
 //! [`corpus`](super::prepared::corpus).
 
-use super::prepared::{corpus, random_edit, top_level_spans, Rng};
+use super::edit;
+use super::prepared::{corpus, random_edits, top_level_spans, Rng};
 use crate::*;
 
 /// Counts of one run of comparisons.
@@ -100,9 +101,7 @@ fn incremental_name_filter_equals_full_on_random_edits() {
         let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
         let statements = top_level_spans(&source);
         for round in 0..30 {
-            let edits: Vec<Rewrite> = (0..1 + rng.below(3))
-                .map(|_| random_edit(&mut rng, &source, &statements))
-                .collect();
+            let edits = random_edits(&mut rng, &source, &statements);
             let chosen: Vec<&Rewrite> = edits.iter().collect();
             compare(&name, &prepared, &chosen, &mut tally);
             let next = apply(&source, &chosen);
@@ -148,11 +147,7 @@ fn calls_of_unchanged_chunks_follow_their_callee() {
         ("    return a\n", "    return a\nf = 1\n", false),
     ] {
         let at = base.find(from).expect("site");
-        let edit = Rewrite {
-            kind: "test",
-            range: at..at + from.len(),
-            replacement: to.into(),
-        };
+        let edit = edit("test", at..at + from.len(), to);
         let prepared = Prepared::new(base, Group::FastRemovals, DEFAULT_MINOR);
         let edited = prepared.apply(&[&edit]);
         assert!(prepared.loses_definition_changed(&edited).is_some(), "{to}");

@@ -7,6 +7,7 @@ mod freeze;
 mod inlining;
 mod prepared;
 mod progress;
+mod rewrites;
 mod robustness;
 mod scopes;
 mod symtable;
@@ -24,6 +25,24 @@ pub(crate) fn results(source: &str, group: Group, kind: &str) -> Vec<String> {
         .filter(|r| r.kind == kind)
         .map(|r| apply(source, &[r]))
         .collect()
+}
+
+/// A rewrite of `range` by `replacement`.
+pub(crate) fn edit(
+    kind: &'static str,
+    range: std::ops::Range<usize>,
+    replacement: &str,
+) -> Rewrite {
+    Rewrite {
+        kind,
+        range,
+        replacement: replacement.to_owned(),
+    }
+}
+
+/// The rewrites among `all` that `keep` accepts, by reference (as `apply` takes them).
+pub(crate) fn picked(all: &[Rewrite], keep: impl Fn(&Rewrite) -> bool) -> Vec<&Rewrite> {
+    all.iter().filter(|r| keep(r)).collect()
 }
 
 /// Asserts that some `kind` rewrite of `source` gives `expected`, which is valid Python.

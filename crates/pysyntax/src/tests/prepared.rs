@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use super::edit;
 use crate::*;
 
 /// A small deterministic generator (splitmix64), so failures reproduce.
@@ -117,6 +118,17 @@ pub(super) fn top_level_spans(source: &str) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
+/// One to three [`random_edit`]s of `source`.
+pub(super) fn random_edits(
+    rng: &mut Rng,
+    source: &str,
+    statements: &[std::ops::Range<usize>],
+) -> Vec<Rewrite> {
+    (0..1 + rng.below(3))
+        .map(|_| random_edit(rng, source, statements))
+        .collect()
+}
+
 /// A random edit of `source`: often a whole top-level statement (`statements` are their
 /// spans), else a range snapped to character boundaries and often to line starts, replaced
 /// with one of [`NASTY`].
@@ -147,11 +159,11 @@ pub(super) fn random_edit(
         start..end.max(start)
     };
     let kinds = ["remove-statement", "remove-argument", "halve-integer"];
-    Rewrite {
-        kind: kinds[rng.below(kinds.len())],
+    edit(
+        kinds[rng.below(kinds.len())],
         range,
-        replacement: NASTY[rng.below(NASTY.len())].to_owned(),
-    }
+        NASTY[rng.below(NASTY.len())],
+    )
 }
 
 /// Compares [`Prepared`] with the full functions on one selection; returns whether the
@@ -217,9 +229,7 @@ fn incremental_check_equals_full_check_on_random_edits() {
         let prepared = Prepared::new(&source, Group::FastRemovals, DEFAULT_MINOR);
         let statements = top_level_spans(&source);
         for _ in 0..60 {
-            let edits: Vec<Rewrite> = (0..1 + rng.below(3))
-                .map(|_| random_edit(&mut rng, &source, &statements))
-                .collect();
+            let edits = random_edits(&mut rng, &source, &statements);
             let chosen: Vec<&Rewrite> = edits.iter().collect();
             invalid += usize::from(check_valid(&apply(&source, &chosen)).is_err());
             decided_alone += usize::from(compare(&name, &prepared, &chosen));
@@ -259,11 +269,7 @@ fn module_state_forces_full_checks() {
     let base = "x = 1\ny = 2\n";
     let prepared = Prepared::new(base, Group::FastRemovals, DEFAULT_MINOR);
     for replacement in ["from __future__ import annotations\n", "global x\n"] {
-        let edit = Rewrite {
-            kind: "test",
-            range: 6..12,
-            replacement: replacement.into(),
-        };
+        let edit = edit("test", 6..12, replacement);
         let edited = prepared.apply(&[&edit]);
         assert!(prepared.check_changed(&edited).is_none());
         assert!(prepared.check(&edited).is_err(), "{replacement}");
@@ -275,11 +281,7 @@ fn an_invalid_base_gets_full_checks() {
     // `return` outside a function in one chunk: an edit elsewhere must not make it valid.
     let base = "x = 1\nreturn 2\ny = 3\n";
     let prepared = Prepared::new(base, Group::FastRemovals, DEFAULT_MINOR);
-    let edit = Rewrite {
-        kind: "test",
-        range: 15..21,
-        replacement: "y = 4\n".into(),
-    };
+    let edit = edit("test", 15..21, "y = 4\n");
     let edited = prepared.apply(&[&edit]);
     assert_eq!(edited.text(), "x = 1\nreturn 2\ny = 4\n");
     assert!(prepared.check_changed(&edited).is_none());
@@ -303,11 +305,7 @@ fn chunks_that_do_not_end_a_line_are_checked_in_full() {
         // A byte order mark is only skipped at the start of the file.
         (6..12, "\u{feff}w = 2\n", false),
     ] {
-        let edit = Rewrite {
-            kind: "test",
-            range,
-            replacement: replacement.into(),
-        };
+        let edit = edit("test", range, replacement);
         let edited = prepared.apply(&[&edit]);
         let full = check_valid(edited.text()).map(|()| token_count(edited.text()));
         assert_eq!(full.is_ok(), valid, "{:?}", edited.text());

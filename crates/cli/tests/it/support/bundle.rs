@@ -34,6 +34,18 @@ impl Area {
         command
     }
 
+    /// [`Area::output_cmd`] with `--code-object OBJECT`, ready for more inputs and flags.
+    pub fn object_cmd(
+        &self,
+        out: &Path,
+        predicate: &Path,
+        object: impl AsRef<std::ffi::OsStr>,
+    ) -> Command {
+        let mut command = self.output_cmd(out, predicate);
+        command.arg("--code-object").arg(object);
+        command
+    }
+
     /// `minrepro bundle --bundle BUNDLE --output OUT --predicate PREDICATE`, ready for more flags.
     pub fn reduce_cmd(&self, bundle: &Path, out: &Path, predicate: &Path) -> Command {
         let mut command = self.bundle_cmd();

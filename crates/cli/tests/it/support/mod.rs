@@ -109,6 +109,11 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// A run's stdout as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// A path as UTF-8 text (test paths always are).
 pub fn text(path: &Path) -> &str {
     path.to_str().unwrap()

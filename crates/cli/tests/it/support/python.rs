@@ -141,6 +141,8 @@ pub fn reduce(source: &Path, dir: &Path, extra: &[&str]) -> (PathBuf, (u64, u64)
 pub struct Reduced {
     /// Keeps the output's directory alive.
     pub _dir: tempfile::TempDir,
+    /// The `--err-msg` it was reduced for.
+    pub msg: String,
     /// The reduced file.
     pub out: PathBuf,
     /// Its size in tokens.
@@ -159,6 +161,20 @@ impl Reduced {
             after * factor < was,
             "{after} tokens is not 1/{factor} of {was}"
         );
+    }
+
+    /// Asserts the output is at most `1/factor` of the original's size and still fails as the
+    /// original did: its run prints the `--err-msg` and ends with an `exception` traceback line.
+    pub fn assert_still_fails(&self, factor: u64, exception: &str) {
+        self.assert_shrunk(factor);
+        let output = self.output();
+        assert!(
+            output.contains(&self.msg),
+            "{:?} missing from:\n{output}",
+            self.msg
+        );
+        let last = last_stderr_line(&self.run);
+        assert!(last.starts_with(exception), "{last}");
     }
 
     /// stdout and stderr of the output's run.
@@ -181,6 +197,7 @@ pub fn reduce_example(name: &str, msg: &str, extra: &[&str], pythonpath: Option<
     let run = run_python(&out, pythonpath);
     Reduced {
         _dir: dir,
+        msg: msg.to_owned(),
         out,
         after,
         was,

@@ -12,7 +12,7 @@ use super::super::{span, Ctx, Suite};
 use super::sites::{CallStatement, Names};
 use super::{operand_text, value_text, Analysis, Callee};
 use crate::indent::reindent;
-use crate::scopes::{Use, MODULE};
+use crate::scopes::{Reference, Use, MODULE};
 use crate::text::{indent_at, is_line_start, next_line_start};
 use ruff_python_ast::visitor::Visitor;
 
@@ -121,7 +121,7 @@ pub(super) fn statements(
         }
         lines.push(moved_with(ctx, &suite, &indent, &edits));
     }
-    let result = result.map(|e| (e, spliced(ctx, span(e), &edits)));
+    let result = result.map(|e| (e, ctx.spliced(span(e), &edits)));
     let separator = format!("{}{indent}", ctx.nl);
     if statement.whole {
         // `f(…)` alone: the statements, then the value if there is one.
@@ -181,15 +181,7 @@ fn receiver_name<'a>(
         && !analysis.counts.keys().any(|&(_, n)| n == name)
         && !crate::builtin_names::BUILTIN_NAMES.contains(&name.as_str())
         && !matches!(name.as_str(), "match" | "case" | "type" | "_");
-    let plain = analysis
-        .count(callee.scope, parameter)
-        .is_some_and(|c| c.binds == 1)
-        && analysis
-            .resolution
-            .references
-            .iter()
-            .filter(|r| r.scope == callee.scope && r.name == parameter)
-            .all(|r| r.occurs == callee.scope);
+    let plain = bound_once_and_all(analysis, callee, parameter, |r| r.occurs == callee.scope);
     (fresh && plain && is_identifier(&name)).then_some((parameter, name))
 }
 
@@ -253,41 +245,32 @@ pub(super) fn substitutable(
         _ => false,
     };
     one_token
-        && analysis
-            .count(callee.scope, p)
-            .is_some_and(|c| c.binds == 1)
+        && bound_once_and_all(analysis, callee, p, |r| {
+            // `2.real` is no attribute of `2`.
+            let attribute = ctx
+                .token_after(r.at.end)
+                .is_some_and(|t| t.kind() == TokenKind::Dot);
+            r.occurs == callee.scope && !(attribute && argument.is_number_literal_expr())
+        })
+}
+
+/// Whether the callee's local `name` is bound once in its scope and every reference to that
+/// binding is `ok`.
+fn bound_once_and_all(
+    analysis: &Analysis<'_, '_>,
+    callee: &Callee<'_>,
+    name: &str,
+    ok: impl FnMut(&Reference<'_>) -> bool,
+) -> bool {
+    analysis
+        .count(callee.scope, name)
+        .is_some_and(|c| c.binds == 1)
         && analysis
             .resolution
             .references
             .iter()
-            .filter(|r| r.scope == callee.scope && r.name == p)
-            .all(|r| {
-                // `2.real` is no attribute of `2`.
-                let attribute = ctx
-                    .token_after(r.at.end)
-                    .is_some_and(|t| t.kind() == TokenKind::Dot);
-                r.occurs == callee.scope && !(attribute && argument.is_number_literal_expr())
-            })
-}
-
-/// The text of `range` with the `edits` inside it (sorted, disjoint) applied.
-pub(super) fn spliced(
-    ctx: &Ctx<'_>,
-    range: Range<usize>,
-    edits: &[(Range<usize>, String)],
-) -> String {
-    let mut text = String::new();
-    let mut at = range.start;
-    for (r, replacement) in edits
-        .iter()
-        .filter(|(r, _)| range.start <= r.start && r.end <= range.end)
-    {
-        text.push_str(ctx.text(at..r.start));
-        text.push_str(replacement);
-        at = r.end;
-    }
-    text.push_str(ctx.text(at..range.end));
-    text
+            .filter(|r| r.scope == callee.scope && r.name == name)
+            .all(ok)
 }
 
 /// [`Ctx::moved`] with the `edits` inside the suite (names: never at a line start, never over a

@@ -9,7 +9,7 @@ use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
-use super::super::span;
+use super::super::{opens_scope, span};
 
 /// The statement a call is evaluated in, once and unconditionally: the call is in its value
 /// (`x = f(…)`, `return g(f(…))`, `raise E(f(…))`, …) or header (`for x in f(…):`, `if f(…):`,
@@ -36,13 +36,8 @@ impl Sites<'_> {
     /// value).
     fn once(&mut self, stmt: &Stmt, expr: &Expr, value: bool) {
         match expr {
-            Expr::BoolOp(_)
-            | Expr::If(_)
-            | Expr::Lambda(_)
-            | Expr::ListComp(_)
-            | Expr::SetComp(_)
-            | Expr::DictComp(_)
-            | Expr::Generator(_) => return,
+            Expr::BoolOp(_) | Expr::If(_) => return,
+            e if opens_scope(e) => return,
             Expr::Call(call) => {
                 let r = span(stmt);
                 let whole = matches!(stmt, Stmt::Expr(_)) && value;
@@ -126,13 +121,8 @@ impl<'a> Visitor<'a> for Names<'a> {
                 self.nested |= matches!(name, "super" | "__class__");
                 self.loads.push((span(expr), name));
             }
-            Expr::Name(_)
-            | Expr::Named(_)
-            | Expr::Lambda(_)
-            | Expr::ListComp(_)
-            | Expr::SetComp(_)
-            | Expr::DictComp(_)
-            | Expr::Generator(_) => self.nested = true,
+            Expr::Name(_) | Expr::Named(_) => self.nested = true,
+            e if opens_scope(e) => self.nested = true,
             Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => {
                 self.nested = true;
                 self.suspends = true;

@@ -1,0 +1,38 @@
+//! Test support shared by minrepro's crates: a dev-dependency only, never part of a build.
+//!
+//! Unit tests across the floors (predicate, driver, text, front ends) start from the same
+//! scratch state: a fresh temporary directory with one path, or one file, in it.
+
+use std::path::PathBuf;
+
+use tempfile::TempDir;
+
+/// A fresh temporary directory and the path of `name` in it (nothing created there yet).
+/// The directory is removed when the returned [`TempDir`] is dropped.
+pub fn temp_path(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    let path = dir.path().join(name);
+    (dir, path)
+}
+
+/// A fresh temporary directory holding the file `name` with `contents`, and that file's path.
+pub fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> (TempDir, PathBuf) {
+    let (dir, path) = temp_path(name);
+    std::fs::write(&path, contents).expect("write a temporary file");
+    (dir, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_is_there_until_the_directory_is_dropped() {
+        let (dir, path) = temp_file("b.txt", "x");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "x");
+        let (other, missing) = temp_path("c");
+        assert!(!missing.exists() && other.path() != dir.path());
+        drop(dir);
+        assert!(!path.exists());
+    }
+}
