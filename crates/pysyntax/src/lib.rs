@@ -187,7 +187,8 @@ impl Group {
 /// Every rewrite `kind` with its group, in group order. See the `rewrites` modules for what each
 /// does: statement removal (`remove-statement`, `remove-decorator`, `remove-handler`,
 /// `remove-else`, `remove-finally`), block hoisting (`if-to-body`, `if-to-else`, `for-to-body`,
-/// `while-to-body`, `with-to-body`, `try-to-body`), a function called once inlined
+/// `while-to-body`, `with-to-body`, `try-to-body`, `try-to-handler`, `def-to-body`,
+/// `class-to-body`), a function called once inlined
 /// (`inline-function-call`), a compound statement to its header's expression (`for-to-iter`,
 /// `while-to-test`, `if-to-test`), canonicalizations (`with-as-to-assign`, `add-varargs`),
 /// expression simplifications (grouping parentheses too: `remove-parentheses`), constant
@@ -201,6 +202,9 @@ pub const KINDS: &[(&str, Group)] = &[
     ("while-to-body", Group::FastRemovals),
     ("with-to-body", Group::FastRemovals),
     ("try-to-body", Group::FastRemovals),
+    ("try-to-handler", Group::FastRemovals),
+    ("def-to-body", Group::FastRemovals),
+    ("class-to-body", Group::FastRemovals),
     ("remove-handler", Group::FastRemovals),
     ("remove-else", Group::FastRemovals),
     ("remove-finally", Group::FastRemovals),
@@ -224,6 +228,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("unary-to-operand", Group::Simplifications),
     ("boolop-to-operand", Group::Simplifications),
     ("compare-to-operand", Group::Simplifications),
+    ("comprehension-to-element", Group::Simplifications),
     ("inline-variable", Group::Simplifications),
     ("inline-call-expression", Group::Simplifications),
     ("inline-call-body", Group::Simplifications),

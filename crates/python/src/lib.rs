@@ -238,7 +238,9 @@ fn value_recorder(
         source.file_name.clone(),
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
-        std::env::var_os("MINREPRO_VALUE_LAST").is_some(),
+        // The last value (the evaluation closest before the failure), not only values every
+        // evaluation agreed on: see `values.rs` and bench/python/RESULTS.md.
+        true,
     )))
 }
 

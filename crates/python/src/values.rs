@@ -6,9 +6,10 @@
 //! arguments, environment and working directory of the candidates, under its own time limit,
 //! and writes what it saw as JSON. A site is offered only when no evaluation of it entered
 //! third-party code or touched a value such code produced (so "wrong result" bugs of a library
-//! keep their call), none raised, and every evaluation gave the same literal (measured on the
-//! benchmark corpus against "the last value": see `bench/python/RESULTS.md`). Results are
-//! cached by text, so the run happens once per current text that the group searches.
+//! keep their call) and none raised; it is offered with the literal of its last evaluation, the
+//! one closest before the failure (a site evaluated in a loop, such as a message built for
+//! every order, gets the value of the failing iteration). Results are cached by text, so the
+//! run happens once per current text that the group searches.
 
 use std::collections::HashMap;
 use std::ffi::OsString;

@@ -8,13 +8,22 @@
 //! - `with-to-body`: `with E as V, F: B` → `V = 0…` (zeros shaped like `V`) then `B` (the
 //!   context managers' entry and exit go);
 //! - `try-to-body`: `try: B except …` → `B`; `remove-handler`: drop one `except` clause;
+//! - `try-to-handler`: `try: B except E as V: H …` → `V = 0` then `H` (the failure raised again
+//!   from a handler, with what the `try` body did to get there gone);
+//! - `def-to-body`: `def f(P): B` → `B` (run where the function is defined), when `B` reads no
+//!   parameter and has no `return`, `yield`, `await`, `nonlocal` of its own; `class-to-body`:
+//!   `class C: B` → `B` when `B` defines no function (the class's methods go first). Both let a
+//!   failure raised inside a function or method reach the top level without its callers; neither
+//!   is offered for a definition before or around frozen code (the frozen code must still run
+//!   before the failure);
 //! - `remove-else`: drop an `elif`/`else` clause of an `if`, or the `else` of `for`/`while`/`try`;
 //!   `remove-finally`: drop a `finally` clause.
 
 use std::ops::Range;
 
 use ruff_python_ast::token::TokenKind;
-use ruff_python_ast::{self as ast, ExceptHandler, Expr, Stmt};
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{self as ast, ExceptHandler, Expr, ExprContext, Stmt};
 use ruff_text_size::Ranged;
 
 use super::{span, Ctx, Suite};
@@ -168,7 +177,20 @@ pub fn try_rewrites(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtTry) {
     let range = stmt.start().to_usize()..ctx.compound_end(stmt, last_body);
     let to = indent_at(ctx.source, range.start).to_string();
     if let Some(body) = ctx.suite(&s.body) {
-        push_block(ctx, "try-to-body", range, String::new(), &body, &to);
+        push_block(ctx, "try-to-body", range.clone(), String::new(), &body, &to);
+    }
+    for handler in &s.handlers {
+        let ExceptHandler::ExceptHandler(h) = handler;
+        if h.body.iter().all(super::headers::does_nothing) {
+            continue; // as much as removing the statement
+        }
+        let Some(body) = ctx.suite(&h.body) else {
+            continue;
+        };
+        let prefix = h.name.as_ref().map_or_else(String::new, |name| {
+            format!("{} = 0{}{to}", name.id.as_str(), ctx.nl)
+        });
+        push_block(ctx, "try-to-handler", range.clone(), prefix, &body, &to);
     }
     remove_trailing_clause(ctx, &s.orelse, TokenKind::Else, "remove-else");
     if !s.handlers.is_empty() {
@@ -227,5 +249,91 @@ fn remove_trailing_clause(
             remove_clause(ctx, k.start().to_usize(), body, kind);
         }
         _ => {}
+    }
+}
+
+/// `def-to-body`.
+pub fn def_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtFunctionDef) {
+    if ctx.group != Group::FastRemovals
+        || s.is_async
+        || s.body.iter().all(super::headers::does_nothing)
+    {
+        return;
+    }
+    let p = &s.parameters;
+    let names: Vec<&str> = p
+        .posonlyargs
+        .iter()
+        .chain(&p.args)
+        .chain(&p.kwonlyargs)
+        .map(|a| a.parameter.name.id.as_str())
+        .chain(p.vararg.iter().map(|a| a.name.id.as_str()))
+        .chain(p.kwarg.iter().map(|a| a.name.id.as_str()))
+        .collect();
+    let mut finder = OwnScope {
+        names: &names,
+        found: false,
+    };
+    finder.visit_body(&s.body);
+    if finder.found {
+        return;
+    }
+    whole_to_body(ctx, stmt, &s.body, "def-to-body");
+}
+
+/// `class-to-body`.
+pub fn class_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, s: &ast::StmtClassDef) {
+    if ctx.group != Group::FastRemovals
+        || s.body.iter().all(super::headers::does_nothing)
+        || s.body.iter().any(Stmt::is_function_def_stmt)
+    {
+        return;
+    }
+    whole_to_body(ctx, stmt, &s.body, "class-to-body");
+}
+
+/// The definition `stmt` (with its decorators) replaced by its block `body`.
+fn whole_to_body(ctx: &mut Ctx<'_>, stmt: &Stmt, body: &[Stmt], kind: &'static str) {
+    let range = stmt.start().to_usize()..ctx.compound_end(stmt, body);
+    // The body would run where the definition stands: never before (or instead of) frozen code.
+    if !is_line_start(ctx.source, range.start) || ctx.frozen.iter().any(|f| f.end > range.start) {
+        return;
+    }
+    let to = indent_at(ctx.source, range.start).to_string();
+    if let Some(block) = ctx.suite(body) {
+        push_block(ctx, kind, range, String::new(), &block, &to);
+    }
+}
+
+/// Finds, in a function body outside nested scopes, what moving the body out of the function
+/// would break: `return`, `yield`, `await`, `nonlocal`, or a read of one of `names`.
+struct OwnScope<'n> {
+    names: &'n [&'n str],
+    found: bool,
+}
+
+impl Visitor<'_> for OwnScope<'_> {
+    fn visit_stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Return(_) | Stmt::Nonlocal(_) => self.found = true,
+            Stmt::FunctionDef(d) => {
+                // Its decorators and defaults run here; its body does not.
+                for decorator in &d.decorator_list {
+                    self.visit_expr(&decorator.expression);
+                }
+                self.visit_parameters(&d.parameters);
+            }
+            _ => walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => self.found = true,
+            Expr::Name(n) if n.ctx == ExprContext::Load && self.names.contains(&n.id.as_str()) => {
+                self.found = true;
+            }
+            _ => walk_expr(self, expr),
+        }
     }
 }

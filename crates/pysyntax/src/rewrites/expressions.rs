@@ -9,11 +9,15 @@
 //! - `call-to-receiver`: `x.f(…)` → `x` (a method call dropped from a chain);
 //! - `call-to-callee`: `f(…)(…)` → `f(…)` (the call of a call's result dropped);
 //! - `unary-to-operand`: `-x`, `not x`, `await x` → `x`;
-//! - `boolop-to-operand`: `a and b` → `a` / `b`; `compare-to-operand`: `a < b` → `a` / `b`.
+//! - `boolop-to-operand`: `a and b` → `a` / `b`; `compare-to-operand`: `a < b` → `a` / `b`;
+//! - `comprehension-to-element`: `[E for x in xs]` → `E` (also sets, generators and a dict's
+//!   `K: V` → `K` / `V`) when `E` reads no name the comprehension binds: the element evaluated
+//!   once, without the loop that fed it.
 //!
 //! Moved operands keep their text and are parenthesised where needed ([`Ctx::operand`]).
 
-use ruff_python_ast::{self as ast, Expr};
+use ruff_python_ast::visitor::{walk_expr, Visitor};
+use ruff_python_ast::{self as ast, Comprehension, Expr, ExprContext};
 
 use super::{span, Ctx};
 use crate::Group;
@@ -121,5 +125,48 @@ pub fn operands<'e>(
         for part in parts {
             replace_by(ctx, whole, part, kind);
         }
+    }
+}
+
+/// `comprehension-to-element`.
+pub fn comprehension(ctx: &mut Ctx<'_>, whole: &Expr) {
+    if ctx.group != Group::Simplifications {
+        return;
+    }
+    let (parts, generators): (Vec<&Expr>, &[Comprehension]) = match whole {
+        Expr::ListComp(c) => (vec![&c.elt], &c.generators),
+        Expr::SetComp(c) => (vec![&c.elt], &c.generators),
+        Expr::Generator(c) => (vec![&c.elt], &c.generators),
+        Expr::DictComp(c) => (
+            c.key.iter().map(|k| &**k).chain([&*c.value]).collect(),
+            &c.generators,
+        ),
+        _ => return,
+    };
+    let mut bound = Names(Vec::new(), ExprContext::Store);
+    for generator in generators {
+        bound.visit_expr(&generator.target);
+    }
+    for part in parts {
+        let mut read = Names(Vec::new(), ExprContext::Load);
+        read.visit_expr(part);
+        if read.0.iter().all(|name| !bound.0.contains(name)) {
+            replace_by(ctx, whole, part, "comprehension-to-element");
+        }
+    }
+}
+
+/// The names of an expression in one context (`Store`: bound; `Load`: read), nested scopes
+/// included.
+struct Names(Vec<String>, ExprContext);
+
+impl Visitor<'_> for Names {
+    fn visit_expr(&mut self, expr: &Expr) {
+        if let Expr::Name(n) = expr {
+            if n.ctx == self.1 {
+                self.0.push(n.id.to_string());
+            }
+        }
+        walk_expr(self, expr);
     }
 }

@@ -45,7 +45,7 @@ pub fn header_to_expression(ctx: &mut Ctx<'_>, stmt: &Stmt) {
 }
 
 /// Whether `stmt` is `pass` or `...`.
-fn does_nothing(stmt: &Stmt) -> bool {
+pub(super) fn does_nothing(stmt: &Stmt) -> bool {
     match stmt {
         Stmt::Pass(_) => true,
         Stmt::Expr(e) => e.value.is_ellipsis_literal_expr(),

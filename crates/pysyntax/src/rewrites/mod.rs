@@ -403,12 +403,14 @@ impl Visitor<'_> for Walker<'_, '_> {
                 control_flow::with_to_body(ctx, stmt, s);
             }
             Stmt::FunctionDef(s) => {
+                control_flow::def_to_body(ctx, stmt, s);
                 canonical::add_varargs(ctx, s);
                 let receiver = self.class_body && !lists::is_static(s);
                 lists::parameters(ctx, &s.parameters, receiver);
                 statements::decorators(ctx, &s.decorator_list);
             }
             Stmt::ClassDef(s) => {
+                control_flow::class_to_body(ctx, stmt, s);
                 if let Some(arguments) = &s.arguments {
                     lists::arguments(ctx, arguments, "remove-base");
                 }
@@ -485,6 +487,9 @@ impl Visitor<'_> for Walker<'_, '_> {
             Expr::List(l) => lists::elements(ctx, l.elts.iter().map(span).collect()),
             Expr::Set(s) => lists::elements(ctx, s.elts.iter().map(span).collect()),
             Expr::Dict(d) => lists::dict_items(ctx, d),
+            Expr::ListComp(_) | Expr::SetComp(_) | Expr::Generator(_) | Expr::DictComp(_) => {
+                expressions::comprehension(ctx, expr)
+            }
             Expr::Lambda(lambda) => {
                 if let Some(parameters) = &lambda.parameters {
                     lists::parameters(ctx, parameters, false);

@@ -90,3 +90,44 @@ fn inline_a_variable_used_once() {
     let all = results(s, Simplifications, "inline-variable");
     assert_eq!(all.len(), 2, "{all:#?}");
 }
+
+#[test]
+fn comprehension_to_element_when_the_element_needs_no_loop_variable() {
+    assert_rewrite(
+        "for s in xs:\n    {'': {}['k'] for t in s}\n",
+        Simplifications,
+        "comprehension-to-element",
+        "for s in xs:\n    {}['k']\n",
+    );
+    assert_rewrite(
+        "y = [f(s) for t in u]\n",
+        Simplifications,
+        "comprehension-to-element",
+        "y = f(s)\n",
+    );
+    assert_rewrite(
+        "y = g(a + b for t in u)\n",
+        Simplifications,
+        "comprehension-to-element",
+        "y = g((a + b))\n",
+    );
+    // Only the dict's key qualifies here; an element reading a bound name never does.
+    assert_eq!(
+        results(
+            "d = {k: v for v in u}\n",
+            Simplifications,
+            "comprehension-to-element"
+        ),
+        ["d = k\n"]
+    );
+    assert_none(
+        "y = {t + 1 for (a, t) in u if a}\n",
+        Simplifications,
+        "comprehension-to-element",
+    );
+    assert_none(
+        "y = [a for b in u for a in b]\n",
+        Simplifications,
+        "comprehension-to-element",
+    );
+}
