@@ -125,7 +125,7 @@ def _profile(frame, event, arg):
         module = getattr(arg, "__module__", None)
         if module is None:
             owner = getattr(arg, "__self__", None)
-            if isinstance(owner, type(sys)):
+            if isinstance(owner, _MODULE):
                 module = owner.__name__
             elif owner is not None:
                 module = getattr(type(owner), "__module__", None)
@@ -227,7 +227,7 @@ def _main():
     code = compile(text, PROGRAM, "exec", dont_inherit=True)
     builtins._minrepro_begin = _minrepro_begin
     builtins._minrepro_end = _minrepro_end
-    main = type(sys)("__main__")
+    main = _MODULE("__main__")
     main.__file__ = PROGRAM
     main.__cached__ = None
     main.__builtins__ = builtins
