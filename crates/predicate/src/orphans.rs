@@ -146,6 +146,8 @@ mod tests {
 
     #[test]
     fn a_dead_child_in_our_own_group_is_left_for_its_parent_to_reap() {
+        // The sweep reaps zombies in other groups: other tests' children must not be one.
+        let _serial = crate::processes_lock();
         // Started the default way (in our group), as a program embedding this crate would.
         let mut child = Command::new("sh").args(["-c", "exit 7"]).spawn().unwrap();
         let pid = child.id() as i32;
