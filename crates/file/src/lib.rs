@@ -12,9 +12,11 @@
 //!
 //! A single file is reduced by the shared text layer (`minrepro-text`) through [`language`]'s
 //! implementation of its `Language` trait; several files or a directory tree by [`passes`] over a
-//! [`tree::Tree`], whole files first.
+//! [`tree::Tree`], whole files first, then headers included once inlined into their includer
+//! ([`inline`]).
 
 pub mod args;
+pub mod inline;
 pub mod language;
 pub mod lex;
 pub mod lexical;

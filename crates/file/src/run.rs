@@ -8,6 +8,7 @@ use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
 use minrepro_text::TextJob;
 
 use crate::args::{FileArgs, StrategyArg};
+use crate::inline::InlinePass;
 use crate::language::TextFile;
 use crate::oracle::TreeOracle;
 use crate::passes::{FilesPass, GroupPass, Strategy};
@@ -258,7 +259,8 @@ fn single_text<'t>(output: &Output, tree: &'t Tree) -> Option<(PathBuf, &'t str)
         .and(file.text().map(|text| (path, text)))
 }
 
-/// Reduces several files or a tree with [`GroupPass`]es after whole-file removal.
+/// Reduces several files or a tree with [`GroupPass`]es after whole-file removal and header
+/// inlining.
 fn reduce_tree(
     args: &FileArgs,
     (original, origins, known): (&Tree, &[Origin], Option<Outcome>),
@@ -272,10 +274,12 @@ fn reduce_tree(
     };
     let jobs = args.common.jobs as usize;
     let files = FilesPass { jobs };
+    let inline = InlinePass { jobs };
     let groups = GroupPass::all(strategy, jobs);
     let mut passes: Vec<&dyn Pass<Tree>> = Vec::new();
     if original.files.len() > 1 {
         passes.push(&files);
+        passes.push(&inline);
     }
     passes.extend(groups.iter().map(|p| p as &dyn Pass<Tree>));
     let mut on_accept = |tree: &Tree| {

@@ -204,6 +204,20 @@ pub fn load(origins: &[Origin]) -> Result<Tree, InputError> {
 }
 
 impl Tree {
+    /// A tree of text files (name, text), for tests.
+    #[cfg(test)]
+    pub(crate) fn of_texts(files: &[(&str, &str)]) -> Tree {
+        Tree {
+            files: files
+                .iter()
+                .map(|(name, text)| File {
+                    name: (*name).into(),
+                    content: Content::Text((*text).into()),
+                })
+                .collect(),
+        }
+    }
+
     /// Size: tokens of every text file plus one per file, then bytes.
     pub fn size(&self) -> (usize, usize) {
         self.files.iter().fold((0, 0), |(t, b), f| {

@@ -283,6 +283,49 @@ fn jobs_do_not_change_the_result() {
     }
 }
 
+/// A two-file C project whose conflict is between the header and the source: the header is
+/// inlined into the source (it is included once) and goes; `-j 1` and `-j 3` agree.
+#[test]
+fn a_header_included_once_is_inlined_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    fs::create_dir_all(&proj).unwrap();
+    fs::write(
+        proj.join("main.c"),
+        "#include <stdio.h>\n#include \"util.h\"\n\nlong scale(long x) { return x * 2; }\n\nint main(void)\n{\n    printf(\"%ld\\n\", scale(3));\n    return other();\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        proj.join("util.h"),
+        "#ifndef UTIL_H\n#define UTIL_H\n/* Scales. */\nint scale(int x);\nint other(void);\n#endif\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "cd proj && LC_ALL=C gcc -c main.c -o /dev/null 2>&1 | grep -q \"conflicting types for 'scale'\"",
+    );
+    let mut results = Vec::new();
+    for (jobs, out) in [("1", "one"), ("3", "three")] {
+        ok(&minrepro(
+            dir.path(),
+            &["./t.sh", "proj", "-o", out, "-q", "-j", jobs],
+        ));
+        let out = dir.path().join(out);
+        assert_eq!(
+            walk(&out),
+            ["proj/main.c"],
+            "the header is inlined and gone"
+        );
+        let main = fs::read_to_string(out.join("proj/main.c")).unwrap();
+        assert!(!main.contains("include"), "{main}");
+        assert_eq!(main.matches("scale").count(), 2, "{main}");
+        results.push(main);
+    }
+    assert_eq!(results[0], results[1]);
+    assert!(proj.join("util.h").exists(), "inputs untouched");
+}
+
 #[test]
 fn sigint_keeps_the_best_result_so_far() {
     let dir = tempfile::tempdir().unwrap();
