@@ -9,6 +9,10 @@ use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
 use crate::language::TextFile;
 
+/// Fallback groups also searched right after the syntax group with their candidates re-parsed
+/// (see `SyntaxAware::checking_early`), with the names of those searches.
+const CHECKED_EARLY: &[(&str, &str)] = &[("tokens", "syntax-tokens")];
+
 /// The `--list-languages` answer: one line per grammar, its name and extensions.
 pub fn list_languages() -> String {
     let lines: Vec<String> = GRAMMARS
@@ -43,8 +47,9 @@ pub fn reduce_single(
 ) -> Result<TextReduced, RunError> {
     match grammar {
         Some(grammar) => {
-            let language =
-                SyntaxAware::new(grammar, file).map_err(|e| RunError::Failed(e.to_string()))?;
+            let language = SyntaxAware::new(grammar, file)
+                .map_err(|e| RunError::Failed(e.to_string()))?
+                .checking_early(CHECKED_EARLY);
             reduce_text(language, job)
         }
         None => reduce_text(file, job),

@@ -23,6 +23,13 @@ use crate::GrammarError;
 pub enum Group<G> {
     /// Deletions and hoistings from the parse tree.
     Syntax,
+    /// The outermost of those sites again, right after the syntax group: what the syntax
+    /// group's inner edits freed (a function whose last use a hoisting removed) goes before
+    /// the finer groups chip at it.
+    Outer,
+    /// A group of the fallback language whose candidates are re-parsed, right after the syntax
+    /// group (see [`SyntaxAware::checking_early`]).
+    Checked(G),
     /// A group of the fallback language.
     Other(G),
 }
@@ -95,6 +102,9 @@ pub struct SyntaxAware<F> {
     fallback: F,
     /// Whether the fallback's candidates are re-parsed too.
     check_fallback: bool,
+    /// Fallback groups (by name) also searched, checked, right after the syntax group, with
+    /// the names of those searches.
+    early: &'static [(&'static str, &'static str)],
 }
 
 impl<F> SyntaxAware<F> {
@@ -104,6 +114,7 @@ impl<F> SyntaxAware<F> {
             syntax: Arc::new(Syntax::new(grammar)?),
             fallback,
             check_fallback: false,
+            early: &[],
         })
     }
 
@@ -113,6 +124,15 @@ impl<F> SyntaxAware<F> {
             check_fallback: on,
             ..self
         }
+    }
+
+    /// Also searches the fallback groups named in `early` (fallback name, name of the checked
+    /// search) right after the syntax group, their candidates re-parsed like the syntax
+    /// group's: the edits of those groups that keep the parse as clean (`println!(..)` →
+    /// `(..)`) are found before the unchecked groups, and every other candidate is refused
+    /// without a run. The unchecked groups still come later, in their place.
+    pub fn checking_early(self, early: &'static [(&'static str, &'static str)]) -> Self {
+        SyntaxAware { early, ..self }
     }
 
     /// The grammar.
@@ -219,14 +239,29 @@ where
     type Prepared = PreparedSyntax<F>;
 
     fn groups(&self) -> Vec<Self::Group> {
-        let mut groups = vec![Group::Syntax];
-        groups.extend(self.fallback.groups().into_iter().map(Group::Other));
+        let fallback = self.fallback.groups();
+        let mut groups = vec![Group::Syntax, Group::Outer];
+        for (name, _) in self.early {
+            let found = fallback
+                .iter()
+                .find(|g| self.fallback.group_name(**g) == *name);
+            groups.extend(found.map(|g| Group::Checked(*g)));
+        }
+        groups.extend(fallback.into_iter().map(Group::Other));
         groups
     }
 
     fn group_name(&self, group: Self::Group) -> &'static str {
         match group {
             Group::Syntax => "syntax",
+            Group::Outer => "syntax-outer",
+            Group::Checked(group) => {
+                let name = self.fallback.group_name(group);
+                self.early
+                    .iter()
+                    .find(|(fallback, _)| *fallback == name)
+                    .map_or(name, |(_, checked)| checked)
+            }
             Group::Other(group) => self.fallback.group_name(group),
         }
     }
@@ -239,7 +274,14 @@ where
                 levels: true,
                 ..Policy::default()
             },
-            Group::Other(group) => self.fallback.policy(group),
+            // Failed alone on an unchanged text: not tried again by this group (the syntax
+            // group still tries it, level 0 first, in the next round).
+            Group::Outer => Policy {
+                probdd: true,
+                skip_failed: true,
+                ..Policy::default()
+            },
+            Group::Checked(group) | Group::Other(group) => self.fallback.policy(group),
         }
     }
 
@@ -254,13 +296,18 @@ where
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
         let sites = match group {
             Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
-            Group::Other(group) => Sites::Other(self.fallback.prepare(text, group)),
+            Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
+            Group::Checked(group) | Group::Other(group) => {
+                Sites::Other(self.fallback.prepare(text, group))
+            }
         };
-        self.prepared(text, sites)
+        let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
+        self.prepared(text, sites, checked)
     }
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
-        self.prepared(text, Sites::Other(self.fallback.prepare_current(text)))
+        let sites = Sites::Other(self.fallback.prepare_current(text));
+        self.prepared(text, sites, self.check_fallback)
     }
 
     /// The fallback's key: for its own groups, and for the syntax group the key of its first
@@ -268,11 +315,25 @@ where
     /// names and blanks).
     fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
         match group {
-            Group::Syntax => {
+            Group::Syntax | Group::Outer => {
                 let first = *self.fallback.groups().first()?;
                 self.fallback.fruitless_key(text, first)
             }
-            Group::Other(group) => self.fallback.fruitless_key(text, group),
+            Group::Checked(group) | Group::Other(group) => self.fallback.fruitless_key(text, group),
+        }
+    }
+
+    fn learns_prior(&self, group: Self::Group) -> bool {
+        match group {
+            Group::Syntax | Group::Outer => true,
+            Group::Checked(group) | Group::Other(group) => self.fallback.learns_prior(group),
+        }
+    }
+
+    fn prior_fallback(&self, group: Self::Group) -> Option<Self::Group> {
+        match group {
+            Group::Other(group) => self.fallback.prior_fallback(group).map(Group::Other),
+            Group::Syntax | Group::Outer | Group::Checked(_) => None,
         }
     }
 
@@ -296,11 +357,13 @@ where
     F: Language + Clone,
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
-    fn prepared(&self, text: &str, sites: Sites<F::Prepared>) -> PreparedSyntax<F> {
-        let (size, checked) = match &sites {
-            Sites::Other(prepared) => (prepared.size(), self.check_fallback),
-            Sites::Syntax(_) => (self.fallback.size(text), true),
+    /// `text` prepared with `sites`; `checked`: its candidates are re-parsed.
+    fn prepared(&self, text: &str, sites: Sites<F::Prepared>, checked: bool) -> PreparedSyntax<F> {
+        let size = match &sites {
+            Sites::Other(prepared) => prepared.size(),
+            Sites::Syntax(_) => self.fallback.size(text),
         };
+        let checked = checked || matches!(sites, Sites::Syntax(_));
         PreparedSyntax {
             source: text.to_owned(),
             size,

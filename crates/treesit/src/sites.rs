@@ -27,7 +27,7 @@ pub const HOIST: &str = "hoist";
 
 /// Most hoistings offered per node besides its smallest compatible descendant: its largest
 /// ones.
-const MAX_HOISTS: usize = 2;
+const MAX_HOISTS: usize = 1;
 /// Most descendants looked at for a node's hoistings.
 const HOIST_SCAN: usize = 256;
 
@@ -38,6 +38,9 @@ pub struct Listing {
     pub sites: Vec<Site>,
     /// The element ranges of each separated list.
     lists: Vec<Vec<Range<usize>>>,
+    /// Where each list's trailing separator (after its last element) ends, if it has one: it
+    /// goes when every element goes (`{ a, }` → `{ }`, not `{ , }`).
+    trailing: Vec<Option<usize>>,
     /// An element deletion's range → (list, position in it).
     members: HashMap<(usize, usize), (usize, usize)>,
 }
@@ -75,6 +78,22 @@ impl Listing {
         listing
     }
 
+    /// Only the sites no other site contains (a node's deletion and hoistings, which share
+    /// its range, all stay).
+    pub fn outermost(mut self) -> Listing {
+        let mut outer: Option<Range<usize>> = None;
+        self.sites.retain(|site| {
+            let inside = outer.as_ref().is_some_and(|o| {
+                o.start <= site.range.start && site.range.end <= o.end && *o != site.range
+            });
+            if !inside && outer.as_ref().is_none_or(|o| site.range.start >= o.end) {
+                outer = Some(site.range.clone());
+            }
+            !inside
+        });
+        self
+    }
+
     /// The sites of one parent's children.
     fn add_children(
         &mut self,
@@ -100,6 +119,7 @@ impl Listing {
         let list = separated.then(|| {
             self.lists
                 .push(members.iter().map(|(c, _)| c.byte_range()).collect());
+            self.trailing.push(trailing_separator(children, grammar));
             self.lists.len() - 1
         });
         let mut push = |site: Site, seen: &mut HashSet<_>| {
@@ -136,10 +156,19 @@ impl Listing {
                         self.members.insert((range.start, range.end), (list, index));
                         push(deletion(DELETE_ELEMENT, range), seen);
                     }
-                    None => push(
-                        deletion(DELETE_NODE, lines_of(text, child.byte_range())),
-                        seen,
-                    ),
+                    None => {
+                        // An optional field goes with the tokens that introduce it (`: T`,
+                        // `= v`, `-> T`, `; 3`).
+                        let start = if field.is_some() && !slot.multiple {
+                            leading_tokens(children, child, grammar)
+                        } else {
+                            child.start_byte()
+                        };
+                        push(
+                            deletion(DELETE_NODE, lines_of(text, start..child.end_byte())),
+                            seen,
+                        );
+                    }
                 }
             }
             let whole = &text[child.byte_range()];
@@ -198,7 +227,8 @@ impl Listing {
                 } else if first > 0 {
                     elements[first - 1].end..elements[last].end
                 } else {
-                    elements[first].start..elements[last].end
+                    let end = self.trailing[list].unwrap_or(elements[last].end);
+                    elements[first].start..end
                 };
                 out.push(Cow::Owned(deletion(DELETE_ELEMENT, range)));
             }
@@ -228,6 +258,46 @@ fn children_of(node: Node<'_>) -> Vec<(Node<'_>, Option<&'static str>)> {
         }
     }
     out
+}
+
+/// Where the separator right after the last named child of a list ends, if there is one.
+fn trailing_separator(
+    children: &[(Node<'_>, Option<&'static str>)],
+    grammar: &Grammar,
+) -> Option<usize> {
+    let last = children
+        .iter()
+        .rposition(|(c, _)| c.is_named() && !c.is_extra())?;
+    let (next, _) = children.get(last + 1)?;
+    (!next.is_named() && grammar.separators.contains(&next.kind())).then(|| next.end_byte())
+}
+
+/// Opening brackets: never taken along with an optional field.
+const OPENERS: [&str; 4] = ["(", "[", "{", "<"];
+
+/// Where the deletion of `child` (an optional field) starts: before the anonymous tokens
+/// right before it (not separators or opening brackets) when a named sibling precedes them,
+/// else at `child`.
+fn leading_tokens(
+    children: &[(Node<'_>, Option<&'static str>)],
+    child: Node<'_>,
+    grammar: &Grammar,
+) -> usize {
+    let Some(at) = children.iter().position(|(c, _)| c.id() == child.id()) else {
+        return child.start_byte();
+    };
+    let mut start = child.start_byte();
+    for (before, _) in children[..at].iter().rev() {
+        if before.is_named() {
+            return start;
+        }
+        let kind = before.kind();
+        if before.is_extra() || grammar.separators.contains(&kind) || OPENERS.contains(&kind) {
+            break;
+        }
+        start = before.start_byte();
+    }
+    child.start_byte()
 }
 
 fn deletion(kind: &'static str, range: Range<usize>) -> Site {

@@ -9,7 +9,7 @@ use minrepro_text::{splice, Language, Measure, Policy, Prepared, Site, SitesText
 use tree_sitter::Node;
 
 use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST};
-use crate::{by_name, error_count, Group, Syntax, SyntaxAware, GRAMMARS};
+use crate::{by_name, error_count, Group, PreparedSyntax, Syntax, SyntaxAware, GRAMMARS};
 
 /// A small clean program per grammar.
 fn sample(name: &str) -> &'static str {
@@ -242,7 +242,8 @@ fn c_offers_the_perses_edits() {
     assert!(deleted.contains(&("else return a ? b : 0;".into(), String::new())));
     assert!(deleted.iter().all(|(t, _)| t != "(a)"), "{deleted:?}");
     let hoisted = offered("c", text, HOIST);
-    for (from, to) in [("g(h(a))", "h(a)"), ("a ? b : 0", "a"), ("a ? b : 0", "b")] {
+    // The ternary's smallest descendant (the last of equal length) and its largest (the first).
+    for (from, to) in [("g(h(a))", "h(a)"), ("a ? b : 0", "a"), ("a ? b : 0", "0")] {
         assert!(
             hoisted.contains(&(from.into(), to.into())),
             "{from} → {to}: {hoisted:?}"
@@ -334,4 +335,108 @@ fn the_syntax_group_and_the_fallbacks_have_the_fallbacks_fruitless_keys() {
     assert!(key(a, Group::Syntax).is_some());
     assert_eq!(key(a, Group::Syntax), key(a, Group::Other(())));
     assert_ne!(key(a, Group::Syntax), key(b, Group::Syntax));
+}
+
+#[test]
+fn an_optional_field_goes_with_the_tokens_that_introduce_it() {
+    let text = "fn f() -> u8 {\n    let x: [u8; 3] = [1, 2, 3];\n    x[0]\n}\n";
+    let syntax = syntax("rust");
+    let deleted = offered("rust", text, DELETE_NODE);
+    for gone in ["-> u8", ": [u8; 3]", "= [1, 2, 3]", "; 3"] {
+        assert!(
+            deleted.contains(&(gone.into(), String::new())),
+            "{gone}: {deleted:?}"
+        );
+    }
+    for site in syntax
+        .listing(text)
+        .sites
+        .iter()
+        .filter(|s| s.kind == DELETE_NODE)
+    {
+        let edited = splice(text, &[site]);
+        let bare = ["u8", "[u8; 3]", "[1, 2, 3]", "3"];
+        assert!(
+            !bare.contains(&text[site.range.clone()].trim()),
+            "{:?} alone leaves its token: {edited:?}",
+            &text[site.range.clone()]
+        );
+    }
+}
+
+#[test]
+fn a_list_loses_its_trailing_separator_with_its_last_element() {
+    let text = "struct S {\n    a: u8,\n    b: u8,\n}\n";
+    let syntax = syntax("rust");
+    let listing = syntax.listing(text);
+    let elements: Vec<&Site> = listing
+        .sites
+        .iter()
+        .filter(|s| s.kind == DELETE_ELEMENT)
+        .collect();
+    assert_eq!(elements.len(), 2);
+    let removals = listing.removals(&elements);
+    let plain: Vec<&Site> = removals.iter().map(|c| c.as_ref()).collect();
+    let edited = splice(text, &plain);
+    assert_eq!(edited.replace(char::is_whitespace, ""), "structS{}");
+    assert_eq!(syntax.errors(&edited), 0);
+    // One element: the other's comma stays.
+    let one = listing.removals(&elements[1..]);
+    let plain: Vec<&Site> = one.iter().map(|c| c.as_ref()).collect();
+    assert_eq!(
+        splice(text, &plain).replace(char::is_whitespace, ""),
+        "structS{a:u8,}"
+    );
+}
+
+#[test]
+fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broken_parses() {
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words)
+        .unwrap()
+        .checking_early(&[("words", "syntax-words"), ("absent", "never")]);
+    let groups = language.groups();
+    assert_eq!(
+        groups,
+        [
+            Group::Syntax,
+            Group::Outer,
+            Group::Checked(()),
+            Group::Other(())
+        ]
+    );
+    assert_eq!(language.group_name(Group::Checked(())), "syntax-words");
+    assert_eq!(language.group_name(Group::Other(())), "words");
+    let text = "int main ( void ) { return 0 ; }\n";
+    let site = |prepared: &PreparedSyntax<Words>, word: &str| {
+        let found = prepared
+            .sites()
+            .iter()
+            .find(|s| &text[s.range.clone()] == word);
+        prepared.apply(&[found.unwrap()])
+    };
+    let checked = language.prepare(text, Group::Checked(()));
+    assert_eq!(checked.check(&site(&checked, ")")), None);
+    assert_eq!(checked.check(&site(&checked, "0")), Some(9));
+    // The same group in its own place stays unchecked.
+    let unchecked = language.prepare(text, Group::Other(()));
+    assert_eq!(unchecked.check(&site(&unchecked, ")")), Some(9));
+}
+
+#[test]
+fn the_outer_group_offers_the_outermost_sites_only() {
+    let text = "int f(void) { return g(h(1)); }\nint x;\n";
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+    assert_eq!(language.group_name(Group::Outer), "syntax-outer");
+    let all = language.prepare(text, Group::Syntax);
+    let outer = language.prepare(text, Group::Outer);
+    let ranges: Vec<&str> = outer
+        .sites()
+        .iter()
+        .map(|s| text[s.range.clone()].trim())
+        .collect();
+    assert_eq!(ranges, ["int f(void) { return g(h(1)); }", "int x;"]);
+    assert!(all.sites().len() > outer.sites().len());
+    // Checked like the syntax group.
+    let broken = text.replace("int x;", "int x");
+    assert_eq!(outer.check(&broken), None);
 }
