@@ -99,8 +99,8 @@ pub use oracle::TextOracle;
 pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
 pub use plain::{Measure, SitesText};
 pub use run::{
-    check_stats_file, judge_original, reduce_text, refuse_existing_output, shell_quoted,
-    working_dir, TextJob, TextReduced,
+    check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,
+    shell_quoted, working_dir, TextJob, TextReduced,
 };
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
