@@ -291,6 +291,17 @@ def report(results, path, args):
     print(f"wrote {path}")
 
 
+def against_cvise(by_case, mine_tool, cases):
+    """`mine_tool`'s predicate runs and wall time summed over `cases` against C-Vise --not-c's,
+    with the ratios."""
+    def total(tool, key):
+        return sum(by_case[c][tool][key] for c in cases)
+    mr, cv = total(mine_tool, "runs"), total("cvise-not-c", "runs")
+    mw, cw = total(mine_tool, "wall_s"), total("cvise-not-c", "wall_s")
+    return (f"{mine_tool} {mr} runs, C-Vise --not-c {cv} runs (ratio {mr / max(cv, 1):.2f}); "
+            f"wall {mw:.0f} s vs {cw:.0f} s (ratio {mw / max(cw, 1e-9):.2f}).")
+
+
 def bar(by_case, mine_tool):
     """Issue 18's bar for `mine_tool`: on every case, tokens <= the smallest reproducing result
     of every language-independent peer; over the corpus, runs <= 50% of C-Vise --not-c's and
@@ -309,24 +320,13 @@ def bar(by_case, mine_tool):
                          f"peer {best} ({who}): {'met' if ok else 'NOT met'}")
     both = [c for c in by_case if {mine_tool, "cvise-not-c"} <= set(by_case[c])]
     if both:
-        mr = sum(by_case[c][mine_tool]["runs"] for c in both)
-        cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in both)
-        mw = sum(by_case[c][mine_tool]["wall_s"] for c in both)
-        cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in both)
-        lines += ["", f"Over the {len(both)} cases both ran: {mine_tool} {mr} runs, C-Vise "
-                  f"--not-c {cv} runs (ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs "
-                  f"{cw:.0f} s (ratio {mw / max(cw, 1e-9):.2f})."]
+        lines += ["", f"Over the {len(both)} cases both ran: "
+                  f"{against_cvise(by_case, mine_tool, both)}"]
         free = [c for c in both
                 if not by_case[c][mine_tool]["capped"] and not by_case[c]["cvise-not-c"]["capped"]]
         if free:
-            mr = sum(by_case[c][mine_tool]["runs"] for c in free)
-            cv = sum(by_case[c]["cvise-not-c"]["runs"] for c in free)
-            mw = sum(by_case[c][mine_tool]["wall_s"] for c in free)
-            cw = sum(by_case[c]["cvise-not-c"]["wall_s"] for c in free)
             lines += ["", f"Over the {len(free)} cases where neither hit the cap "
-                      f"({', '.join(sorted(free))}): {mine_tool} {mr} runs, C-Vise --not-c {cv} "
-                      f"(ratio {mr / max(cv, 1):.2f}); wall {mw:.0f} s vs {cw:.0f} s "
-                      f"(ratio {mw / max(cw, 1e-9):.2f})."]
+                      f"({', '.join(sorted(free))}): {against_cvise(by_case, mine_tool, free)}"]
     return lines
 
 

@@ -24,10 +24,12 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+use minrepro_predicate::FileStamp;
 
 use crate::case::Metadata;
 
@@ -65,33 +67,6 @@ impl Source<'_> {
                 bytes.len() as u64 == metadata.json_len()
                     && blake3::hash(&bytes).to_hex().as_str() == metadata.digest()
             }
-        })
-    }
-}
-
-/// The metadata of a stored file that any write, truncation, mode change or replacement changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mode: u32,
-    nlink: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-impl Stamp {
-    fn of(path: &Path) -> std::io::Result<Stamp> {
-        let m = std::fs::symlink_metadata(path)?;
-        Ok(Stamp {
-            dev: m.dev(),
-            ino: m.ino(),
-            size: m.size(),
-            mode: m.mode(),
-            nlink: m.nlink(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-            ctime: (m.ctime(), m.ctime_nsec()),
         })
     }
 }
@@ -186,7 +161,7 @@ struct Used<'a> {
     key: String,
     source: Source<'a>,
     /// Stamp right after linking (`None`: written as a copy, nothing shared).
-    stamp: Option<Stamp>,
+    stamp: Option<FileStamp>,
 }
 
 /// Exclusive use of one slot for one evaluation. Dropping it checks every linked file, repairs
@@ -253,7 +228,7 @@ impl<'a> Lease<'a> {
         let stamp = match linked {
             Ok(()) => {
                 self.stats.linked += 1;
-                Some(Stamp::of(&path)?)
+                Some(FileStamp::of_link(&path)?)
             }
             Err(_) => {
                 // Another filesystem, no hard links, too many links: a private copy.
@@ -278,7 +253,7 @@ impl<'a> Lease<'a> {
         for item in &used {
             let Some(recorded) = item.stamp else { continue };
             let path = self.slot().dir.join(&item.key);
-            let intact = match Stamp::of(&path) {
+            let intact = match FileStamp::of_link(&path) {
                 Ok(now) if now == recorded => true,
                 // Only the link count and ctime moved (the predicate removed or renamed its link,
                 // or touched the directory): the bytes decide.

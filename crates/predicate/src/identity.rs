@@ -21,27 +21,48 @@ pub struct FileIdentity {
     pub mode: u32,
 }
 
-/// Cheap metadata used to skip re-hashing unchanged files.
+/// Cheap metadata of a file that any write, truncation, mode change, new link or replacement
+/// changes: compared to skip re-reading a file that did not change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct StatStamp {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime_ns: i128,
-    ctime_ns: i128,
-    mode: u32,
+pub struct FileStamp {
+    /// Device.
+    pub dev: u64,
+    /// Inode.
+    pub ino: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// `st_mode` (type and permission bits).
+    pub mode: u32,
+    /// Hard links.
+    pub nlink: u64,
+    /// Modification time (seconds, nanoseconds).
+    pub mtime: (i64, i64),
+    /// Status change time (seconds, nanoseconds).
+    pub ctime: (i64, i64),
 }
 
-fn stamp(path: &Path) -> std::io::Result<StatStamp> {
-    let meta = std::fs::metadata(path)?;
-    Ok(StatStamp {
-        dev: meta.dev(),
-        ino: meta.ino(),
-        size: meta.size(),
-        mtime_ns: meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128,
-        ctime_ns: meta.ctime() as i128 * 1_000_000_000 + meta.ctime_nsec() as i128,
-        mode: meta.mode(),
-    })
+impl FileStamp {
+    /// The stamp of `path`, following a final symbolic link.
+    pub fn of(path: &Path) -> std::io::Result<FileStamp> {
+        Ok(Self::from_metadata(&std::fs::metadata(path)?))
+    }
+
+    /// The stamp of `path` itself (a symbolic link is not followed).
+    pub fn of_link(path: &Path) -> std::io::Result<FileStamp> {
+        Ok(Self::from_metadata(&std::fs::symlink_metadata(path)?))
+    }
+
+    fn from_metadata(m: &std::fs::Metadata) -> FileStamp {
+        FileStamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mode: m.mode(),
+            nlink: m.nlink(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        }
+    }
 }
 
 /// blake3 of `fields` joined by NUL bytes: one digest of several strings, none of which holds
@@ -96,7 +117,7 @@ impl FileIdentity {
 #[derive(Debug)]
 pub struct IdentitySet {
     files: Vec<FileIdentity>,
-    stamps: Mutex<Vec<Option<StatStamp>>>,
+    stamps: Mutex<Vec<Option<FileStamp>>>,
 }
 
 impl IdentitySet {
@@ -108,7 +129,7 @@ impl IdentitySet {
             if files.iter().any(|f| &f.path == path) {
                 continue;
             }
-            let before = stamp(path).ok();
+            let before = FileStamp::of(path).ok();
             files.push(FileIdentity::of(path)?);
             stamps.push(before);
         }
@@ -133,7 +154,7 @@ impl IdentitySet {
     pub fn verify(&self) -> Result<(), IdentityError> {
         let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
         for (file, known) in self.files.iter().zip(stamps.iter_mut()) {
-            let now = stamp(&file.path).map_err(|source| IdentityError::Gone {
+            let now = FileStamp::of(&file.path).map_err(|source| IdentityError::Gone {
                 path: file.path.clone(),
                 source,
             })?;

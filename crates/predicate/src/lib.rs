@@ -30,7 +30,9 @@ mod tool;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT, OUTPUT_TAIL_LIMIT, TRUNCATED_MARKER};
 pub use error::{ExecutableError, IdentityError, SetupError, StartError, TemplateError};
-pub use identity::{digest_fields, digest_file, resolve_executable, FileIdentity, IdentitySet};
+pub use identity::{
+    digest_fields, digest_file, resolve_executable, FileIdentity, FileStamp, IdentitySet,
+};
 pub use interrupt::{
     install_interrupt_handler, is_interrupted, register_group, simulate_interrupt, CancelFlag,
 };

@@ -195,15 +195,17 @@ impl Names {
             .flat_map(|r| &self.chunks[r.clone()])
             .map(|s| &**s)
             .collect();
+        // The removed and the added chunks summed once: a candidate may remove thousands of
+        // chunks, and summing them again for every name they hold was quadratic.
+        let mut gone_counts = Counts::default();
+        gone.iter().for_each(|s| gone_counts.add(&s.names));
+        let mut added_counts = Counts::default();
+        added.iter().for_each(|s| added_counts.add(&s.names));
         let count = |table: Table, name: &str| {
-            let of = |s: &Summary| s.names.table(table).get(name).copied().unwrap_or(0);
-            let base = self.totals.table(table).get(name).copied().unwrap_or(0);
-            base - gone.iter().map(|s| of(s)).sum::<usize>()
-                + added.iter().map(|s| of(s)).sum::<usize>()
+            let of = |c: &Counts| c.table(table).get(name).copied().unwrap_or(0);
+            of(&self.totals) - of(&gone_counts) + of(&added_counts)
         };
-        let stars = self.totals.star_imports
-            - gone.iter().map(|s| s.names.star_imports).sum::<usize>()
-            + added.iter().map(|s| s.names.star_imports).sum::<usize>();
+        let stars = self.totals.star_imports - gone_counts.star_imports + added_counts.star_imports;
         let (dynamic_names, dynamic_attributes) =
             dynamic_flags(stars > 0, |table, name| count(table, name) > 0);
         let base_has = |table: Table, name: &str| self.totals.table(table).contains_key(name);
@@ -278,12 +280,18 @@ impl Names {
             let methods = base_entries(true, name, false);
             resolve(callee, binds, &functions, &methods).cloned()
         };
+        // Bindings of the removed and added chunks, summed once (see `loses_definition`).
+        let mut gone_binds = HashMap::default();
+        gone.iter()
+            .for_each(|s| add(&mut gone_binds, &s.arity.binds));
+        let mut added_binds = HashMap::default();
+        added
+            .iter()
+            .for_each(|s| add(&mut added_binds, &s.arity.binds));
         let after = |callee: &Callee| {
             let name = callee_name(callee);
-            let of = |s: &Summary| s.arity.binds.get(name).copied().unwrap_or(0);
-            let binds = self.binds.get(name).copied().unwrap_or(0)
-                - gone.iter().map(|s| of(s)).sum::<usize>()
-                + added.iter().map(|s| of(s)).sum::<usize>();
+            let of = |binds: &HashMap<String, usize>| binds.get(name).copied().unwrap_or(0);
+            let binds = of(&self.binds) - of(&gone_binds) + of(&added_binds);
             let with_added = |methods: bool| {
                 let mut entries = base_entries(methods, name, true);
                 for s in added {

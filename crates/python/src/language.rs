@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
-use minrepro_text::{EncodeError, Language, Policy, SiteInfo};
+use minrepro_text::{without_blank_lines, EncodeError, Language, Policy, SiteInfo};
 
 use crate::encoding::{file_bytes, SourceEncoding};
 use crate::values::ValueRecorder;
@@ -193,17 +193,4 @@ impl Language for Python {
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
         file_bytes(self.encoding.as_ref(), text).map_err(|e| EncodeError(e.to_string()))
     }
-}
-
-/// The text without whitespace-only lines; a byte order mark stays at the start (a first line
-/// holding only the mark counts as blank).
-pub fn without_blank_lines(text: &str) -> String {
-    let (bom, body) = match text.strip_prefix('\u{feff}') {
-        Some(rest) => ("\u{feff}", rest),
-        None => ("", text),
-    };
-    let lines = body
-        .split_inclusive('\n')
-        .filter(|line| !line.trim().is_empty());
-    std::iter::once(bom).chain(lines).collect()
 }

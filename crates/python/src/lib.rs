@@ -23,8 +23,8 @@ use minrepro_engine::{Progress, TempRoot};
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
 use minrepro_text::{
-    apply_timeout_factor, check_stats_file, judge_original, reduce_text, refuse_existing_output,
-    shell_quoted, timeouts_note, working_dir, TextJob,
+    apply_timeout_factor, check_output, check_stats_file, judge_original, reduce_text,
+    refuse_existing_output, shell_quoted, timeouts_note, working_dir, TextJob,
 };
 
 pub use args::{Backend, PythonArgs};
@@ -63,7 +63,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
-    source::check_output(&args.output, &source)?;
+    check_output(&args.output, &source.path)?;
     refuse_existing_output("minrepro python", &args.output, args.force)?;
     let stats_file = args.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;

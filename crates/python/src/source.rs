@@ -1,6 +1,6 @@
 //! Reading and validating the inputs before anything runs: the source must be readable text
 //! (UTF-8, or a single-byte encoding its PEP 263 declaration names), valid Python with well-formed
-//! freeze annotations, and distinct from the output.
+//! freeze annotations (`minrepro_text::check_output` keeps the output distinct from it).
 
 use std::path::{Path, PathBuf};
 
@@ -99,33 +99,6 @@ fn printable(message: &str) -> String {
         .collect()
 }
 
-/// Checks that `output` can be written without touching the source: not the source itself (by
-/// resolved path), not a directory, and inside an existing directory.
-pub fn check_output(output: &Path, source: &Source) -> Result<(), RunError> {
-    let shown = output.display();
-    if resolve_for_comparison(output) == source.path {
-        return Err(RunError::Failed(format!(
-            "the output {shown} is the source file; choose another -o (the source is never modified)"
-        )));
-    }
-    if output.is_dir() {
-        return Err(RunError::Failed(format!(
-            "the output {shown} is a directory"
-        )));
-    }
-    let parent = match output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        return Err(RunError::Failed(format!(
-            "the output's directory {} does not exist",
-            parent.display()
-        )));
-    }
-    Ok(())
-}
-
 /// Checks the failure message: given and not empty.
 pub fn check_err_msg(err_msg: Option<&str>, has_predicate: bool) -> Result<(), RunError> {
     match err_msg {
@@ -142,15 +115,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn output_equal_to_source_is_refused() {
+    fn source_path_is_resolved() {
         let (dir, file) = minrepro_testkit::temp_file("p.py", "print(1)\n");
-        let source = read_source(&file, Path::new("python3"), 11).unwrap();
-        assert_eq!(source.file_name, "p.py");
         let same = dir.path().join(".").join("p.py");
-        assert!(check_output(&same, &source).is_err());
-        assert!(check_output(&dir.path().join("q.py"), &source).is_ok());
-        assert!(check_output(&dir.path().join("no/q.py"), &source).is_err());
-        assert!(check_output(dir.path(), &source).is_err());
+        let source = read_source(&same, Path::new("python3"), 11).unwrap();
+        assert_eq!(source.file_name, "p.py");
+        assert_eq!(source.path, resolve_for_comparison(&file));
     }
 
     #[test]

@@ -97,6 +97,19 @@ pub fn splice(text: &str, selected: &[&Site]) -> String {
     out
 }
 
+/// The text without whitespace-only lines, for a language's [`Language::tidy`]; a byte order mark
+/// stays at the start (a first line holding only the mark counts as blank).
+pub fn without_blank_lines(text: &str) -> String {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let lines = body
+        .split_inclusive('\n')
+        .filter(|line| !line.trim().is_empty());
+    std::iter::once(bom).chain(lines).collect()
+}
+
 /// A text prepared once for many candidates of one group: its sites, and how to apply and check a
 /// selection of them.
 pub trait Prepared: Send + Sync + Sized {
@@ -237,5 +250,18 @@ mod tests {
         assert_eq!(splice("abcdefg", &[&a, &b]), "bcdXfg");
         assert_eq!(splice("abcdefg", &[&a, &c]), "abcdXfg");
         assert_eq!(splice("abc", &[]), "abc");
+    }
+
+    #[test]
+    fn blank_lines_go_but_a_byte_order_mark_stays_first() {
+        assert_eq!(
+            without_blank_lines("a = 1\n\n  \r\nb = 2\n"),
+            "a = 1\nb = 2\n"
+        );
+        assert_eq!(
+            without_blank_lines("\u{feff}\r\nraise E\r\n"),
+            "\u{feff}raise E\r\n"
+        );
+        assert_eq!(without_blank_lines("\u{feff}x\n\n"), "\u{feff}x\n");
     }
 }

@@ -90,7 +90,8 @@ mod workspace;
 
 pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
-    size_key, splice, Edited, EncodeError, Language, Policy, Prepared, Site, SiteInfo, Strategy,
+    size_key, splice, without_blank_lines, Edited, EncodeError, Language, Policy, Prepared, Site,
+    SiteInfo, Strategy,
 };
 pub use limits::{
     apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
@@ -99,8 +100,8 @@ pub use oracle::TextOracle;
 pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
 pub use plain::{Measure, SitesText};
 pub use run::{
-    check_stats_file, judge_original, reduce_text, refuse_existing_output, shell_quoted,
-    working_dir, TextJob, TextReduced,
+    check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,
+    shell_quoted, working_dir, TextJob, TextReduced,
 };
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;

@@ -184,6 +184,34 @@ fn cannot_write(path: &Path, error: &dyn std::fmt::Display) -> String {
     format!("cannot write {}: {error}", path.display())
 }
 
+/// Checks that the output file `output` can be written without touching the source file
+/// (`source`, resolved): not the source itself (by resolved path), not a directory, and inside an
+/// existing directory.
+pub fn check_output(output: &Path, source: &Path) -> Result<(), RunError> {
+    let shown = output.display();
+    if minrepro_driver::resolve_for_comparison(output) == source {
+        return Err(RunError::Failed(format!(
+            "the output {shown} is the source file; choose another -o (the source is never modified)"
+        )));
+    }
+    if output.is_dir() {
+        return Err(RunError::Failed(format!(
+            "the output {shown} is a directory"
+        )));
+    }
+    let parent = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(RunError::Failed(format!(
+            "the output's directory {} does not exist",
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses an existing `output` unless `force` (a file this run did not write is never
 /// replaced silently).
 pub fn refuse_existing_output(front_end: &str, output: &Path, force: bool) -> Result<(), RunError> {
@@ -258,6 +286,17 @@ pub fn shell_quoted(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_equal_to_source_is_refused() {
+        let (dir, file) = minrepro_testkit::temp_file("p.py", "print(1)\n");
+        let source = minrepro_driver::resolve_for_comparison(&file);
+        let same = dir.path().join(".").join("p.py");
+        assert!(check_output(&same, &source).is_err());
+        assert!(check_output(&dir.path().join("q.py"), &source).is_ok());
+        assert!(check_output(&dir.path().join("no/q.py"), &source).is_err());
+        assert!(check_output(dir.path(), &source).is_err());
+    }
 
     #[test]
     fn shell_words_are_quoted_only_when_needed() {

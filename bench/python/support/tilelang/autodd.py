@@ -1,16 +1,11 @@
-"""Minimal `__freeze__`: a no-op context manager that is also the identity function, with the
-same runtime behaviour as the one in TileLang's autodd module."""
+"""Stand-in for TileLang's `tilelang.autodd` module: its `__freeze__` is minrepro's own (the
+repository's `python/minrepro`), with the same runtime behaviour as TileLang's: a no-op context
+manager that is also the identity function."""
 
+import os
+import sys
 
-class _FreezeSentinel:
-    def __enter__(self):
-        return self
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4)
+sys.path.append(os.path.join(REPO, "python"))
 
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, value):
-        return value
-
-
-__freeze__ = _FreezeSentinel()
+from minrepro import __freeze__  # noqa: E402,F401

@@ -2,7 +2,6 @@
 //! (`BundleValidationTests` and `PredicateTests` of its `test_hotswap_reduce.py`), through the
 //! `minrepro bundle` command line. The table in `crates/bundle/COMPATIBILITY.md` maps each.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -19,20 +18,26 @@ fn run(area: &Area, bundle: &Path, out: &str, predicate: &Path, extra: &[&str]) 
         .unwrap()
 }
 
+/// Reduces a bundle of `objects` into `out` with a predicate that only exits `code`, plus `extra`
+/// flags.
+fn run_exiting(objects: &[&[u8]], code: i32, extra: &[&str]) -> (Area, Output) {
+    let (area, bundle) = objects_area(objects, json!({}));
+    let output = run(&area, &bundle, "out", &exiting(&area.input(), code), extra);
+    (area, output)
+}
+
 /// Expects a refusal with `needle` before any predicate run and nothing published.
 fn refused(area: &Area, bundle: &Path, needle: &str) {
     let count = area.out("refused.count");
     let predicate = counting(&area.input(), "never.sh", &count, 0, "");
     let output = run(area, bundle, "refused", &predicate, &[]);
-    assert_fails(&output, 1, needle);
+    assert_nothing_published(&output, &area.out("refused"), needle);
     assert_eq!(runs(&count), 0);
-    assert!(!area.out("refused").exists());
 }
 
 #[test]
 fn rejects_malformed_metadata_list() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"object"], json!({"cases": {}}), None);
+    let (area, bundle) = objects_area(&[b"object"], json!({"cases": {}}));
     refused(&area, &bundle, "metadata.cases must be a JSON list");
 }
 
@@ -82,15 +87,15 @@ fn rejects_non_finite_json() {
 #[test]
 fn accepts_spaces_and_special_characters_in_paths() {
     let area = Area::new();
+    // write_bundle creates the directory.
     let root = area.input().join("reduce spaces [x");
-    std::fs::create_dir(&root).unwrap();
     let bundle = write_bundle(
         &root,
         &[b"one"],
         json!({}),
         Some(&["objects/a file [1] $x.co"]),
     );
-    let predicate = script(&root, "ok.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = exiting(&root, 0);
     let output = run(&area, &bundle, "out [y]", &predicate, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let out = area.out("out [y]");
@@ -131,11 +136,7 @@ fn loads_inventory_nul_worklist_and_selector_metadata() {
          grep -q test-a metadata.json && grep -q test-b metadata.json\n",
     );
     let out = area.out("out");
-    area.output_cmd(&out, &predicate)
-        .arg("--worklist")
-        .arg(&worklist)
-        .arg("--metadata")
-        .arg(&selection)
+    area.worklist_cmd(&out, &predicate, &worklist, &selection)
         .assert()
         .success();
     let log = log(&out);
@@ -167,8 +168,7 @@ struct CacheSetup {
 
 impl CacheSetup {
     fn new() -> Self {
-        let area = Area::new();
-        let bundle = write_bundle(&area.input(), &[b"interesting"], json!({}), None);
+        let (area, bundle) = objects_area(&[b"interesting"], json!({}));
         let count = area.out("count");
         let cache = area.out("predicate-cache.json");
         CacheSetup {
@@ -255,37 +255,27 @@ fn persistent_cache_invalidates_changed_predicate_script_dependency_and_tag() {
 
 #[test]
 fn changed_identity_mode_during_the_run_is_rejected() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one", b"two"], json!({}), None);
-    // The predicate makes itself non-executable on its second run.
-    let predicate = area.input().join("predicate.sh");
+    let (area, bundle) = objects_area(&[b"one", b"two"], json!({}));
+    // The predicate makes itself non-executable on its second run (its first line runs before
+    // the run is counted).
     let count = area.out("count");
-    std::fs::write(
-        &predicate,
-        format!(
-            "#!/bin/sh\necho run >> '{0}'\n[ $(wc -l < '{0}') -eq 2 ] && chmod a-x \"$0\"\nexit 0\n",
+    let predicate = counting(
+        &area.input(),
+        "predicate.sh",
+        &count,
+        0,
+        &format!(
+            "[ $(cat '{}' 2>/dev/null | wc -l) -eq 1 ] && chmod a-x \"$0\"",
             count.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&predicate, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let output = run(&area, &bundle, "out", &predicate, &[]);
-    assert_fails(&output, 1, "identity changed");
-    assert!(!area.out("out").exists());
+    assert_nothing_published(&output, &area.out("out"), "identity changed");
 }
 
 #[test]
 fn nonzero_exit_can_mean_interesting() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one", b"two"], json!({}), None);
-    let predicate = area.script("p.sh", "#!/bin/sh\nexit 17\n");
-    let output = run(
-        &area,
-        &bundle,
-        "out",
-        &predicate,
-        &["--interesting-exit-code", "17"],
-    );
+    let (area, output) = run_exiting(&[b"one", b"two"], 17, &["--interesting-exit-code", "17"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let log = log(&area.out("out"));
     assert_eq!(
@@ -300,8 +290,7 @@ fn nonzero_exit_can_mean_interesting() {
 
 #[test]
 fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"one"], json!({}));
     let count = area.out("count");
     let slow = counting(&area.input(), "slow.sh", &count, 0, "sleep 10");
     // Alternates 0 and 1 (flaky), and 1 and 2 (two different uninteresting codes: also flaky).
@@ -342,8 +331,7 @@ fn timeouts_and_flaky_verdicts_are_rejected_and_not_cached() {
 
 #[test]
 fn capture_is_bounded() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one", b"two"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"one", b"two"], json!({}));
     let predicate = area.script(
         "loud.sh",
         "#!/bin/sh\nhead -c 409600 /dev/zero | tr '\\0' x\nexit 0\n",
@@ -360,8 +348,7 @@ fn capture_is_bounded() {
 
 #[test]
 fn unknown_placeholder_fails_before_launch() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"one"], json!({}));
     let count = area.out("count");
     let predicate = counting(&area.input(), "p.sh", &count, 0, "");
     for argument in ["{unknown}", r#"{"json": 1}"#] {
@@ -397,8 +384,7 @@ fn regular_file_argv_is_resolved_before_workspace_change() {
 
 #[test]
 fn nonfinite_timeouts_are_rejected_by_the_command_line() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"one"], json!({}));
     let count = area.out("count");
     let predicate = counting(&area.input(), "p.sh", &count, 0, "");
     for option in ["--timeout", "--tool-timeout"] {
@@ -416,16 +402,8 @@ fn nonfinite_timeouts_are_rejected_by_the_command_line() {
 
 #[test]
 fn missing_section_tool_is_reported() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"one"], json!({}), None);
-    let predicate = area.script("p.sh", "#!/bin/sh\nexit 0\n");
-    let output = run(
-        &area,
-        &bundle,
-        "out",
-        &predicate,
-        &["--allow-remove-section=*", "--readobj=/does-not-exist"],
-    );
+    let extra = ["--allow-remove-section=*", "--readobj=/does-not-exist"];
+    let (_, output) = run_exiting(&[b"one"], 0, &extra);
     assert_fails(&output, 1, "could not find executable");
 }
 

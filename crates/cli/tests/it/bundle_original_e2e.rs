@@ -9,14 +9,8 @@ use crate::support::bundle::*;
 use crate::support::*;
 use serde_json::json;
 
-/// Writes a Python predicate (run as `python3 SCRIPT ARGS…`, like the original's tests).
-fn python_script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, body).unwrap();
-    path
-}
-
-/// `minrepro bundle --bundle B --output O --predicate python3 --predicate-arg …`.
+/// `minrepro bundle --bundle B --output O --predicate python3 --predicate-arg …` (the predicates
+/// are Python scripts run as `python3 SCRIPT ARGS…`, like the original's tests).
 fn reduce(area: &Area, bundle: &Path, out: &Path, args: &[&str]) -> assert_cmd::Command {
     let mut command = area.reduce_cmd(bundle, out, Path::new("python3"));
     for arg in args {
@@ -25,6 +19,32 @@ fn reduce(area: &Area, bundle: &Path, out: &Path, args: &[&str]) -> assert_cmd::
     command
 }
 
+/// Writes the Python predicate `in/NAME`: `body` after a prelude that reads the candidate bundle
+/// named by `sys.argv[BUNDLE_ARG]` into `objects` (the objects' bytes, in order) and `metadata`.
+fn bundle_predicate(area: &Area, name: &str, bundle_arg: usize, body: &str) -> PathBuf {
+    let prelude = format!(
+        r#"import json, pathlib, sys
+bundle_path = pathlib.Path(sys.argv[{bundle_arg}])
+bundle = json.loads(bundle_path.read_text())
+root = bundle_path.parent
+objects = [(root / entry["path"]).read_bytes() for entry in bundle["code_objects"]]
+metadata = json.loads((root / bundle["metadata"]).read_text())
+"#
+    );
+    area.write_input(name, prelude + body)
+}
+
+/// [`reduce`] with the Python `predicate` on `{bundle}` into `area.out(name)`; asserts success and
+/// returns the output.
+fn reduced(area: &Area, bundle: &Path, predicate: &Path, name: &str) -> PathBuf {
+    let out = area.out(name);
+    reduce(area, bundle, &out, &[text(predicate), "{bundle}"])
+        .assert()
+        .success();
+    out
+}
+
+/// The published code objects' bytes.
 fn objects(out: &Path) -> Vec<Vec<u8>> {
     let bundle = bundle_json(out);
     bundle["code_objects"]
@@ -37,10 +57,7 @@ fn objects(out: &Path) -> Vec<Vec<u8>> {
 
 #[test]
 fn reduces_bundle_and_metadata_and_writes_reproducer() {
-    let area = Area::new();
-    let root = area.input();
-    let bundle = write_bundle(
-        &root,
+    let (area, bundle) = objects_area(
         &[b"drop", b"KEEP", b"also-drop"],
         json!({
             "kernels": ["drop", "kernel-keep"],
@@ -50,25 +67,17 @@ fn reduces_bundle_and_metadata_and_writes_reproducer() {
             ],
             "arguments": ["drop", "global-keep"],
         }),
-        None,
     );
-    let predicate = python_script(
-        &root,
+    let predicate = bundle_predicate(
+        &area,
         "predicate.py",
-        r#"import json, pathlib, sys
-bundle_path = pathlib.Path(sys.argv[1])
-value = json.loads(bundle_path.read_text())
-root = bundle_path.parent
-data = b"".join((root / item["path"]).read_bytes() for item in value["code_objects"])
-text = json.dumps(json.loads((root / value["metadata"]).read_text()))
+        1,
+        r#"text = json.dumps(metadata)
 keep = all(word in text for word in ("kernel-keep", "case-keep", "arg-keep", "global-keep"))
-raise SystemExit(0 if b"KEEP" in data and keep else 1)
+raise SystemExit(0 if b"KEEP" in b"".join(objects) and keep else 1)
 "#,
     );
-    let out = area.out("reduced output [x]");
-    reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
-        .assert()
-        .success();
+    let out = reduced(&area, &bundle, &predicate, "reduced output [x]");
     assert_eq!(objects(&out), [b"KEEP".to_vec()]);
     let metadata = metadata(&out);
     assert_eq!(metadata["kernels"], json!(["kernel-keep"]));
@@ -94,17 +103,9 @@ raise SystemExit(0 if b"KEEP" in data and keep else 1)
 
 #[test]
 fn deterministic_output_and_log() {
-    let area = Area::new();
-    let root = area.input();
     // Metadata cases that are plain strings (not objects) are reduced like any list.
-    let bundle = write_bundle(
-        &root,
-        &[b"drop", b"keep"],
-        json!({"cases": ["drop", "keep"]}),
-        None,
-    );
-    let predicate = python_script(
-        &root,
+    let (area, bundle) = objects_area(&[b"drop", b"keep"], json!({"cases": ["drop", "keep"]}));
+    let predicate = area.write_input(
         "predicate.py",
         "import pathlib, sys\n\
          raise SystemExit(0 if b\"keep\" in pathlib.Path(sys.argv[1]).read_bytes() else 1)\n",
@@ -129,26 +130,18 @@ fn deterministic_output_and_log() {
 
 #[test]
 fn offline_reference_manifest_differential() {
-    let area = Area::new();
-    let root = area.input();
-    let bundle = write_bundle(
-        &root,
+    let (area, bundle) = objects_area(
         &[b"same-a", b"candidate-differs", b"same-b"],
         json!({"cases": ["a", "discrepant-case", "b"]}),
-        None,
     );
+    let root = area.input();
     let reference = root.join("pr3598-reference.json");
     std::fs::write(&reference, r#"{"forbidden_sha256": "unused"}"#).unwrap();
-    let predicate = python_script(
-        &root,
+    let predicate = bundle_predicate(
+        &area,
         "offline-diff.py",
-        r#"import json, pathlib, sys
-reference = json.loads(pathlib.Path(sys.argv[1]).read_text())
-bundle_path = pathlib.Path(sys.argv[2])
-bundle = json.loads(bundle_path.read_text())
-root = bundle_path.parent
-objects = [(root / entry["path"]).read_bytes() for entry in bundle["code_objects"]]
-metadata = json.loads((root / bundle["metadata"]).read_text())
+        2,
+        r#"reference = json.loads(pathlib.Path(sys.argv[1]).read_text())
 difference = (b"candidate-differs" in objects
               and "discrepant-case" in metadata.get("cases", [])
               and "forbidden_sha256" in reference)
@@ -171,28 +164,20 @@ raise SystemExit(0 if difference else 1)
 
 #[test]
 fn repeats_hierarchical_passes_to_a_fixpoint() {
-    let area = Area::new();
-    let root = area.input();
-    let bundle = write_bundle(&root, &[b"A", b"B"], json!({"arguments": ["X", "Y"]}), None);
+    let (area, bundle) = objects_area(&[b"A", b"B"], json!({"arguments": ["X", "Y"]}));
     // Non-monotone: dropping B is only interesting once Y is gone.
-    let predicate = python_script(
-        &root,
+    let predicate = bundle_predicate(
+        &area,
         "nonmonotone-predicate.py",
-        r#"import json, pathlib, sys
-bundle_path = pathlib.Path(sys.argv[1])
-bundle = json.loads(bundle_path.read_text())
-root = bundle_path.parent
-objects = {(root / e["path"]).read_bytes().decode() for e in bundle["code_objects"]}
-arguments = json.loads((root / bundle["metadata"]).read_text())["arguments"]
-interesting = ((objects == {"A", "B"} and arguments in (["X", "Y"], ["X"]))
-               or (objects == {"A"} and arguments == ["X"]))
+        1,
+        r#"names = {o.decode() for o in objects}
+arguments = metadata["arguments"]
+interesting = ((names == {"A", "B"} and arguments in (["X", "Y"], ["X"]))
+               or (names == {"A"} and arguments == ["X"]))
 raise SystemExit(0 if interesting else 1)
 "#,
     );
-    let out = area.out("reduced");
-    reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
-        .assert()
-        .success();
+    let out = reduced(&area, &bundle, &predicate, "reduced");
     assert_eq!(objects(&out), [b"A".to_vec()]);
     assert_eq!(metadata(&out)["arguments"], json!(["X"]));
 }
@@ -261,9 +246,7 @@ fn accepted_section_removals(out: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn section_reduction_with_fake_llvm_tools() {
-    let area = Area::new();
-    let root = area.input();
-    let bundle = write_bundle(&root, &[b"ELF"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"ELF"], json!({}));
     let tools = tempfile::tempdir().unwrap();
     let readobj = fake_readobj(
         tools.path(),
@@ -323,9 +306,8 @@ fn section_reduction_with_real_llvm_tools() {
 
 #[test]
 fn unsupported_section_format_publishes_nothing() {
-    let area = Area::new();
+    let (area, bundle) = objects_area(&[b"ELF"], json!({}));
     let root = area.input();
-    let bundle = write_bundle(&root, &[b"ELF"], json!({}), None);
     let tools = tempfile::tempdir().unwrap();
     let readobj = fake_readobj(tools.path(), &[(".debug_info", false)], "x86_64");
     let objcopy = fake_objcopy(tools.path());
@@ -369,8 +351,7 @@ fn unsupported_section_format_publishes_nothing() {
 
 #[test]
 fn existing_output_is_never_overwritten() {
-    let area = Area::new();
-    let bundle = write_bundle(&area.input(), &[b"original"], json!({}), None);
+    let (area, bundle) = objects_area(&[b"original"], json!({}));
     let out = area.out("output");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("marker"), "preserve").unwrap();
@@ -391,25 +372,22 @@ fn existing_output_is_never_overwritten() {
 
 #[test]
 fn cache_cannot_overwrite_input_or_live_inside_output() {
-    let area = Area::new();
+    let (area, bundle) = objects_area(&[b"original"], json!({}));
     let root = area.input();
-    let bundle = write_bundle(&root, &[b"original"], json!({}), None);
     let object = root.join("object-0.co");
-    let predicate = python_script(&root, "predicate.py", "raise SystemExit(0)\n");
+    let predicate = area.write_input("predicate.py", "raise SystemExit(0)\n");
     let out = area.out("output");
-    for cache in [object.clone(), out.join("cache.json"), predicate.clone()] {
+    for (cache, needle) in [
+        (object.clone(), "refusing to overwrite"),
+        (out.join("cache.json"), "must not be inside"),
+        (predicate.clone(), "refusing to overwrite"),
+    ] {
         let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
             .arg("--cache-file")
             .arg(&cache)
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        let text = stderr(&output);
-        assert!(
-            text.contains("refusing to overwrite") || text.contains("must not be inside"),
-            "{text}"
-        );
-        assert!(!out.exists());
+        assert_nothing_published(&output, &out, needle);
         assert_eq!(std::fs::read(&object).unwrap(), b"original");
         assert_eq!(
             std::fs::read_to_string(&predicate).unwrap(),
@@ -420,13 +398,10 @@ fn cache_cannot_overwrite_input_or_live_inside_output() {
 
 #[test]
 fn cache_cannot_overwrite_external_bundle_metadata() {
-    let area = Area::new();
-    let root = area.input();
-    let external = root.join("metadata.json");
+    let (area, bundle) = objects_area(&[b"object"], json!("metadata.json"));
     let cache = r#"{"format": "comgr-hotswap-reduction-cache", "version": 1, "entries": {}}"#;
-    std::fs::write(&external, cache).unwrap();
-    let bundle = write_bundle(&root, &[b"object"], json!("metadata.json"), None);
-    let predicate = python_script(&root, "predicate.py", "raise SystemExit(0)\n");
+    let external = area.write_input("metadata.json", cache);
+    let predicate = area.write_input("predicate.py", "raise SystemExit(0)\n");
     let output = reduce(
         &area,
         &bundle,
@@ -443,16 +418,14 @@ fn cache_cannot_overwrite_external_bundle_metadata() {
 
 #[test]
 fn identity_change_during_reduction_aborts_without_output() {
-    let area = Area::new();
+    let (area, bundle) = objects_area(&[b"one", b"two"], json!({}));
     let root = area.input();
-    let bundle = write_bundle(&root, &[b"one", b"two"], json!({}), None);
     let dependency = root.join("dependency");
     std::fs::write(&dependency, "original").unwrap();
     let counter = root.join("counter");
-    let predicate = python_script(
-        &root,
+    let predicate = area.write_input(
         "predicate.py",
-        &format!(
+        format!(
             r#"import pathlib
 counter = pathlib.Path({counter:?})
 count = int(counter.read_text()) if counter.exists() else 0
@@ -471,20 +444,16 @@ raise SystemExit(0)
         .arg(&dependency)
         .output()
         .unwrap();
-    assert_fails(&output, 1, "identity changed");
-    assert!(!out.exists());
+    assert_nothing_published(&output, &out, "identity changed");
 }
 
 #[test]
 fn uninteresting_original_publishes_nothing() {
-    let area = Area::new();
-    let root = area.input();
-    let bundle = write_bundle(&root, &[b"object"], json!({}), None);
-    let predicate = python_script(&root, "predicate.py", "raise SystemExit(1)\n");
+    let (area, bundle) = objects_area(&[b"object"], json!({}));
+    let predicate = area.write_input("predicate.py", "raise SystemExit(1)\n");
     let out = area.out("output");
     let output = reduce(&area, &bundle, &out, &[text(&predicate), "{bundle}"])
         .output()
         .unwrap();
-    assert_fails(&output, 1, "original input is not");
-    assert!(!out.exists());
+    assert_nothing_published(&output, &out, "original input is not");
 }

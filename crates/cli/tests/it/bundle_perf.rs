@@ -139,7 +139,7 @@ fn outputs_and_logs_are_byte_identical_at_every_jobs_count() {
 fn start_up_is_announced_before_sections_are_listed() {
     let area = Area::new();
     let bundle = marked_bundle(&area.input(), 3);
-    let predicate = script(&area.input(), "true.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = exiting(&area.input(), 0);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
         .env("TMPDIR", area.tmp())
         .arg("bundle")

@@ -10,17 +10,15 @@ fn bundle_with_sections_reduces_to_the_needed_object_and_metadata() {
     let (area, bundle, predicate) = gamma_area();
     let before = tree(&area.input());
     let out = area.out("reduced");
-    let assert = area
-        .reduce_cmd(&bundle, &out, &predicate)
-        .arg("--predicate-arg={bundle}")
-        .args([
-            "--allow-remove-section=.debug_*",
-            "--allow-remove-section",
-            ".comment",
-        ])
-        .assert()
-        .success();
-    let stdout = stdout(assert.get_output());
+    let stdout = success_stdout(
+        area.reduce_cmd(&bundle, &out, &predicate)
+            .arg("--predicate-arg={bundle}")
+            .args([
+                "--allow-remove-section=.debug_*",
+                "--allow-remove-section",
+                ".comment",
+            ]),
+    );
     assert!(stdout.contains(&out.display().to_string()), "{stdout}");
     assert!(stdout.contains("1 code object(s)"), "{stdout}");
     assert_eq!(stdout.lines().count(), 1);
@@ -185,11 +183,7 @@ fn worklist_with_selector_document() {
         "#!/bin/sh\ngrep -q '\"t4\"' metadata.json || exit 1\nfor f in objects/*; do grep -q beta \"$f\" && exit 0; done\nexit 1\n",
     );
     let out = area.out("out");
-    area.output_cmd(&out, &predicate)
-        .arg("--worklist")
-        .arg(&worklist)
-        .arg("--metadata")
-        .arg(&selector)
+    area.worklist_cmd(&out, &predicate, &worklist, &selector)
         .args(["-j", "2"])
         .assert()
         .success();
@@ -317,22 +311,19 @@ fn persistent_cache_gives_identical_output() {
 fn repository_example_works_from_the_root() {
     let area = Area::new();
     let out = area.out("example-out");
-    let assert = area
-        .bundle_cmd()
-        .current_dir(repo_root())
-        .args(["--bundle", "examples/bundle/bundle.json", "--output"])
-        .arg(&out)
-        .args([
-            "--predicate",
-            "examples/bundle/predicate.sh",
-            "--predicate-arg",
-            "{bundle}",
-            "--allow-remove-section",
-            ".debug_*",
-        ])
-        .assert()
-        .success();
-    let stdout = stdout(assert.get_output());
+    let stdout = success_stdout(
+        area.bundle_cmd()
+            .current_dir(repo_root())
+            .args(["--bundle", "examples/bundle/bundle.json", "--output"])
+            .arg(&out)
+            .args(["--predicate", "examples/bundle/predicate.sh"])
+            .args([
+                "--predicate-arg",
+                "{bundle}",
+                "--allow-remove-section",
+                ".debug_*",
+            ]),
+    );
     assert!(stdout.contains("1 code object(s)"), "{stdout}");
     assert!(out.join("objects/gamma.co").exists());
 }
@@ -366,20 +357,11 @@ fn allow_empty_bundle_controls_the_last_object() {
     );
     let run = |name: &str, allow_empty: bool| {
         let out = area.out(name);
-        let mut command = area.bundle_cmd();
-        command
-            .arg("--bundle")
-            .arg(&bundle)
-            .arg("--output")
-            .arg(&out)
-            .arg("--predicate")
-            .arg(&predicate);
+        let mut command = area.reduce_cmd(&bundle, &out, &predicate);
         if allow_empty {
             command.arg("--allow-empty-bundle");
         }
-        let assert = command.assert().success();
-        let stdout = stdout(assert.get_output());
-        (out, stdout)
+        (out, success_stdout(&mut command))
     };
     let (out, stdout) = run("kept", false);
     assert!(stdout.contains("1 code object(s)"), "{stdout}");

@@ -102,31 +102,10 @@ fn uninteresting_original_publishes_nothing() {
 }
 
 #[test]
-fn flaky_original_is_rejected() {
-    let (area, bundle) = bundle_area();
-    let state = area.input().join("count");
-    let predicate = area.script(
-        "flaky.sh",
-        &format!(
-            "#!/bin/sh\nif [ -f '{0}' ]; then rm '{0}'; exit 1; fi\ntouch '{0}'\nexit 0\n",
-            state.display()
-        ),
-    );
-    let out = area.out("out");
-    let output = area
-        .reduce_cmd(&bundle, &out, &predicate)
-        .args(["--predicate-runs", "2"])
-        .output()
-        .unwrap();
-    assert_fails(&output, 1, "flaky");
-    assert!(!out.exists());
-}
-
-#[test]
 fn interruption_publishes_nothing_and_cleans_up() {
     let (area, bundle) = bundle_area();
-    let started = area.input().join("started");
     // The original is interesting quickly; the first candidate then hangs.
+    let started = area.input().join("started");
     let predicate = area.script(
         "slow.sh",
         &format!(
@@ -135,17 +114,9 @@ fn interruption_publishes_nothing_and_cleans_up() {
         ),
     );
     let out = area.out("out");
-    let child = std::process::Command::new(binary())
-        .env("TMPDIR", area.tmp())
-        .arg("bundle")
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&out)
-        .arg("--predicate")
-        .arg(&predicate)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+    let child = area
+        .process("bundle")
+        .args(reduce_args(&bundle, &out, &predicate))
         .spawn()
         .unwrap();
     wait_for(30, || started.exists());
@@ -180,45 +151,53 @@ fn malformed_inputs_fail_before_any_predicate_runs() {
         std::fs::write(&path, text).unwrap();
         path
     };
+    // Bundle documents by their fields after the format and version.
     let bundles = [
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"kernels\": NaN}}}}"), "non-finite"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"../a.co\"}}]}}"), "a.co"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}, {{\"id\": \"a\", \"path\": \"a.co\"}}]}}"), "duplicate code object id"),
-        (format!("{{{head}, \"code_objects\": [{{\"id\": \"a\", \"path\": \"a.co\"}}], \"metadata\": {{\"cases\": [{{\"arguments\": {{}}}}]}}}}"), "arguments must be a JSON list"),
-        (format!("{{{head}, \"code_objects\": []}}"), "code_objects must be a non-empty JSON list"),
+        (
+            r#""code_objects": [{"id": "a", "path": "a.co"}], "metadata": {"kernels": NaN}"#,
+            "non-finite",
+        ),
+        (
+            r#""code_objects": [{"id": "a", "path": "../a.co"}]"#,
+            "a.co",
+        ),
+        (
+            r#""code_objects": [{"id": "a", "path": "a.co"}, {"id": "a", "path": "a.co"}]"#,
+            "duplicate code object id",
+        ),
+        (
+            r#""code_objects": [{"id": "a", "path": "a.co"}], "metadata": {"cases": [{"arguments": {}}]}"#,
+            "arguments must be a JSON list",
+        ),
+        (
+            r#""code_objects": []"#,
+            "code_objects must be a non-empty JSON list",
+        ),
     ];
-    for (text, needle) in bundles {
-        let bundle = write("bundle.json", text.as_bytes());
-        let output = area
-            .output_cmd(&area.out("out"), &predicate)
-            .arg("--bundle")
-            .arg(&bundle)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(1), "{text}");
-        let stderr = stderr(&output);
-        assert!(stderr.contains(needle), "{text}: {stderr}");
-        assert!(stderr.contains("bundle.json"), "{stderr}");
-    }
-    for (list, needle) in [
+    let worklists = [
         (&b"a.co"[..], "must end with NUL"),
         (&b"a.co\0\0"[..], "empty"),
         (&b"a.co\0./a.co\0"[..], "duplicate worklist path"),
         (&b""[..], "empty"),
-    ] {
-        let worklist = write("list", list);
+    ];
+    // (flag, file, contents, needle): each refusal names the file.
+    let inputs = bundles
+        .map(|(fields, needle)| {
+            let text = format!("{{{head}, {fields}}}");
+            ("--bundle", "bundle.json", text.into_bytes(), needle)
+        })
+        .into_iter()
+        .chain(worklists.map(|(list, needle)| ("--worklist", "list", list.to_vec(), needle)));
+    for (flag, name, contents, needle) in inputs {
+        let path = write(name, &contents);
         let output = area
             .output_cmd(&area.out("out"), &predicate)
-            .arg("--worklist")
-            .arg(&worklist)
+            .arg(flag)
+            .arg(&path)
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        let stderr = stderr(&output);
-        assert!(
-            stderr.contains("list") && stderr.contains(needle),
-            "{stderr}"
-        );
+        let stderr = assert_fails(&output, 1, needle);
+        assert!(stderr.contains(name), "{name} not named: {stderr}");
     }
     let meta = write("selector.json", br#"{"selected_tests": {"a": 1}}"#);
     let output = area
@@ -328,19 +307,30 @@ fn bad_objcopy_results_are_logged_rejections() {
     let object = copy_fixture("alpha.co", &dir, "a.co");
     let (predicate, _) = marking_predicate(&dir);
     let bin = tempfile::tempdir().unwrap();
+    // Reduces the object with the fake objcopy `body` allowed to remove `sections`: every
+    // section candidate is rejected and the object comes out intact. Returns the output.
+    let reduce_with = |name: &str, body: &str, sections: &[&str]| {
+        let objcopy = script(bin.path(), name, body);
+        let out = area.out(name);
+        area.object_cmd(&out, &predicate, &object)
+            .args(
+                sections
+                    .iter()
+                    .map(|s| format!("--allow-remove-section={s}")),
+            )
+            .arg(format!("--objcopy={}", objcopy.display()))
+            .assert()
+            .success();
+        let kept = std::fs::read(out.join("objects/a.co")).unwrap();
+        assert_eq!(kept, std::fs::read(&object).unwrap(), "{name}");
+        out
+    };
     // Removes every debug section whatever was asked: "removes too much".
-    let greedy = script(
-        bin.path(),
-        "objcopy",
+    let out = reduce_with(
+        "greedy",
         "#!/bin/sh\nexec llvm-objcopy '--remove-section=.debug_*' \"$@\"\n",
+        &[".debug_*", ".comment"],
     );
-    let out = area.out("out");
-    area.object_cmd(&out, &predicate, &object)
-        .arg("--allow-remove-section=.debug_*")
-        .arg("--allow-remove-section=.comment")
-        .arg(format!("--objcopy={}", greedy.display()))
-        .assert()
-        .success();
     let log = log(&out);
     let sections: Vec<&serde_json::Value> = log["transformations"]
         .as_array()
@@ -363,26 +353,12 @@ fn bad_objcopy_results_are_logged_rejections() {
     }
     // ddmin never asks for every debug section at once, so every candidate lost something.
     assert!(sections.iter().all(|t| t["accepted"] == false));
-    assert_eq!(
-        std::fs::read(out.join("objects/a.co")).unwrap(),
-        std::fs::read(&object).unwrap()
-    );
 
     // An objcopy that fails: every section candidate is rejected, the object stays intact.
-    let failing = script(
-        bin.path(),
+    let out2 = reduce_with(
         "failing",
         "#!/bin/sh\necho 'cannot do that' >&2\nexit 1\n",
-    );
-    let out2 = area.out("out2");
-    area.object_cmd(&out2, &predicate, &object)
-        .arg("--allow-remove-section=.debug_*")
-        .arg(format!("--objcopy={}", failing.display()))
-        .assert()
-        .success();
-    assert_eq!(
-        std::fs::read(out2.join("objects/a.co")).unwrap(),
-        std::fs::read(&object).unwrap()
+        &[".debug_*"],
     );
     let text = std::fs::read_to_string(out2.join("reduction-log.json")).unwrap();
     assert!(

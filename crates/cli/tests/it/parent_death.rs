@@ -220,7 +220,7 @@ fn a_sigkilled_python_reduction_leaves_no_descendant_and_no_temporary_directory(
 #[test]
 fn no_guardian_remains_after_a_normal_run() {
     let (area, bundle) = bundle_area();
-    let predicate = script(area.root.path(), "yes.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = exiting(area.root.path(), 0);
     let (mut command, entry) = marked_bundle(&area, "normal", &bundle, &predicate);
     let status = command.status().unwrap();
     assert!(status.success());

@@ -163,28 +163,19 @@ fn subproc_backend_and_persistent_cache() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache.json");
     let cache_text = cache.to_string_lossy().into_owned();
-    let flags = [
-        "--err-msg",
-        "CHECKSUM MISMATCH",
-        "--backend",
-        "subproc",
-        "--cache-file",
-        &cache_text,
-    ];
-    let (out, first) = reduce(&example("stdout_exit0.py"), dir.path(), &flags);
+    let (source, msg) = (example("stdout_exit0.py"), "CHECKSUM MISMATCH");
+    let flags = ["--backend", "subproc", "--cache-file", &cache_text];
+    let (out, first) = reduce(
+        &source,
+        dir.path(),
+        &[&["--err-msg", msg][..], &flags].concat(),
+    );
     let first_text = std::fs::read(&out).unwrap();
     assert!(cache.exists());
     for (extra, runs) in [(None, 1), (Some("off"), 0)] {
         let second_dir = tempfile::tempdir().unwrap();
-        let mut command = minrepro();
-        command
-            .arg("python")
-            .arg(example("stdout_exit0.py"))
-            .arg("-o")
-            .arg(second_dir.path().join("out.py"))
-            .arg("--python")
-            .arg(python())
-            .args(flags);
+        let mut command = python_command(&source, msg, &second_dir.path().join("out.py"));
+        command.arg("--python").arg(python()).args(flags);
         if let Some(factor) = extra {
             command.args(["--timeout-factor", factor]);
         }
@@ -207,26 +198,12 @@ fn subproc_backend_and_persistent_cache() {
 #[test]
 fn statistics_count_every_predicate_run_once() {
     let dir = tempfile::tempdir().unwrap();
-    let calls = dir.path().join("calls.log");
-    let script = dir.path().join("count.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$1\"\n",
-            calls.display(),
-            python().display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let assert = minrepro()
-        .arg("python")
-        .arg(example("main_guard.py"))
-        .arg("-o")
-        .arg(dir.path().join("out.py"))
+    let (script, calls) = marker_predicate(dir.path());
+    let out = dir.path().join("out.py");
+    let assert = python_command(&example("main_guard.py"), "empty input", &out)
         .arg("--python")
         .arg(python())
-        .args(["--err-msg", "empty input", "--predicate"])
+        .arg("--predicate")
         .arg(&script)
         .args(["--predicate-arg", "{file}"])
         .assert()

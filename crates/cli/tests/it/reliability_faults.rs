@@ -6,7 +6,7 @@
 //! alive, and either a complete, verified output exists or none does.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Command as StdCommand;
 use std::time::Duration;
 
 use crate::support::bundle::*;
@@ -20,14 +20,42 @@ fn assert_no_staging(dir: &Path) {
     assert!(left.is_empty(), "staging leftovers: {left:?}");
 }
 
+/// Asserts the input tree is `before` but for the files `ours` names (a predicate's bookkeeping).
+fn assert_inputs_kept(
+    area: &Area,
+    before: &[(String, usize, u64)],
+    ours: fn(&str) -> bool,
+    label: &str,
+) {
+    let kept = |files: &[(String, usize, u64)]| -> Vec<(String, usize, u64)> {
+        files.iter().filter(|(n, _, _)| !ours(n)).cloned().collect()
+    };
+    assert_eq!(
+        kept(&tree(&area.input())),
+        kept(before),
+        "{label}: inputs changed"
+    );
+}
+
 /// Starts `minrepro bundle -q ARGS` in the area with piped output.
 fn spawn(area: &Area, args: &[&std::ffi::OsStr]) -> std::process::Child {
     area.process("bundle").args(args).spawn().unwrap()
 }
 
-/// Runs minrepro bundle (spawned, so its pid is known) and returns (pid, output).
-fn run(area: &Area, args: &[&std::ffi::OsStr]) -> (u32, std::process::Output) {
-    run_with_pid(area.process("bundle").args(args))
+/// Runs `minrepro bundle` on `bundle` into `out` with `predicate` and `extra` flags (spawned, so
+/// its pid is known); returns (pid, output).
+fn run(
+    area: &Area,
+    bundle: &Path,
+    out: &Path,
+    predicate: &Path,
+    extra: &[&str],
+) -> (u32, std::process::Output) {
+    run_with_pid(
+        area.process("bundle")
+            .args(reduce_args(bundle, out, predicate))
+            .args(extra),
+    )
 }
 
 /// A predicate that is interesting (exit 0) on its first run, does `hostile` on its second run,
@@ -90,21 +118,9 @@ fn hostile_predicates_leave_nothing_behind() {
             std::fs::remove_file(area.input().join("pids")).ok();
             let before = tree(&area.input());
             let out = area.out("out");
-            let (pid, output) = run(
-                &area,
-                &[
-                    reduce_args(&bundle, &out, &predicate),
-                    vec![
-                        "--predicate-arg={bundle}".as_ref(),
-                        "--timeout".as_ref(),
-                        timeout.as_ref(),
-                        "-j".as_ref(),
-                        jobs.as_ref(),
-                    ],
-                ]
-                .concat(),
-            );
-            let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+            let extra = ["--predicate-arg={bundle}", "--timeout", timeout, "-j", jobs];
+            let (pid, output) = run(&area, &bundle, &out, &predicate, &extra);
+            let stderr = stderr(&output);
             let label = format!("{label} (-j {jobs})");
             assert_eq!(output.status.code(), Some(0), "{label}: {stderr}");
             verify_output(&out);
@@ -114,29 +130,9 @@ fn hostile_predicates_leave_nothing_behind() {
             let kept = std::fs::read_dir(out.join("objects")).unwrap().count();
             assert!((1..=3).contains(&kept), "{label}");
             // The input tree gained the predicate's bookkeeping only.
-            let mut expected = before.clone();
-            let after = tree(&area.input());
             let ours = |n: &str| n.ends_with(".count") || n == "pids" || n == "objects/new.co";
-            expected.retain(|(n, _, _)| !ours(n));
-            let after_inputs: Vec<_> = after.iter().filter(|(n, _, _)| !ours(n)).cloned().collect();
-            assert_eq!(after_inputs, expected, "{label}: inputs changed");
-            let survivors_ok = {
-                wait_for(10, || {
-                    survivors_of(pid).is_empty()
-                        && alive_pids(&area.input().join("pids")).is_empty()
-                });
-                survivors_of(pid)
-            };
-            assert_eq!(
-                survivors_ok,
-                Vec::<String>::new(),
-                "{label}: processes survived"
-            );
-            assert_eq!(
-                alive_pids(&area.input().join("pids")),
-                Vec::<String>::new(),
-                "{label}"
-            );
+            assert_inputs_kept(&area, &before, ours, &label);
+            assert_clean_processes(&label, pid, &area.input().join("pids"));
             assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
             assert_no_staging(area.root.path());
             std::fs::remove_file(area.root.path().join("written-by-predicate")).ok();
@@ -179,26 +175,12 @@ fn hostile_original_runs_are_clear_errors() {
         );
         let before = tree(&area.input());
         let out = area.out("out");
-        let mut args = reduce_args(&bundle, &out, &predicate);
-        args.extend(extra.iter().map(std::ffi::OsStr::new));
-        let (pid, output) = run(&area, &args);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
-        assert!(
-            stderr.contains("not interesting") && stderr.contains(needle),
-            "{label}: {stderr}"
-        );
-        assert!(!out.exists());
-        let mut expected = before.clone();
-        expected.retain(|(n, _, _)| n != "pids" && n != "c");
-        let after: Vec<_> = tree(&area.input())
-            .into_iter()
-            .filter(|(n, _, _)| n != "pids" && n != "c")
-            .collect();
-        assert_eq!(after, expected, "{label}");
+        let (pid, output) = run(&area, &bundle, &out, &predicate, &extra);
+        let stderr = assert_nothing_published(&output, &out, needle);
+        assert!(stderr.contains("not interesting"), "{label}: {stderr}");
+        assert_inputs_kept(&area, &before, |n| n == "pids" || n == "c", label);
         assert!(area.tmp_is_empty(), "{label}");
-        wait_for(10, || survivors_of(pid).is_empty());
-        assert_eq!(survivors_of(pid), Vec::<String>::new(), "{label}");
+        assert_clean_processes(label, pid, &area.input().join("pids"));
     }
 }
 
@@ -211,22 +193,9 @@ fn a_signal_death_can_be_the_interesting_behaviour() {
         "#!/bin/sh\nif grep -q gamma \"$(dirname \"$1\")\"/objects/*; then kill -SEGV $$; fi\nexit 0\n",
     );
     let out = area.out("out");
-    let (_, output) = run(
-        &area,
-        &[
-            reduce_args(&bundle, &out, &predicate),
-            vec![
-                "--predicate-arg={bundle}".as_ref(),
-                "--interesting-exit-code=-11".as_ref(),
-            ],
-        ]
-        .concat(),
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let extra = ["--predicate-arg={bundle}", "--interesting-exit-code=-11"];
+    let (_, output) = run(&area, &bundle, &out, &predicate, &extra);
+    assert!(output.status.success(), "{}", stderr(&output));
     verify_output(&out);
     let objects = names(&out.join("objects"));
     assert_eq!(objects.len(), 1);
@@ -251,11 +220,7 @@ fn run_and_signal(
         .status
         .code()
         .unwrap_or_else(|| -output.status.signal().unwrap_or(0));
-    (
-        pid,
-        code,
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    (pid, code, stderr(&output))
 }
 
 #[test]
@@ -263,15 +228,12 @@ fn signals_at_random_moments_publish_all_or_nothing() {
     // A reduction with many accepted steps and a slowish predicate that leaves a daemon behind.
     let (area, bundle) = bundle_area();
     let pids = area.input().join("pids");
-    let predicate = area.script(
-        "slow-gamma.sh",
-        &format!(
-            "#!/bin/sh\necho $$ >> '{0}'\nsetsid sh -c 'echo $$ >> {0}; exec sleep 1000' &\nsleep 0.05\n\
-             grep -q '\"gamma\"' \"$1\" || exit 1\nexec {1} \"$@\"\n",
-            pids.display(),
-            gamma_predicate(&area.input()).display()
-        ),
+    let prelude = format!(
+        "echo $$ >> '{0}'\nsetsid sh -c 'echo $$ >> {0}; exec sleep 1000' &\nsleep 0.05\n\
+         grep -q '\"gamma\"' \"$1\" || exit 1",
+        pids.display()
     );
+    let predicate = area.gamma_wrapper("slow-gamma.sh", &prelude);
     let before = tree(&area.input());
     let mut outcomes = Vec::new();
     for (index, delay_ms) in [0u64, 5, 30, 80, 150, 250, 400, 700, 1000, 1500, 2500]
@@ -309,13 +271,7 @@ fn signals_at_random_moments_publish_all_or_nothing() {
             other => panic!("{label}: unexpected exit {other}: {stderr}"),
         }
         assert!(!stderr.contains("panicked"), "{label}: {stderr}");
-        let mut expected = before.clone();
-        expected.retain(|(n, _, _)| n != "pids");
-        let after: Vec<_> = tree(&area.input())
-            .into_iter()
-            .filter(|(n, _, _)| n != "pids")
-            .collect();
-        assert_eq!(after, expected, "{label}: inputs changed");
+        assert_inputs_kept(&area, &before, |n| n == "pids", &label);
         assert_clean_processes(&label, pid, &pids);
         assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
         assert_no_staging(area.root.path());
@@ -351,7 +307,7 @@ fn signals_during_publication_publish_all_or_nothing() {
     bytes.resize(64 << 20, 0x5a);
     std::fs::write(&object, &bytes).unwrap();
     drop(bytes);
-    let predicate = area.script("yes.sh", "#!/bin/sh\nexit 0\n");
+    let predicate = exiting(&area.input(), 0);
     let before = tree(&area.input());
     let mut codes = Vec::new();
     for (index, delay_ms) in [100u64, 250, 400, 600, 900, 1300].into_iter().enumerate() {
@@ -385,7 +341,7 @@ fn signals_during_publication_publish_all_or_nothing() {
             -2 | -15 => assert!(!out.exists(), "{label}"),
             other => panic!("{label}: unexpected exit {other}: {stderr}"),
         }
-        assert_eq!(tree(&area.input()), before, "{label}");
+        assert_inputs_kept(&area, &before, |_| false, &label);
         assert!(area.tmp_is_empty(), "{label}: TMPDIR not empty");
         assert_no_staging(area.root.path());
         assert_clean_processes(&label, pid, &area.input().join("none"));
@@ -412,16 +368,8 @@ fn cache_run(
 #[test]
 fn corrupt_truncated_and_odd_cache_files() {
     let (area, bundle) = bundle_area();
-    let gamma = gamma_predicate(&area.input());
     let count = area.input().join("count");
-    let predicate = area.script(
-        "counting.sh",
-        &format!(
-            "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
-            count.display(),
-            gamma.display()
-        ),
-    );
+    let predicate = area.gamma_wrapper("counting.sh", &format!("echo x >> '{}'", count.display()));
     let caches = area.root.path().join("caches");
     std::fs::create_dir(&caches).unwrap();
     let cache = caches.join("cache.json");
@@ -431,11 +379,6 @@ fn corrupt_truncated_and_odd_cache_files() {
         .success());
     let good = std::fs::read(&cache).unwrap();
     assert!(good.len() > 100);
-    let runs = |c: &Path| {
-        std::fs::read_to_string(c)
-            .map(|t| t.lines().count())
-            .unwrap_or(0)
-    };
     // Truncated or garbled files: a clear error naming the cache, no predicate run, the file
     // untouched (it may be the user's only copy of hours of verdicts).
     for (index, damaged) in [
@@ -454,9 +397,7 @@ fn corrupt_truncated_and_odd_cache_files() {
         std::fs::remove_file(&count).ok();
         let out = area.out(&format!("damaged-{index}"));
         let output = cache_run(&area, &bundle, &out, &predicate, &cache);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert_eq!(output.status.code(), Some(1), "{index}: {stderr}");
-        assert!(stderr.contains("cache.json"), "{index}: {stderr}");
+        let stderr = assert_nothing_published(&output, &out, "cache.json");
         assert_eq!(stderr.lines().count(), 1, "{index}: {stderr}");
         assert_eq!(runs(&count), 0, "{index}: the predicate ran");
         assert_eq!(
@@ -464,7 +405,6 @@ fn corrupt_truncated_and_odd_cache_files() {
             damaged,
             "{index}: cache overwritten"
         );
-        assert!(!out.exists());
         assert!(area.tmp_is_empty());
     }
     // Tampered entries (a verdict flipped without its checksum) are dropped, never trusted: the
@@ -476,11 +416,7 @@ fn corrupt_truncated_and_odd_cache_files() {
     std::fs::remove_file(&count).ok();
     let out = area.out("tampered");
     let output = cache_run(&area, &bundle, &out, &predicate, &cache);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", stderr(&output));
     assert!(runs(&count) > 0);
     assert_eq!(tree(&out), tree(&reference));
     // A FIFO, a directory or a dangling directory path as the cache file.
@@ -508,41 +444,24 @@ fn corrupt_truncated_and_odd_cache_files() {
             .timeout(Duration::from_secs(60))
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
-        assert!(stderr.contains(needle), "{label}: {stderr}");
-        assert!(!out.exists());
+        assert_nothing_published(&output, &out, needle);
     }
 }
 
 #[test]
 fn two_processes_on_one_cache_file_never_corrupt_it() {
     let (area, bundle) = bundle_area();
-    let gamma = gamma_predicate(&area.input());
     let started = area.input().join("started");
-    let predicate = area.script(
-        "slow.sh",
-        &format!(
-            "#!/bin/sh\ntouch '{}'\nsleep 0.3\nexec '{}' \"$@\"\n",
-            started.display(),
-            gamma.display()
-        ),
-    );
+    let prelude = format!("touch '{}'\nsleep 0.3", started.display());
+    let predicate = area.gamma_wrapper("slow.sh", &prelude);
     let cache = area.root.path().join("shared-cache.json");
     let first_out = area.out("first");
-    let first = StdCommand::new(binary())
-        .env("TMPDIR", area.tmp())
-        .args(["bundle", "-q", "--predicate-arg={bundle}"])
-        .arg("--bundle")
-        .arg(&bundle)
-        .arg("--output")
-        .arg(&first_out)
-        .arg("--predicate")
-        .arg(&predicate)
+    let first = area
+        .process("bundle")
+        .args(reduce_args(&bundle, &first_out, &predicate))
+        .arg("--predicate-arg={bundle}")
         .arg("--cache-file")
         .arg(&cache)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     wait_for(30, || started.exists());
@@ -551,20 +470,10 @@ fn two_processes_on_one_cache_file_never_corrupt_it() {
     for index in 0..3 {
         let out = area.out(&format!("second-{index}"));
         let output = cache_run(&area, &bundle, &out, &predicate, &cache);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert_eq!(output.status.code(), Some(1), "{stderr}");
-        assert!(
-            stderr.contains("in use by another minrepro process"),
-            "{stderr}"
-        );
-        assert!(!out.exists());
+        assert_nothing_published(&output, &out, "in use by another minrepro process");
     }
     let output = first.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", stderr(&output));
     verify_output(&first_out);
     // The cache is a valid document and a later process uses it.
     let document = json(&cache);
@@ -584,34 +493,24 @@ fn output_parent_vanishing_mid_run_is_a_clear_error() {
     let (area, bundle) = bundle_area();
     let parent = area.root.path().join("parent");
     std::fs::create_dir(&parent).unwrap();
-    let gamma = gamma_predicate(&area.input());
     // The third predicate run removes the output's parent directory.
     let count = area.input().join("count");
-    let predicate = area.script(
-        "vanish.sh",
-        &format!(
-            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
-             [ $n -eq 3 ] && rm -rf '{p}'\nexec '{g}' \"$@\"\n",
-            c = count.display(),
-            p = parent.display(),
-            g = gamma.display()
-        ),
+    let prelude = format!(
+        "n=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n[ $n -eq 3 ] && rm -rf '{p}'",
+        c = count.display(),
+        p = parent.display(),
     );
+    let predicate = area.gamma_wrapper("vanish.sh", &prelude);
     let out = parent.join("out");
     let (pid, output) = run(
         &area,
-        &[
-            reduce_args(&bundle, &out, &predicate),
-            vec!["--predicate-arg={bundle}".as_ref()],
-        ]
-        .concat(),
+        &bundle,
+        &out,
+        &predicate,
+        &["--predicate-arg={bundle}"],
     );
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("cannot") && stderr.contains("out"),
-        "{stderr}"
-    );
+    let stderr = assert_fails(&output, 1, "cannot");
+    assert!(stderr.contains("out"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!parent.exists());
@@ -693,14 +592,10 @@ fn read_only_output_parent_is_refused_before_the_predicate() {
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o555)).unwrap();
         return;
     };
-    let marker = area.input().join("ran");
-    let predicate = area.script(
-        "mark.sh",
-        &format!("#!/bin/sh\necho run >> '{}'\nexit 0\n", marker.display()),
-    );
+    let (predicate, marker) = marking_predicate(&area.input());
     let out = target.join("out");
     let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("Read-only file system") || stderr.contains("read-only"),

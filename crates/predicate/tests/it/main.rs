@@ -9,12 +9,17 @@ use minrepro_predicate::{Acceptance, PredicateConfig};
 mod huge_output;
 mod runner;
 
-/// Writes an executable shell script `dir/name` running `body`.
-pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+/// Writes the executable file `dir/name` holding `contents`.
+pub fn executable(dir: &Path, name: &str, contents: &str) -> PathBuf {
     let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::write(&path, contents).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
+}
+
+/// Writes an executable shell script `dir/name` running `body`.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    executable(dir, name, &format!("#!/bin/sh\n{body}\n"))
 }
 
 /// A fresh directory holding the shell script `p.sh` that runs `body`.

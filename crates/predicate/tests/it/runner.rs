@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use minrepro_predicate::{Acceptance, CancelFlag, EvalError, Predicate, PredicateConfig, Status};
 
-use crate::{config, installed, processes_lock, script, script_in_temp};
+use crate::{config, executable, installed, processes_lock, script, script_in_temp};
 
 /// A change to a configuration under test.
 type Mutation = dyn Fn(&mut PredicateConfig);
@@ -185,9 +185,7 @@ fn runs_in_the_workspace_with_null_stdin_and_substring_acceptance() {
 fn launch_errors_and_signals_are_reported() {
     let _serial = processes_lock();
     let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.sh");
-    std::fs::write(&bad, "#!/nonexistent/interpreter\n").unwrap();
-    std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bad = executable(dir.path(), "bad.sh", "#!/nonexistent/interpreter\n");
     let predicate = Predicate::new(config(&bad, &[])).unwrap();
     let ws = tempfile::tempdir().unwrap();
     let outcome = predicate

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use minrepro_engine::{run_search, Pass};
 use minrepro_pysyntax::{rewrites, token_count, Group};
-use minrepro_python::language::{without_blank_lines, Python, PROBDD_STATEMENTS_MAX_TOKENS};
+use minrepro_python::language::{Python, PROBDD_STATEMENTS_MAX_TOKENS};
 use minrepro_text::{
     candidate, group_passes, GroupPass, Language, SharedState, Strategy, TidyPass,
 };
@@ -17,19 +17,6 @@ const PY: Python = Python {
 
 fn state(text: &str, strategy: Strategy) -> Arc<SharedState<Python>> {
     SharedState::new(PY, text, strategy, 1)
-}
-
-#[test]
-fn blank_lines_go_but_a_byte_order_mark_stays_first() {
-    assert_eq!(
-        without_blank_lines("a = 1\n\n  \r\nb = 2\n"),
-        "a = 1\nb = 2\n"
-    );
-    assert_eq!(
-        without_blank_lines("\u{feff}\r\nraise E\r\n"),
-        "\u{feff}raise E\r\n"
-    );
-    assert_eq!(without_blank_lines("\u{feff}x\n\n"), "\u{feff}x\n");
 }
 
 #[test]

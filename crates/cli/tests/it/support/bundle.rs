@@ -46,11 +46,38 @@ impl Area {
         command
     }
 
+    /// [`Area::output_cmd`] with `--worklist WORKLIST --metadata SELECTOR`, ready for more flags.
+    pub fn worklist_cmd(
+        &self,
+        out: &Path,
+        predicate: &Path,
+        worklist: &Path,
+        selector: &Path,
+    ) -> Command {
+        let mut command = self.output_cmd(out, predicate);
+        command
+            .arg("--worklist")
+            .arg(worklist)
+            .arg("--metadata")
+            .arg(selector);
+        command
+    }
+
     /// `minrepro bundle --bundle BUNDLE --output OUT --predicate PREDICATE`, ready for more flags.
     pub fn reduce_cmd(&self, bundle: &Path, out: &Path, predicate: &Path) -> Command {
         let mut command = self.bundle_cmd();
         command.args(reduce_args(bundle, out, predicate));
         command
+    }
+
+    /// A shell predicate `in/NAME` that runs `prelude`, then hands its arguments to the
+    /// [`gamma_predicate`] (written next to it).
+    pub fn gamma_wrapper(&self, name: &str, prelude: &str) -> PathBuf {
+        let gamma = gamma_predicate(&self.input());
+        self.script(
+            name,
+            &format!("#!/bin/sh\n{prelude}\nexec '{}' \"$@\"\n", gamma.display()),
+        )
     }
 }
 
@@ -107,6 +134,14 @@ pub fn three_object_bundle(dir: &Path) -> PathBuf {
 pub fn bundle_area() -> (Area, PathBuf) {
     let area = Area::new();
     let bundle = three_object_bundle(&area.input());
+    (area, bundle)
+}
+
+/// A fresh area with a [`write_bundle`] bundle of `contents` and `metadata` in its input; returns
+/// both and the bundle's path.
+pub fn objects_area(contents: &[&[u8]], metadata: serde_json::Value) -> (Area, PathBuf) {
+    let area = Area::new();
+    let bundle = write_bundle(&area.input(), contents, metadata, None);
     (area, bundle)
 }
 

@@ -46,6 +46,15 @@ pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// A shell predicate `dir/exit-CODE.sh` that only exits `code`.
+pub fn exiting(dir: &Path, code: i32) -> PathBuf {
+    script(
+        dir,
+        &format!("exit-{code}.sh"),
+        &format!("#!/bin/sh\nexit {code}\n"),
+    )
+}
+
 /// A shell predicate `dir/name` that appends a line to `count` (after running `extra`) and then
 /// exits `code`: [`runs`] tells how often it ran.
 pub fn counting(dir: &Path, name: &str, count: &Path, code: i32, extra: &str) -> PathBuf {
@@ -89,6 +98,14 @@ pub fn assert_fails(output: &Output, code: i32, needle: &str) -> String {
     stderr
 }
 
+/// Asserts a reduction failed (exit 1) naming `needle` and published nothing at `out`; returns
+/// its stderr.
+pub fn assert_nothing_published(output: &Output, out: &Path, needle: &str) -> String {
+    let stderr = assert_fails(output, 1, needle);
+    assert!(!out.exists(), "published after a failure: {stderr}");
+    stderr
+}
+
 /// The JSON document in `path`.
 pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -107,6 +124,11 @@ pub fn bundle_json(out: &Path) -> serde_json::Value {
 /// A run's stderr as text.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs `command`, asserts it succeeded, and returns its stdout as text.
+pub fn success_stdout(command: &mut assert_cmd::Command) -> String {
+    stdout(command.assert().success().get_output())
 }
 
 /// A run's stdout as text.

@@ -222,6 +222,17 @@ pub fn stderr_of(command: &mut assert_cmd::Command, code: i32) -> String {
     String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
+/// Runs `command`, which must fail (exit 1) naming every one of `needles` and write nothing at
+/// `out`; returns its stderr.
+pub fn refused(command: &mut assert_cmd::Command, out: &Path, needles: &[&str]) -> String {
+    let stderr = stderr_of(command, 1);
+    for needle in needles {
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
+    assert!(!out.exists(), "{} was written", out.display());
+    stderr
+}
+
 /// Runs `file` with the real interpreter from `cwd`; returns stdout+stderr.
 pub fn run_candidate(file: &Path, cwd: &Path) -> String {
     let out = StdCommand::new(python())
