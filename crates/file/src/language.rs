@@ -2,7 +2,7 @@
 //! of this crate, searched with ProbDD (bracket regions level by level, outer regions first);
 //! every text is valid; the size is the token count.
 
-use minrepro_text::{Language, Measure, Policy, SitesText};
+use minrepro_text::{Language, Measure, Policy, SiteInfo, SitesText};
 
 use crate::passes::round;
 use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
@@ -121,6 +121,12 @@ impl Language for TextFile {
             let lexed = Lexed::new(text, self.syntax);
             crate::lexical::shape_key(text, &lexed.tokens, self.syntax.indented)
         })
+    }
+
+    fn site_identities(&self, text: &str, _group: Group, sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
+        // A failed site is tried again when a token next to it changed, not its whole line.
+        let lexed = Lexed::new(text, self.syntax);
+        crate::lexical::site_identities(text, &lexed.tokens, sites)
     }
 
     fn learns_prior(&self, group: Group) -> bool {
