@@ -86,7 +86,10 @@ impl Language for TextFile {
             // a new identity, so they are tried again then).
             skip_failed: matches!(
                 group,
-                Group::Tokens
+                Group::Lines(_)
+                    | Group::Indented(_)
+                    | Group::Brackets(BracketEdit::Remove)
+                    | Group::Tokens
                     | Group::TokenRuns
                     | Group::Rename
                     | Group::Strings(_)
@@ -123,10 +126,15 @@ impl Language for TextFile {
         })
     }
 
-    fn site_identities(&self, text: &str, _group: Group, sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
-        // A failed site is tried again when a token next to it changed, not its whole line.
+    fn site_identities(&self, text: &str, group: Group, sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
+        // A failed site is tried again when a token next to it changed, not its whole line;
+        // a line or region also when one of its identifiers is no longer used elsewhere.
         let lexed = Lexed::new(text, self.syntax);
-        crate::lexical::site_identities(text, &lexed.tokens, sites)
+        let uses = matches!(
+            group,
+            Group::Lines(_) | Group::Indented(_) | Group::Brackets(BracketEdit::Remove)
+        );
+        crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
     }
 
     fn learns_prior(&self, group: Group) -> bool {

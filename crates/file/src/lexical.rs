@@ -271,10 +271,23 @@ pub const IDENTITY_CONTEXT: usize = 2;
 /// counted tokens it covers with [`IDENTITY_CONTEXT`] more on each side, identifiers numbered by
 /// first occurrence in that window, so that a failed site is tried again only when a token next
 /// to it changed (not anything on its line) and renames keep it; sites with equal windows are
-/// told apart by their order. A rename is known by the identifier it renames (renames leave the
-/// token count alone: one that failed is not tried again).
-pub fn site_identities(text: &str, tokens: &[Token], sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
+/// told apart by their order. With `uses` (removals of whole lines and regions, which often
+/// work once what they define is no longer used), also whether each identifier in the site
+/// occurs outside it. A rename is known by the identifier it renames (renames leave the token
+/// count alone: one that failed is not tried again).
+pub fn site_identities(
+    text: &str,
+    tokens: &[Token],
+    sites: &[SiteInfo<'_>],
+    uses: bool,
+) -> Vec<[u8; 32]> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
+    let mut everywhere: HashMap<&str, usize> = HashMap::new();
+    if uses {
+        for t in counted.iter().filter(|t| t.kind == Kind::Word) {
+            *everywhere.entry(&text[t.range.clone()]).or_insert(0) += 1;
+        }
+    }
     let mut order: HashMap<[u8; 32], u64> = HashMap::new();
     sites
         .iter()
@@ -303,6 +316,22 @@ pub fn site_identities(text: &str, tokens: &[Token], sites: &[SiteInfo<'_>]) -> 
                         hasher.update(format!("w{number}").as_bytes());
                     } else {
                         hasher.update(piece.as_bytes());
+                    }
+                }
+                if uses {
+                    // Whether each identifier of the site also occurs outside it.
+                    let mut inside: Vec<(&str, usize)> = Vec::new();
+                    for t in counted[lo..hi].iter().filter(|t| t.kind == Kind::Word) {
+                        let word = &text[t.range.clone()];
+                        match inside.iter_mut().find(|(w, _)| *w == word) {
+                            Some((_, n)) => *n += 1,
+                            None => inside.push((word, 1)),
+                        }
+                    }
+                    hasher.update(b"\0u");
+                    for (word, n) in inside {
+                        let outside = everywhere.get(word).is_some_and(|&all| all > n);
+                        hasher.update(if outside { b"1" } else { b"0" });
                     }
                 }
                 if lo == hi {
@@ -450,7 +479,7 @@ mod tests {
             let toks = tokens(text, &c);
             let sites = token_sites(&toks);
             let infos: Vec<SiteInfo<'_>> = sites.iter().map(Site::info).collect();
-            site_identities(text, &toks, &infos)
+            site_identities(text, &toks, &infos, false)
         };
         // 12 counted tokens, one site each.
         let base = ids("int total = count + 1 ; f ( total ) ;\n");
@@ -484,11 +513,26 @@ mod tests {
         let other_toks = tokens(other, &c);
         let other_sites = rename_sites(other, &other_toks);
         let other_infos: Vec<SiteInfo<'_>> = other_sites.iter().map(Site::info).collect();
-        let first = site_identities(text, &toks, &infos);
-        let second = site_identities(other, &other_toks, &other_infos);
+        let first = site_identities(text, &toks, &infos, false);
+        let second = site_identities(other, &other_toks, &other_infos, false);
         assert_eq!(first[0], second[0], "count");
         assert_eq!(first[1], second[1], "total");
         assert_ne!(first[0], first[1]);
+        // With `uses`, a line is new again once an identifier of it is used nowhere else.
+        let line_ids = |text: &str| {
+            let toks = tokens(text, &c);
+            let sites = crate::structure::line_sites(text, &toks, None);
+            let infos: Vec<SiteInfo<'_>> = sites.iter().map(Site::info).collect();
+            site_identities(text, &toks, &infos, true)
+        };
+        let used = line_ids("int helper ;\nx ;\ny ;\nhelper ( ) ;\n");
+        let unused = line_ids("int helper ;\nx ;\ny ;\nother ( ) ;\n");
+        assert_ne!(used[0], unused[0]);
+        assert_eq!(used[1], unused[1]);
+        assert_eq!(
+            line_ids("int helper ;\nx ;\ny ;\nhelper ( 1 ) ;\n")[0],
+            used[0]
+        );
     }
 
     #[test]
