@@ -137,10 +137,18 @@ impl Language for TextFile {
         crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
     }
 
-    fn learns_prior(&self, group: Group) -> bool {
-        // Token removals often need several tokens at once (`d ( ) {`): a prior learned
-        // from a mostly kept list would try them one by one only.
-        group != Group::Tokens
+    fn learns_prior(&self, _group: Group) -> bool {
+        true
+    }
+
+    fn max_prior(&self, group: Group) -> f64 {
+        // Token removals often need several tokens at once (`d ( ) {`): from a mostly kept
+        // list, sets of three or four neighbouring tokens rather than single ones.
+        if group == Group::Tokens {
+            0.25
+        } else {
+            0.5
+        }
     }
 
     fn prior_fallback(&self, group: Group) -> Option<Group> {

@@ -207,6 +207,12 @@ pub trait Language: Send + Sync + 'static {
     fn learns_prior(&self, _group: Self::Group) -> bool {
         false
     }
+    /// For a group that learns its prior: the highest prior it learns. One half by default
+    /// (ProbDD then tries single sites); lower keeps sets of a few neighbouring sites for edits
+    /// that need several at once.
+    fn max_prior(&self, _group: Self::Group) -> f64 {
+        crate::searches::PROBDD_MAX_PRIOR
+    }
     /// For a group that learns its prior: the group whose last kept share its first search
     /// starts from (e.g. the lines one nesting level up: where most top-level forms were
     /// needed, most of their statements usually are too). `None` (the default): the usual

@@ -117,9 +117,11 @@ impl<L: Language> SharedState<L> {
         };
         let learned = shares.get(name).copied().or_else(fallback);
         drop(shares);
-        learned.map_or(PROBDD_PRIOR, |share| {
-            share.clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR)
-        })
+        let max = self
+            .language
+            .max_prior(group)
+            .clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
+        learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
     }
 
     /// Records `text` as a text that has been current.
