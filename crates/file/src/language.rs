@@ -2,7 +2,7 @@
 //! of this crate, searched with ProbDD (bracket regions level by level, outer regions first);
 //! every text is valid; the size is the token count.
 
-use minrepro_text::{Language, Measure, Policy, SitesText};
+use minrepro_text::{Language, Measure, Policy, SiteInfo, SitesText};
 
 use crate::passes::round;
 use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
@@ -86,7 +86,10 @@ impl Language for TextFile {
             // a new identity, so they are tried again then).
             skip_failed: matches!(
                 group,
-                Group::Tokens
+                Group::Lines(_)
+                    | Group::Indented(_)
+                    | Group::Brackets(BracketEdit::Remove)
+                    | Group::Tokens
                     | Group::TokenRuns
                     | Group::Rename
                     | Group::Strings(_)
@@ -123,10 +126,29 @@ impl Language for TextFile {
         })
     }
 
-    fn learns_prior(&self, group: Group) -> bool {
-        // Token removals often need several tokens at once (`d ( ) {`): a prior learned
-        // from a mostly kept list would try them one by one only.
-        group != Group::Tokens
+    fn site_identities(&self, text: &str, group: Group, sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
+        // A failed site is tried again when a token next to it changed, not its whole line;
+        // a line or region also when one of its identifiers is no longer used elsewhere.
+        let lexed = Lexed::new(text, self.syntax);
+        let uses = matches!(
+            group,
+            Group::Lines(_) | Group::Indented(_) | Group::Brackets(BracketEdit::Remove)
+        );
+        crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
+    }
+
+    fn learns_prior(&self, _group: Group) -> bool {
+        true
+    }
+
+    fn max_prior(&self, group: Group) -> f64 {
+        // Token removals often need several tokens at once (`d ( ) {`): from a mostly kept
+        // list, sets of three or four neighbouring tokens rather than single ones.
+        if group == Group::Tokens {
+            0.25
+        } else {
+            0.5
+        }
     }
 
     fn prior_fallback(&self, group: Group) -> Option<Group> {

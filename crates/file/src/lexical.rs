@@ -1,7 +1,9 @@
 //! Token-level sites: comments, single tokens, identifiers renamed shorter, string literals
 //! emptied or halved, integers reduced, and whitespace normalisation.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use minrepro_text::SiteInfo;
 
 use crate::lex::{Kind, Token};
 use crate::{removal, Site};
@@ -261,6 +263,105 @@ pub fn shape_key(text: &str, tokens: &[Token], indented: bool) -> [u8; 32] {
     *hasher.finalize().as_bytes()
 }
 
+/// Counted tokens on each side of a site that its identity takes in (see [`site_identities`]).
+pub const IDENTITY_CONTEXT: usize = 2;
+
+/// The identities of `sites` (in text order) across texts, for remembering the sites that failed
+/// alone: a site is known by its kind, its replacement (identifier characters folded) and the
+/// counted tokens it covers with [`IDENTITY_CONTEXT`] more on each side, identifiers numbered by
+/// first occurrence in that window, so that a failed site is tried again only when a token next
+/// to it changed (not anything on its line) and renames keep it; sites with equal windows are
+/// told apart by their order. With `uses` (removals of whole lines and regions, which often
+/// work once what they define is no longer used), also whether each identifier in the site
+/// occurs outside it. A rename is known by the identifier it renames (renames leave the token
+/// count alone: one that failed is not tried again).
+pub fn site_identities(
+    text: &str,
+    tokens: &[Token],
+    sites: &[SiteInfo<'_>],
+    uses: bool,
+) -> Vec<[u8; 32]> {
+    let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
+    let mut everywhere: HashMap<&str, usize> = HashMap::new();
+    if uses {
+        for t in counted.iter().filter(|t| t.kind == Kind::Word) {
+            *everywhere.entry(&text[t.range.clone()]).or_insert(0) += 1;
+        }
+    }
+    let mut order: HashMap<[u8; 32], u64> = HashMap::new();
+    sites
+        .iter()
+        .map(|site| {
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(site.kind.as_bytes());
+            hasher.update(b"\0");
+            let lo = counted.partition_point(|t| t.range.start < site.range.start);
+            if site.kind == "rename-identifier" {
+                let name = counted.get(lo).map_or("", |t| &text[t.range.clone()]);
+                hasher.update(name.as_bytes());
+            } else {
+                let hi = counted
+                    .partition_point(|t| t.range.start < site.range.end)
+                    .max(lo);
+                let from = lo.saturating_sub(IDENTITY_CONTEXT);
+                let to = (hi + IDENTITY_CONTEXT).min(counted.len());
+                let mut names: HashMap<&str, usize> = HashMap::new();
+                for (k, t) in counted[from..to].iter().enumerate() {
+                    let inside = (lo..hi).contains(&(from + k));
+                    hasher.update(if inside { b"\0s" } else { b"\0c" });
+                    let piece = &text[t.range.clone()];
+                    if t.kind == Kind::Word {
+                        let next = names.len();
+                        let number = *names.entry(piece).or_insert(next);
+                        hasher.update(format!("w{number}").as_bytes());
+                    } else {
+                        hasher.update(piece.as_bytes());
+                    }
+                }
+                if uses {
+                    // Whether each identifier of the site also occurs outside it.
+                    let mut inside: Vec<(&str, usize)> = Vec::new();
+                    for t in counted[lo..hi].iter().filter(|t| t.kind == Kind::Word) {
+                        let word = &text[t.range.clone()];
+                        match inside.iter_mut().find(|(w, _)| *w == word) {
+                            Some((_, n)) => *n += 1,
+                            None => inside.push((word, 1)),
+                        }
+                    }
+                    hasher.update(b"\0u");
+                    for (word, n) in inside {
+                        let outside = everywhere.get(word).is_some_and(|&all| all > n);
+                        hasher.update(if outside { b"1" } else { b"0" });
+                    }
+                }
+                if lo == hi {
+                    // No token inside (whitespace, or the inside of a string): its own text.
+                    hasher.update(b"\0t");
+                    hasher.update(text.get(site.range.clone()).unwrap_or("").as_bytes());
+                }
+                hasher.update(b"\0r");
+                let mut in_word = false;
+                for c in site.replacement.chars() {
+                    let word = c.is_alphanumeric() || c == '_' || c == '$';
+                    if !word {
+                        hasher.update(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    } else if !in_word {
+                        hasher.update(b"w");
+                    }
+                    in_word = word;
+                }
+            }
+            let window = *hasher.finalize().as_bytes();
+            let nth = order.entry(window).or_insert(0);
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(&window);
+            hasher.update(&nth.to_le_bytes());
+            *nth += 1;
+            *hasher.finalize().as_bytes()
+        })
+        .collect()
+}
+
 /// The whole text tidied at once: trailing whitespace and blank lines removed, one final
 /// newline kept if the text had one. `None` if that changes nothing.
 pub fn tidy_site(text: &str) -> Option<Site> {
@@ -369,6 +470,69 @@ mod tests {
         }
         let yaml = Syntax::for_path(Path::new("a.yaml"));
         assert_ne!(key("a:\n  b: 1\n", &yaml), key("a:\nb: 1\n", &yaml));
+    }
+
+    #[test]
+    fn identities_change_with_neighbouring_tokens_only_and_survive_renames() {
+        let c = Syntax::for_path(Path::new("a.c"));
+        let ids = |text: &str| {
+            let toks = tokens(text, &c);
+            let sites = token_sites(&toks);
+            let infos: Vec<SiteInfo<'_>> = sites.iter().map(Site::info).collect();
+            site_identities(text, &toks, &infos, false)
+        };
+        // 12 counted tokens, one site each.
+        let base = ids("int total = count + 1 ; f ( total ) ;\n");
+        assert_eq!(base.len(), 12);
+        // Every identity is distinct, even of equal-looking windows.
+        let distinct: HashSet<_> = base.iter().collect();
+        assert_eq!(distinct.len(), 12);
+        assert_eq!(
+            ids("int a = b + 1 ; f ( a ) ;\n"),
+            base,
+            "renames keep them"
+        );
+        assert_eq!(
+            ids("int total = count + 1 ;\n  f ( total ) ;"),
+            base,
+            "whitespace too"
+        );
+        // `1` -> `2`: the sites within two tokens of it change, the others do not.
+        let changed = ids("int total = count + 2 ; f ( total ) ;\n");
+        let same: Vec<bool> = base.iter().zip(&changed).map(|(a, b)| a == b).collect();
+        let expected = [
+            true, true, true, false, false, false, false, false, true, true, true, true,
+        ];
+        assert_eq!(same, expected);
+        // A rename site is known by its identifier.
+        let text = "count = count + total ;";
+        let toks = tokens(text, &c);
+        let sites = rename_sites(text, &toks);
+        let infos: Vec<SiteInfo<'_>> = sites.iter().map(Site::info).collect();
+        let other = "x ; count = 2 * count ; total ;";
+        let other_toks = tokens(other, &c);
+        let other_sites = rename_sites(other, &other_toks);
+        let other_infos: Vec<SiteInfo<'_>> = other_sites.iter().map(Site::info).collect();
+        let first = site_identities(text, &toks, &infos, false);
+        let second = site_identities(other, &other_toks, &other_infos, false);
+        assert_eq!(first[0], second[0], "count");
+        assert_eq!(first[1], second[1], "total");
+        assert_ne!(first[0], first[1]);
+        // With `uses`, a line is new again once an identifier of it is used nowhere else.
+        let line_ids = |text: &str| {
+            let toks = tokens(text, &c);
+            let sites = crate::structure::line_sites(text, &toks, None);
+            let infos: Vec<SiteInfo<'_>> = sites.iter().map(Site::info).collect();
+            site_identities(text, &toks, &infos, true)
+        };
+        let used = line_ids("int helper ;\nx ;\ny ;\nhelper ( ) ;\n");
+        let unused = line_ids("int helper ;\nx ;\ny ;\nother ( ) ;\n");
+        assert_ne!(used[0], unused[0]);
+        assert_eq!(used[1], unused[1]);
+        assert_eq!(
+            line_ids("int helper ;\nx ;\ny ;\nhelper ( 1 ) ;\n")[0],
+            used[0]
+        );
     }
 
     #[test]

@@ -197,12 +197,34 @@ pub trait Language: Send + Sync + 'static {
     fn fruitless_key(&self, _text: &str, _group: Self::Group) -> Option<[u8; 32]> {
         None
     }
+    /// The identities of `sites` (every site of `group` in `text`, in text order) across texts,
+    /// for the groups that skip single sites that failed alone ([`Policy::skip_failed`]): a site
+    /// whose identity failed alone once is left out of later searches. By default
+    /// ([`line_identity`](crate::line_identity)) a site's kind, replacement, replaced text and
+    /// the whole line(s) it sits on, so any change on its lines makes it new.
+    fn site_identities(
+        &self,
+        text: &str,
+        _group: Self::Group,
+        sites: &[SiteInfo<'_>],
+    ) -> Vec<[u8; 32]> {
+        sites
+            .iter()
+            .map(|site| crate::passes::line_identity(text, site))
+            .collect()
+    }
     /// Whether a group's ProbDD searches start from the share of its sites that its previous
     /// search kept (at least the usual prior, at most one half), instead of the usual prior:
     /// after the first round most sites are needed, and sets sized for a prior of 0.1 mostly
     /// fail. `false` (the default): the usual prior always.
     fn learns_prior(&self, _group: Self::Group) -> bool {
         false
+    }
+    /// For a group that learns its prior: the highest prior it learns. One half by default
+    /// (ProbDD then tries single sites); lower keeps sets of a few neighbouring sites for edits
+    /// that need several at once.
+    fn max_prior(&self, _group: Self::Group) -> f64 {
+        crate::searches::PROBDD_MAX_PRIOR
     }
     /// For a group that learns its prior: the group whose last kept share its first search
     /// starts from (e.g. the lines one nesting level up: where most top-level forms were

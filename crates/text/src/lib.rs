@@ -97,7 +97,7 @@ pub use limits::{
     apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
 };
 pub use oracle::TextOracle;
-pub use passes::{candidate, group_passes, GroupPass, SharedState, TidyPass};
+pub use passes::{candidate, group_passes, line_identity, GroupPass, SharedState, TidyPass};
 pub use plain::{Measure, SitesText};
 pub use run::{
     check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
 use serde_json::json;
 
-use crate::language::{size_key, Edited, Language, Prepared, Strategy};
+use crate::language::{size_key, Edited, Language, Prepared, SiteInfo, Strategy};
 use crate::searches::{SiteSearches, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
 use crate::sizes::Sizes;
 
@@ -40,7 +40,7 @@ pub struct SharedState<L: Language> {
     /// Sites growing candidates of each growing group (by name) may still apply; set by the
     /// group's first search.
     growth_budgets: Mutex<HashMap<&'static str, usize>>,
-    /// Single sites (by [`signature`]) that were run alone and failed; later searches of the
+    /// Single sites (by [`Language::site_identities`]) that were run alone and failed; later searches of the
     /// groups that skip those leave them out.
     pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
     /// The last text prepared by any pass: the next one takes over what it computed (see
@@ -117,9 +117,11 @@ impl<L: Language> SharedState<L> {
         };
         let learned = shares.get(name).copied().or_else(fallback);
         drop(shares);
-        learned.map_or(PROBDD_PRIOR, |share| {
-            share.clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR)
-        })
+        let max = self
+            .language
+            .max_prior(group)
+            .clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
+        learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
     }
 
     /// Records `text` as a text that has been current.
@@ -153,10 +155,9 @@ pub fn group_passes<L: Language>(state: &Arc<SharedState<L>>) -> Vec<GroupPass<L
         .collect()
 }
 
-/// Identity of a site across texts: its kind, replacement, replaced text and the whole line(s)
-/// it sits on.
-pub(crate) fn signature<P: Prepared>(text: &str, site: &P::Site) -> [u8; 32] {
-    let site = P::info(site);
+/// The default identity of a site across texts (see [`Language::site_identities`]): its kind,
+/// replacement, replaced text and the whole line(s) it sits on.
+pub fn line_identity(text: &str, site: &SiteInfo<'_>) -> [u8; 32] {
     let start = text[..site.range.start.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
@@ -170,6 +171,16 @@ pub(crate) fn signature<P: Prepared>(text: &str, site: &P::Site) -> [u8; 32] {
         text.get(start..end).unwrap_or("").as_bytes(),
     ];
     *minrepro_predicate::digest_fields(&fields).as_bytes()
+}
+
+/// The identities of every site of `prepared` (of `group`), in site order.
+pub(crate) fn identities<L: Language>(
+    language: &L,
+    group: L::Group,
+    prepared: &L::Prepared,
+) -> Vec<[u8; 32]> {
+    let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(L::Prepared::info).collect();
+    language.site_identities(prepared.source(), group, &infos)
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
@@ -237,14 +248,14 @@ pub(crate) fn candidate_on<L: Language>(
     Some(Proposal { case: text, change })
 }
 
-/// Sites a proposal applies, and the signature of its site when it applies only one.
+/// Sites a proposal applies, and the identity of its site when it applies only one.
 pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
 
 /// A group's search (ddmin, ProbDD, or a sequence of levels) that also records the single sites
 /// ddmin ran alone and saw fail, and charges accepted growing candidates to the budget.
 struct GroupSearch<'a, L: Language> {
     inner: Box<dyn Search<String> + 'a>,
-    /// Sites applied by each proposal of the last batch, in batch order, with the signature of
+    /// Sites applied by each proposal of the last batch, in batch order, with the identity of
     /// a proposal that applies a single site.
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     may_grow: bool,

@@ -19,7 +19,7 @@ use minrepro_engine::{Ddmin, ProbDd, Search};
 
 use crate::language::{Language, Prepared, Strategy};
 use crate::levels;
-use crate::passes::{candidate, candidate_on, lock, signature, BatchSites, SharedState};
+use crate::passes::{candidate, candidate_on, identities, lock, BatchSites, SharedState};
 
 /// ProbDD's prior probability that a site must stay unapplied.
 pub(crate) const PROBDD_PRIOR: f64 = 0.1;
@@ -31,9 +31,25 @@ pub(crate) const PROBDD_MAX_PRIOR: f64 = 0.5;
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
 
+/// A prepared text without its skipped sites, with the identities of the sites it kept (empty
+/// for a group that does not skip failed sites).
+struct Sited<P> {
+    prepared: Arc<P>,
+    ids: Arc<Vec<[u8; 32]>>,
+}
+
+impl<P> Clone for Sited<P> {
+    fn clone(&self) -> Self {
+        Sited {
+            prepared: Arc::clone(&self.prepared),
+            ids: Arc::clone(&self.ids),
+        }
+    }
+}
+
 /// The last text asked about, prepared with its sites (a search asks for the same text many
 /// times).
-type SiteMemo<P> = Arc<Mutex<Option<Arc<P>>>>;
+type SiteMemo<P> = Arc<Mutex<Option<Sited<P>>>>;
 
 /// What the searches of one group pass share.
 pub(crate) struct SiteSearches<L: Language> {
@@ -103,14 +119,14 @@ impl<L: Language> SiteSearches<L> {
                 .is_none_or(|max| self.state.language().size(current) <= max)
         };
         if probdd && small() {
-            let base = self.fixed_sites(current, level);
+            let (base, ids) = self.without_skipped(current, level);
             if base.sites().is_empty() {
                 return None;
             }
             if base.sites().len() <= PROBDD_MAX_SITES {
-                return Some(self.probdd(base));
+                return Some(self.probdd(base, ids));
             }
-        } else if Self::positions(&self.prepared(current), level).is_empty() {
+        } else if Self::positions(&self.prepared(current).prepared, level).is_empty() {
             return None;
         }
         Some(Box::new(self.ddmin(level)))
@@ -118,24 +134,51 @@ impl<L: Language> SiteSearches<L> {
 
     /// The prepared `current` without the skipped sites; a text seen for the first time is also
     /// marked as current (it is).
-    fn prepared(&self, current: &str) -> Arc<L::Prepared> {
+    fn prepared(&self, current: &str) -> Sited<L::Prepared> {
         let mut memo = lock(&self.memo);
-        if let Some(prepared) = memo.as_ref() {
-            if prepared.source() == current {
-                return Arc::clone(prepared);
+        if let Some(sited) = memo.as_ref() {
+            if sited.prepared.source() == current {
+                return sited.clone();
             }
         }
         self.state.mark_current(current);
-        let mut prepared = self.state.language().prepare(current, self.group);
-        if !self.skip.is_empty() {
-            prepared.retain_sites(&mut |site| {
-                !self.skip.contains(&signature::<L::Prepared>(current, site))
-            });
+        let (prepared, ids) = self.without_skipped(current, None);
+        let sited = Sited {
+            prepared: Arc::new(prepared),
+            ids: Arc::new(ids),
+        };
+        self.state.follow(&sited.prepared);
+        *memo = Some(sited.clone());
+        sited
+    }
+
+    /// `current` prepared with the sites at `level` (all when `None`) that are not skipped, and
+    /// their identities (when the group skips failed sites; computed over all of the group's
+    /// sites, so a site's identity does not depend on the level or on what is skipped).
+    fn without_skipped(&self, current: &str, level: Option<usize>) -> (L::Prepared, Vec<[u8; 32]>) {
+        let mut base = self.state.language().prepare(current, self.group);
+        let ids = if self.skips_failed {
+            identities(self.state.language(), self.group, &base)
+        } else {
+            Vec::new()
+        };
+        let mut keep: Vec<bool> = match level {
+            Some(level) => levels_of(&base).into_iter().map(|l| l == level).collect(),
+            None => vec![true; base.sites().len()],
+        };
+        for (keep, id) in keep.iter_mut().zip(&ids) {
+            *keep &= !self.skip.contains(id);
         }
-        let prepared = Arc::new(prepared);
-        self.state.follow(&prepared);
-        *memo = Some(Arc::clone(&prepared));
-        prepared
+        if keep.iter().any(|k| !k) {
+            let mut kept = keep.iter().copied();
+            base.retain_sites(&mut |_| kept.next().unwrap_or(false));
+        }
+        let ids = ids
+            .into_iter()
+            .zip(&keep)
+            .filter_map(|(id, &k)| k.then_some(id))
+            .collect();
+        (base, ids)
     }
 
     /// Positions (in the prepared text's sites) of the sites at `level` (all when `None`).
@@ -153,9 +196,11 @@ impl<L: Language> SiteSearches<L> {
         let build = self.clone();
         let inner = Ddmin::new(
             0,
-            move |current: &String| Self::positions(&length.prepared(current), level).len(),
+            move |current: &String| {
+                Self::positions(&length.prepared(current).prepared, level).len()
+            },
             move |current: &String, chunk: &[usize]| {
-                let prepared = build.prepared(current);
+                let Sited { prepared, ids } = build.prepared(current);
                 let positions = Self::positions(&prepared, level);
                 let chosen: Vec<usize> = chunk
                     .iter()
@@ -163,10 +208,7 @@ impl<L: Language> SiteSearches<L> {
                     .collect();
                 let proposal = candidate(build.group, &build.state, &*prepared, &chosen)?;
                 let single = match chosen.as_slice() {
-                    [only] if build.skips_failed => prepared
-                        .sites()
-                        .get(*only)
-                        .map(|site| signature::<L::Prepared>(current, site)),
+                    [only] if build.skips_failed => ids.get(*only).copied(),
                     _ => None,
                 };
                 lock(&build.batch_sites).push((chosen.len(), single));
@@ -182,33 +224,17 @@ impl<L: Language> SiteSearches<L> {
         }
     }
 
-    /// `current` prepared with the sites at `level` (all when `None`) that are not skipped:
-    /// the fixed base of a ProbDD search.
-    fn fixed_sites(&self, current: &str, level: Option<usize>) -> L::Prepared {
-        let mut base = self.state.language().prepare(current, self.group);
-        if let Some(level) = level {
-            let mut at_level = levels_of(&base).into_iter().map(|l| l == level);
-            base.retain_sites(&mut |_| at_level.next().unwrap_or(false));
-        }
-        if !self.skip.is_empty() {
-            base.retain_sites(&mut |site| {
-                !self.skip.contains(&signature::<L::Prepared>(current, site))
-            });
-        }
-        base
-    }
-
     /// ProbDD over the sites of `base`, which stay fixed for the whole search: a candidate
     /// applies every site accepted so far plus the new set to the base text. A single site whose
     /// application alone failed is remembered as failed (for the groups that skip those).
-    fn probdd(&self, base: L::Prepared) -> Box<dyn Search<String>> {
+    fn probdd(&self, base: L::Prepared, ids: Vec<[u8; 32]>) -> Box<dyn Search<String>> {
         let base = Arc::new(base);
         let state = Arc::clone(&self.state);
         state.follow(&base);
         let group = self.group;
         // The current text, prepared for judging candidates against it.
         let judged = Mutex::new(Arc::clone(&base));
-        let (failed_state, failed_base) = (Arc::clone(&state), Arc::clone(&base));
+        let failed_state = Arc::clone(&state);
         let width = state.jobs;
         let prior = state.prior(group);
         let search = ProbDd::new(
@@ -233,8 +259,7 @@ impl<L: Language> SiteSearches<L> {
             return Box::new(search);
         }
         Box::new(search.on_failed_alone(move |i| {
-            if let Some(site) = failed_base.sites().get(i) {
-                let failed = signature::<L::Prepared>(failed_base.source(), site);
+            if let Some(&failed) = ids.get(i) {
                 lock(&failed_state.failed_sites).insert(failed);
             }
         }))
