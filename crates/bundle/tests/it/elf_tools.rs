@@ -2,7 +2,7 @@
 //! the error paths.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use minrepro_bundle::{ElfTools, SectionPolicy, ToolError};
 
@@ -24,8 +24,13 @@ fn script(dir: &Path, name: &str, body: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The real LLVM tools' timeout in these tests: generous, because they test results, not speed
+/// (LLVM 19's llvm-readobj once took 18.6 s here, loading its library from a cold page cache
+/// after a fresh build had filled it, and a 30 s limit failed a CI run).
+const REAL_TOOL_TIMEOUT: f64 = 300.0;
+
 fn tools(scratch: &Path, readobj: &str, objcopy: &str) -> ElfTools {
-    ElfTools::new(readobj, objcopy, 30.0, scratch.to_path_buf()).unwrap()
+    ElfTools::new(readobj, objcopy, REAL_TOOL_TIMEOUT, scratch.to_path_buf()).unwrap()
 }
 
 fn debug_policy() -> SectionPolicy {
@@ -123,10 +128,15 @@ type IsExpected = fn(&ToolError) -> bool;
 
 fn failure(tools: &ElfTools, expected: IsExpected, needle: &str) {
     let bytes = fixture("alpha.co");
-    let listing = ElfTools::new("llvm-readobj", "llvm-objcopy", 30.0, PathBuf::from("/tmp"))
-        .unwrap()
-        .list_bytes(&bytes)
-        .unwrap();
+    let listing = ElfTools::new(
+        "llvm-readobj",
+        "llvm-objcopy",
+        REAL_TOOL_TIMEOUT,
+        "/tmp".into(),
+    )
+    .unwrap()
+    .list_bytes(&bytes)
+    .unwrap();
     let error = tools
         .remove_sections(&bytes, &listing, &[".debug_info".to_owned()])
         .unwrap_err();
