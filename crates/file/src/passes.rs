@@ -199,20 +199,7 @@ impl Pass<Tree> for FilesPass {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::File;
     use minrepro_engine::run_search;
-
-    fn tree(files: &[(&str, &str)]) -> Tree {
-        Tree {
-            files: files
-                .iter()
-                .map(|(n, t)| File {
-                    name: (*n).into(),
-                    content: Content::Text((*t).into()),
-                })
-                .collect(),
-        }
-    }
 
     /// A sequential reduction with `passes` until nothing changes, with `keep` as the predicate.
     fn reduce(mut current: Tree, passes: &[&dyn Pass<Tree>], keep: impl Fn(&Tree) -> bool) -> Tree {
@@ -230,7 +217,7 @@ mod tests {
 
     #[test]
     fn reduces_a_two_file_c_project_to_what_the_predicate_needs() {
-        let start = tree(&[
+        let start = Tree::of_texts(&[
             ("main.c", "#include \"u.h\"\n/* entry */\nint main(void) {\n  int unused = 42;\n  return helper(7);\n}\n"),
             ("u.h", "int helper(int x);\nint other(void);\n"),
             ("notes.txt", "nothing to see\n"),
