@@ -44,6 +44,25 @@ pub struct Policy {
     pub shrink_size: bool,
 }
 
+/// How a group searched level by level ([`Policy::levels`]) moves between levels (see
+/// [`Language::level_policy`]). The default is plain HDD: each level once, outermost first,
+/// down to the deepest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LevelPolicy {
+    /// A level whose search accepted something is searched again, on the new text, before the
+    /// next level: ProbDD and ddmin never try again a site they found needed, and an edit
+    /// accepted later at the same level can free it (a function that only a deleted statement
+    /// called). The sites that failed alone since the level's last acceptance are left out
+    /// (the text has not changed since: they would fail again).
+    pub resweep: bool,
+    /// A search that has accepted something stops descending after this many consecutive
+    /// levels that accepted nothing: the engine's next round searches the group again from the
+    /// outermost level, and the groups after it get their turn first. A search that has
+    /// accepted nothing goes down to the deepest level, so a round that changes nothing has
+    /// searched every level (the fixpoint is the same as without the stop). `None`: never.
+    pub stop_after_fruitless: Option<usize>,
+}
+
 /// What the text layer needs to know about one site: a byte range of the text and what replaces
 /// it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,6 +194,11 @@ pub trait Language: Send + Sync + 'static {
     fn group_name(&self, group: Self::Group) -> &'static str;
     /// How a group's sites are searched.
     fn policy(&self, group: Self::Group) -> Policy;
+    /// For a group searched level by level: how the search moves between levels (plain HDD
+    /// by default).
+    fn level_policy(&self, _group: Self::Group) -> LevelPolicy {
+        LevelPolicy::default()
+    }
     /// The size of `text` (tokens, lines, …): what the reduction makes smaller.
     fn size(&self, text: &str) -> usize;
     /// The unit of [`Language::size`] in progress lines and statistics.

@@ -90,8 +90,8 @@ mod workspace;
 
 pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
-    size_key, splice, without_blank_lines, Edited, EncodeError, Language, Policy, Prepared, Site,
-    SiteInfo, Strategy,
+    size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
+    Prepared, Site, SiteInfo, Strategy,
 };
 pub use limits::{
     apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,

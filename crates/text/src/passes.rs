@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
 use serde_json::json;
 
-use crate::language::{size_key, Edited, Language, Prepared, SiteInfo, Strategy};
-use crate::searches::{SiteSearches, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
+use crate::language::{size_key, Edited, Language, LevelPolicy, Prepared, SiteInfo, Strategy};
+use crate::searches::{LevelSearch, SiteSearches, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
 use crate::sizes::Sizes;
 
 /// State shared by every group pass of one reduction.
@@ -259,6 +259,8 @@ struct GroupSearch<'a, L: Language> {
     /// a proposal that applies a single site.
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
     may_grow: bool,
+    /// Whether the group skips single sites that failed alone (their identities are recorded).
+    skip_failed: bool,
     group: L::Group,
     state: Arc<SharedState<L>>,
     /// The group's name and the fruitless key of the text the search started from, if any.
@@ -297,7 +299,7 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
 
     fn feedback(&mut self, accepted: Option<usize>) {
         self.accepted_any |= accepted.is_some();
-        {
+        if self.skip_failed {
             let batch = lock(&self.batch_sites);
             let decided = accepted.unwrap_or(batch.len()).min(batch.len());
             let mut failed = lock(&self.state.failed_sites);
@@ -343,7 +345,10 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         }
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
-        let inner: Box<dyn Search<String>> = if policy.levels {
+        let levels = self.state.language.level_policy(group);
+        let inner: Box<dyn Search<String>> = if policy.levels && levels != LevelPolicy::default() {
+            Box::new(LevelSearch::new(sites, levels))
+        } else if policy.levels {
             Box::new(Sequence::new(Box::new(move |level, current: &String| {
                 sites.open(current, Some(level))
             })))
@@ -356,6 +361,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             inner,
             batch_sites,
             may_grow: policy.may_grow,
+            skip_failed: policy.skip_failed,
             group,
             state: Arc::clone(&self.state),
             fruitless_key,
@@ -408,8 +414,8 @@ impl<L: Language> Pass<String> for TidyPass<L> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::Policy;
-    use crate::testlang::Lines;
+    use crate::language::{LevelPolicy, Policy};
+    use crate::testlang::{Lines, Parens};
     use minrepro_engine::run_search;
 
     /// The text `pass` reduces `text` to, with the engine's rule: the first proposal of a batch
@@ -492,6 +498,86 @@ mod tests {
         assert_eq!(reduce(pass, "a\nc\n", &|t: &str| t == "c\n"), "c\n");
         assert_eq!(reduce(pass, "a\nc\n", &nothing), "a\nc\n");
         assert!(asked.get() > 0);
+    }
+
+    /// What the group search of [`Parens`] under `levels` proposes on `text` (every candidate,
+    /// in order), searched with ProbDD or ddmin at `jobs`, and the text it ends at (the
+    /// engine's rule).
+    fn proposed(
+        levels: LevelPolicy,
+        probdd: bool,
+        jobs: usize,
+        text: &str,
+        interesting: &dyn Fn(&str) -> bool,
+    ) -> (String, Vec<String>) {
+        let strategy = if probdd {
+            Strategy::ProbDd
+        } else {
+            Strategy::Ddmin
+        };
+        let state = SharedState::new(Parens { levels, probdd }, text, strategy, jobs);
+        let pass = &group_passes(&state)[0];
+        let mut seen = Vec::new();
+        let current = text.to_owned();
+        let mut search = pass.search(&current);
+        let end = run_search(&mut *search, current, &mut |p| {
+            seen.push(p.case.clone());
+            interesting(&p.case)
+        });
+        (end, seen)
+    }
+
+    #[test]
+    fn a_resweep_retries_what_a_later_acceptance_at_the_same_level_freed() {
+        // `(d)` may go only once `(f)` is gone; ProbDD tries `(d)` alone first (and never
+        // again): only a re-sweep of the level removes it.
+        let text = "(d)(a)(b)(c)(e)(g)(f)\n";
+        let interesting = |t: &str| {
+            ["(a)", "(b)", "(c)", "(e)", "(g)"]
+                .iter()
+                .all(|n| t.contains(n))
+                && (!t.contains("(f)") || t.contains("(d)"))
+        };
+        let freed = "(a)(b)(c)(e)(g)\n";
+        for (resweep, expected) in [(false, "(d)(a)(b)(c)(e)(g)\n"), (true, freed)] {
+            let levels = LevelPolicy {
+                resweep,
+                stop_after_fruitless: None,
+            };
+            let (end, one) = proposed(levels, true, 1, text, &interesting);
+            assert_eq!(end, expected);
+            assert!(one.iter().any(|c| c == "(a)(b)(c)(e)(g)(f)\n"));
+            // The same candidates at any width.
+            assert_eq!(proposed(levels, true, 3, text, &interesting).1, one);
+            // ddmin tries the freed site again by itself.
+            assert_eq!(proposed(levels, false, 1, text, &interesting).0, freed);
+        }
+    }
+
+    #[test]
+    fn a_search_stops_descending_after_fruitless_levels_only_once_it_accepted_something() {
+        // Levels: `(a)` and `(b(c(d)))`; `(c(d))`; `(d)`.
+        let text = "(a)(b(c(d)))\n";
+        let deepest = |seen: &[String]| seen.iter().any(|c| c.ends_with("(b(c))\n"));
+        let levels = |stop| LevelPolicy {
+            resweep: false,
+            stop_after_fruitless: stop,
+        };
+        let keeps = |t: &str| t.contains('b') && t.contains('c') && t.contains('d');
+        let all = |t: &str| keeps(t) && t.contains('a');
+        for probdd in [false, true] {
+            // `(a)` goes at level 0, level 1 accepts nothing: no level 2 with the stop.
+            let (end, seen) = proposed(levels(Some(1)), probdd, 1, text, &keeps);
+            assert_eq!(end, "(b(c(d)))\n");
+            assert!(!deepest(&seen), "{seen:?}");
+            let (end, seen) = proposed(levels(None), probdd, 1, text, &keeps);
+            assert_eq!(end, "(b(c(d)))\n");
+            assert!(deepest(&seen));
+            // Nothing accepted: every level is searched.
+            let (end, seen) = proposed(levels(Some(1)), probdd, 1, text, &all);
+            assert_eq!(end, text);
+            assert!(seen.iter().any(|c| c == "(a)(b(c))\n"), "{seen:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //! acceptance re-prepares the text candidates are judged against, which on a large text can cost
 //! more than the runs ProbDD saves.
 //!
+//! A group searched level by level goes through the levels in a [`LevelSearch`] when its
+//! [`LevelPolicy`] asks for more than plain HDD (re-sweeps, stopping after fruitless levels).
+//!
 //! ProbDD's sets hold about 1 / prior = 10 sites at first, however long the list: on thousands of
 //! sites of which few are needed (a 50,000-line file where one line fails) that is thousands of
 //! runs where ddmin's halving needs tens. A list longer than [`PROBDD_MAX_SITES`] is searched
@@ -15,9 +18,9 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, ProbDd, Search};
+use minrepro_engine::{Ddmin, ProbDd, Proposal, Search};
 
-use crate::language::{Language, Prepared, Strategy};
+use crate::language::{Language, LevelPolicy, Prepared, Strategy};
 use crate::levels;
 use crate::passes::{candidate, candidate_on, identities, lock, BatchSites, SharedState};
 
@@ -58,8 +61,15 @@ pub(crate) struct SiteSearches<L: Language> {
     /// Whether the group skips single sites that already failed alone.
     skips_failed: bool,
     /// Single sites that already failed alone (known when the pass's search started: the list
-    /// must not change under ddmin between two acceptances); left out.
+    /// must not change under ddmin between two acceptances), and those a level re-sweep leaves
+    /// out; left out.
     skip: Arc<HashSet<[u8; 32]>>,
+    /// For a group whose levels are re-swept ([`LevelPolicy::resweep`]): the single sites that
+    /// failed alone since the last acceptance (ProbDD reports them here; ddmin's go through
+    /// `batch_sites`).
+    level_failed: Option<Arc<Mutex<HashSet<[u8; 32]>>>>,
+    /// ProbDD's prior when not the group's (a re-sweep expects most sites to be needed).
+    prior: Option<f64>,
     memo: SiteMemo<L::Prepared>,
     /// What each ddmin proposal of the last batch applies (see `GroupSearch`).
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
@@ -72,6 +82,8 @@ impl<L: Language> Clone for SiteSearches<L> {
             state: Arc::clone(&self.state),
             skips_failed: self.skips_failed,
             skip: Arc::clone(&self.skip),
+            level_failed: self.level_failed.clone(),
+            prior: self.prior,
             memo: Arc::clone(&self.memo),
             batch_sites: Arc::clone(&self.batch_sites),
         }
@@ -85,19 +97,41 @@ impl<L: Language> SiteSearches<L> {
         state: &Arc<SharedState<L>>,
         batch_sites: &Arc<Mutex<Vec<BatchSites>>>,
     ) -> Self {
-        let skips_failed = state.language().policy(group).skip_failed;
+        let policy = state.language().policy(group);
+        let skips_failed = policy.skip_failed;
         let skip = if skips_failed {
             lock(&state.failed_sites).clone()
         } else {
             HashSet::new()
         };
+        let resweeps = policy.levels && state.language().level_policy(group).resweep;
         SiteSearches {
             group,
             state: Arc::clone(state),
             skips_failed,
             skip: Arc::new(skip),
+            level_failed: resweeps.then(|| Arc::new(Mutex::new(HashSet::new()))),
+            prior: None,
             memo: Arc::new(Mutex::new(None)),
             batch_sites: Arc::clone(batch_sites),
+        }
+    }
+
+    /// Whether the identities of single sites that fail alone are wanted (to skip them later).
+    fn tracks_singles(&self) -> bool {
+        self.skips_failed || self.level_failed.is_some()
+    }
+
+    /// These searches as a re-sweep: also leaving out the sites in `more` (with a memo of their
+    /// own), ProbDD trying one site at a time (most were needed a moment ago).
+    fn resweeping(&self, more: HashSet<[u8; 32]>) -> Self {
+        let mut skip = more;
+        skip.extend(self.skip.iter().copied());
+        SiteSearches {
+            skip: Arc::new(skip),
+            prior: Some(PROBDD_MAX_PRIOR),
+            memo: Arc::new(Mutex::new(None)),
+            ..self.clone()
         }
     }
 
@@ -157,7 +191,7 @@ impl<L: Language> SiteSearches<L> {
     /// sites, so a site's identity does not depend on the level or on what is skipped).
     fn without_skipped(&self, current: &str, level: Option<usize>) -> (L::Prepared, Vec<[u8; 32]>) {
         let mut base = self.state.language().prepare(current, self.group);
-        let ids = if self.skips_failed {
+        let ids = if self.tracks_singles() {
             identities(self.state.language(), self.group, &base)
         } else {
             Vec::new()
@@ -208,7 +242,7 @@ impl<L: Language> SiteSearches<L> {
                     .collect();
                 let proposal = candidate(build.group, &build.state, &*prepared, &chosen)?;
                 let single = match chosen.as_slice() {
-                    [only] if build.skips_failed => ids.get(*only).copied(),
+                    [only] if build.tracks_singles() => ids.get(*only).copied(),
                     _ => None,
                 };
                 lock(&build.batch_sites).push((chosen.len(), single));
@@ -236,7 +270,7 @@ impl<L: Language> SiteSearches<L> {
         let judged = Mutex::new(Arc::clone(&base));
         let failed_state = Arc::clone(&state);
         let width = state.jobs;
-        let prior = state.prior(group);
+        let prior = self.prior.unwrap_or_else(|| state.prior(group));
         let search = ProbDd::new(
             base.sites().len(),
             prior,
@@ -255,14 +289,146 @@ impl<L: Language> SiteSearches<L> {
             },
         )
         .with_width(width);
-        if !self.skips_failed {
+        if !self.tracks_singles() {
             return Box::new(search);
         }
+        let (global, level) = (self.skips_failed, self.level_failed.clone());
         Box::new(search.on_failed_alone(move |i| {
             if let Some(&failed) = ids.get(i) {
-                lock(&failed_state.failed_sites).insert(failed);
+                if global {
+                    lock(&failed_state.failed_sites).insert(failed);
+                }
+                if let Some(level) = &level {
+                    lock(level).insert(failed);
+                }
             }
         }))
+    }
+}
+
+/// A group's search level by level (HDD) under a [`LevelPolicy`]: each level's search opened
+/// on the text current when the previous one ended, a level searched again while its search
+/// accepted something (`resweep`), and no deeper level once enough levels in a row accepted
+/// nothing after an acceptance (`stop_after_fruitless`).
+pub(crate) struct LevelSearch<L: Language> {
+    sites: SiteSearches<L>,
+    policy: LevelPolicy,
+    level: usize,
+    /// The open search of the level, if any.
+    inner: Option<Box<dyn Search<String>>>,
+    /// Whether the next search of the level is a re-sweep.
+    resweeping: bool,
+    /// Whether the open search, the current level and the whole search accepted something.
+    search_accepted: bool,
+    level_accepted: bool,
+    accepted_any: bool,
+    /// Consecutive levels that accepted nothing.
+    fruitless_levels: usize,
+    done: bool,
+}
+
+impl<L: Language> LevelSearch<L> {
+    /// The level search of `sites` under `policy`.
+    pub(crate) fn new(sites: SiteSearches<L>, policy: LevelPolicy) -> Self {
+        LevelSearch {
+            sites,
+            policy,
+            level: 0,
+            inner: None,
+            resweeping: false,
+            search_accepted: false,
+            level_accepted: false,
+            accepted_any: false,
+            fruitless_levels: 0,
+            done: false,
+        }
+    }
+
+    /// Moves to the next level, or ends the search (see [`LevelPolicy::stop_after_fruitless`]).
+    fn next_level(&mut self) {
+        self.fruitless_levels = if self.level_accepted {
+            0
+        } else {
+            self.fruitless_levels + 1
+        };
+        self.done |= self
+            .policy
+            .stop_after_fruitless
+            .is_some_and(|most| self.accepted_any && self.fruitless_levels >= most);
+        self.level += 1;
+        self.level_accepted = false;
+        self.resweeping = false;
+    }
+}
+
+impl<L: Language> Search<String> for LevelSearch<L> {
+    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let inner = match &mut self.inner {
+                Some(inner) => inner,
+                None => {
+                    let opened = if self.resweeping {
+                        let failed = self
+                            .sites
+                            .level_failed
+                            .as_ref()
+                            .map(|set| std::mem::take(&mut *lock(set)))
+                            .unwrap_or_default();
+                        self.sites
+                            .resweeping(failed)
+                            .open(current, Some(self.level))
+                    } else {
+                        self.sites.open(current, Some(self.level))
+                    };
+                    match opened {
+                        Some(search) => self.inner.insert(search),
+                        // Every site of the level left out: on to the next one.
+                        None if self.resweeping => {
+                            self.next_level();
+                            continue;
+                        }
+                        // No site this deep.
+                        None => {
+                            self.done = true;
+                            return None;
+                        }
+                    }
+                }
+            };
+            if let Some(batch) = inner.next_batch(current) {
+                return Some(batch);
+            }
+            self.inner = None;
+            if self.policy.resweep && self.search_accepted {
+                self.search_accepted = false;
+                self.resweeping = true;
+            } else {
+                self.next_level();
+            }
+        }
+    }
+
+    fn feedback(&mut self, accepted: Option<usize>) {
+        if let Some(failed) = &self.sites.level_failed {
+            // ddmin's single sites decided in this batch (ProbDD reports its own).
+            let batch = lock(&self.sites.batch_sites);
+            let decided = accepted.unwrap_or(batch.len()).min(batch.len());
+            lock(failed).extend(batch[..decided].iter().filter_map(|(_, single)| *single));
+        }
+        if let Some(inner) = &mut self.inner {
+            inner.feedback(accepted);
+        }
+        if accepted.is_some() {
+            self.search_accepted = true;
+            self.level_accepted = true;
+            self.accepted_any = true;
+            if let Some(failed) = &self.sites.level_failed {
+                lock(failed).clear();
+            }
+        }
     }
 }
 

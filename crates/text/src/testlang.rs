@@ -2,7 +2,7 @@
 //! and the `!` ending a line (removed: the size stays), a text's size is its number of lines,
 //! and every text is valid.
 
-use crate::language::{Language, Policy, Site};
+use crate::language::{Language, LevelPolicy, Policy, Site};
 use crate::plain::{Measure, SitesText};
 
 /// Lines, removed one by one.
@@ -71,6 +71,83 @@ impl Language for Lines {
     /// Lines differing only in letter case count as the same for a fruitless search.
     fn fruitless_key(&self, text: &str, _group: ()) -> Option<[u8; 32]> {
         Some(*blake3::hash(text.to_lowercase().as_bytes()).as_bytes())
+    }
+
+    fn is_valid(&self, _text: &str) -> bool {
+        true
+    }
+}
+
+/// Parenthesised regions, removed whole (nested regions are sites of deeper levels), searched
+/// level by level under a [`LevelPolicy`]; a text's size is its number of characters.
+pub struct Parens {
+    /// How the level search moves between levels.
+    pub levels: LevelPolicy,
+    /// Whether ProbDD searches the levels (else ddmin).
+    pub probdd: bool,
+}
+
+/// A text's number of characters.
+pub struct CharCount;
+
+impl Measure for CharCount {
+    fn measure(&self, text: &str) -> usize {
+        text.chars().count()
+    }
+}
+
+impl Language for Parens {
+    type Group = ();
+    type Prepared = SitesText<CharCount>;
+
+    fn groups(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn group_name(&self, _group: ()) -> &'static str {
+        "parens"
+    }
+
+    fn policy(&self, _group: ()) -> Policy {
+        Policy {
+            probdd: self.probdd,
+            levels: true,
+            ..Policy::default()
+        }
+    }
+
+    fn level_policy(&self, _group: ()) -> LevelPolicy {
+        self.levels
+    }
+
+    fn size(&self, text: &str) -> usize {
+        text.chars().count()
+    }
+
+    fn prepare(&self, text: &str, _group: ()) -> SitesText<CharCount> {
+        let mut sites = Vec::new();
+        let mut open = Vec::new();
+        for (at, c) in text.char_indices() {
+            match c {
+                '(' => open.push(at),
+                ')' => {
+                    if let Some(start) = open.pop() {
+                        sites.push(Site {
+                            kind: "remove-parens",
+                            range: start..at + 1,
+                            replacement: String::new(),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        sites.sort_by_key(|s| s.range.start);
+        SitesText::new(text, sites, CharCount)
+    }
+
+    fn prepare_current(&self, text: &str) -> SitesText<CharCount> {
+        SitesText::new(text, Vec::new(), CharCount)
     }
 
     fn is_valid(&self, _text: &str) -> bool {

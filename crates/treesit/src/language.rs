@@ -1,6 +1,7 @@
 //! A tree-sitter grammar on top of a language-independent [`Language`] (the fallback, e.g.
 //! `minrepro file`'s token/line passes): the syntax group first (deletions and hoistings from
-//! the parse tree, level by level), then the fallback's groups. Every candidate of the syntax
+//! the parse tree, level by level, a level re-swept while it accepts something, no deeper than
+//! two fruitless levels in a row once something was accepted), then the fallback's groups. Every candidate of the syntax
 //! group is re-parsed and refused (never run) when it has more `ERROR`/`MISSING` nodes than the
 //! text it was made from. The fallback's candidates are checked the same way only on request
 //! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
@@ -11,7 +12,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use minrepro_text::{splice, EncodeError, Language, Policy, Prepared, Site, SiteInfo};
+use minrepro_text::{splice, EncodeError, Language, LevelPolicy, Policy, Prepared, Site, SiteInfo};
 
 use crate::facts::Facts;
 use crate::grammars::Grammar;
@@ -282,6 +283,22 @@ where
                 ..Policy::default()
             },
             Group::Checked(group) | Group::Other(group) => self.fallback.policy(group),
+        }
+    }
+
+    fn level_policy(&self, group: Self::Group) -> LevelPolicy {
+        match group {
+            // Level by level, a level searched again while it accepts something (a function
+            // whose last call an accepted deletion removed goes before the search descends into
+            // it), and no deeper than two levels in a row that accepted nothing while the
+            // search has accepted something (the groups after it run first; the next round
+            // descends further). Measured on the bench's cases (RESULTS.md, "Fourth round").
+            Group::Syntax => LevelPolicy {
+                resweep: true,
+                stop_after_fruitless: Some(2),
+            },
+            Group::Outer => LevelPolicy::default(),
+            Group::Checked(group) | Group::Other(group) => self.fallback.level_policy(group),
         }
     }
 
