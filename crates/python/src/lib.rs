@@ -4,7 +4,8 @@
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
 //! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
-//! judges and saves candidates). [`run`] ties them to the engine.
+//! judges and saves candidates). [`run`] ties them to the engine. The instrumented runs of
+//! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
 pub mod encoding;
@@ -12,7 +13,6 @@ pub mod guard;
 pub mod interpreter;
 pub mod language;
 pub mod source;
-pub mod values;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use minrepro_driver::{open_cache, RunError};
 use minrepro_engine::{Progress, TempRoot};
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
+use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{
     apply_timeout_factor, check_output, check_stats_file, judge_original, reduce_text,
     refuse_existing_output, shell_quoted, timeouts_note, working_dir, TextJob,
@@ -33,7 +34,6 @@ pub use minrepro_text::TimeoutFactor;
 
 use crate::language::Python;
 use crate::source::Source;
-use crate::values::ValueRecorder;
 
 /// Placeholders a `--predicate`'s arguments may use.
 const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
@@ -230,17 +230,22 @@ fn value_recorder(
     let seconds = (original_seconds * 50.0)
         .max(5.0)
         .min(args.predicate.timeout);
-    Some(Arc::new(ValueRecorder::new(
-        python.to_path_buf(),
-        args.script_args.clone(),
+    let program = Program {
+        python: python.to_path_buf(),
+        script_args: args.script_args.clone(),
         env,
-        working_dir.map(Path::to_path_buf),
-        source.file_name.clone(),
+        cwd: working_dir.map(Path::to_path_buf),
+        file_name: source.file_name.clone(),
+    };
+    // The last value (the evaluation closest before the failure), not only values every
+    // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
+    let last_values = true;
+    let timeout = Duration::from_secs_f64(seconds);
+    Some(Arc::new(ValueRecorder::new(
+        program,
         temp.path().to_path_buf(),
-        Duration::from_secs_f64(seconds),
-        // The last value (the evaluation closest before the failure), not only values every
-        // evaluation agreed on: see `values.rs` and bench/python/RESULTS.md.
-        true,
+        timeout,
+        last_values,
     )))
 }
 
