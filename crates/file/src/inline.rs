@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use minrepro_engine::{Ddmin, Pass, Proposal, Search, MAX_BATCH};
+use minrepro_engine::{Ddmin, Pass, Proposal, Search};
 use serde_json::json;
 
 use crate::tree::{Content, Tree};
@@ -189,9 +189,7 @@ impl Pass<Tree> for InlinePass {
                 })
             },
         );
-        // Sequentially, one proposal at a time (later ones of a batch would be wasted).
-        let batch = if self.jobs == 1 { 1 } else { MAX_BATCH };
-        Box::new(search.with_max_batch(batch))
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 

@@ -147,13 +147,7 @@ impl Pass<Tree> for GroupPass {
                 candidate(&known.0, &known.1, chunk, now, group)
             },
         );
-        // A sequential run decides one candidate at a time: candidates built after the accepted
-        // one of a batch would be wasted.
-        Box::new(if self.jobs == 1 {
-            search.with_max_batch(1)
-        } else {
-            search
-        })
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 
@@ -188,11 +182,7 @@ impl Pass<Tree> for FilesPass {
                 })
             },
         );
-        Box::new(if self.jobs == 1 {
-            search.with_max_batch(1)
-        } else {
-            search
-        })
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 
