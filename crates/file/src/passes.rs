@@ -67,7 +67,7 @@ fn candidate(
 ) -> Option<Proposal<Tree>> {
     let mut edited = base.clone();
     for (i, file) in edited.files.iter_mut().enumerate() {
-        let Content::Text(text) = &file.content else {
+        let (Content::Text(text) | Content::Latin1(text)) = &file.content else {
             continue;
         };
         let picked: Vec<&Site> = chosen
@@ -77,7 +77,7 @@ fn candidate(
             .map(|(_, s)| s)
             .collect();
         if !picked.is_empty() {
-            file.content = Content::Text(apply(text, &picked));
+            file.content = file.content.with_text(apply(text, &picked));
         }
     }
     edited.smaller_than(current).then(|| Proposal {
