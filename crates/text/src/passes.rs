@@ -556,27 +556,32 @@ mod tests {
 
     #[test]
     fn a_search_stops_descending_after_fruitless_levels_only_once_it_accepted_something() {
-        // Levels: `(a)` and `(b(c(d)))`; `(c(d))`; `(d)`.
-        let text = "(a)(b(c(d)))\n";
-        let deepest = |seen: &[String]| seen.iter().any(|c| c.ends_with("(b(c))\n"));
+        // Levels: `(a)` and `(b(c(d))(e))`; `(c(d))` and `(e)`; `(d)`.
+        let text = "(a)(b(c(d))(e))\n";
+        let deepest = |seen: &[String]| seen.iter().any(|c| c.ends_with("(b(c)(e))\n"));
         let levels = |stop| LevelPolicy {
             resweep: false,
             stop_after_fruitless: stop,
         };
-        let keeps = |t: &str| t.contains('b') && t.contains('c') && t.contains('d');
+        let keeps = |t: &str| ['b', 'c', 'd', 'e'].iter().all(|&n| t.contains(n));
         let all = |t: &str| keeps(t) && t.contains('a');
         for probdd in [false, true] {
-            // `(a)` goes at level 0, level 1 accepts nothing: no level 2 with the stop.
+            // `(a)` goes at level 0, level 1 (two sites) accepts nothing: no level 2 (one site)
+            // with the stop.
             let (end, seen) = proposed(levels(Some(1)), probdd, 1, text, &keeps);
-            assert_eq!(end, "(b(c(d)))\n");
+            assert_eq!(end, "(b(c(d))(e))\n");
             assert!(!deepest(&seen), "{seen:?}");
             let (end, seen) = proposed(levels(None), probdd, 1, text, &keeps);
-            assert_eq!(end, "(b(c(d)))\n");
+            assert_eq!(end, "(b(c(d))(e))\n");
             assert!(deepest(&seen));
             // Nothing accepted: every level is searched.
             let (end, seen) = proposed(levels(Some(1)), probdd, 1, text, &all);
             assert_eq!(end, text);
-            assert!(seen.iter().any(|c| c == "(a)(b(c))\n"), "{seen:?}");
+            assert!(seen.iter().any(|c| c == "(a)(b(c)(e))\n"), "{seen:?}");
+            // A next level as wide as the fruitless ones is searched.
+            let wide = "(a)(b(c(d)(e)))\n";
+            let (_, seen) = proposed(levels(Some(1)), probdd, 1, wide, &keeps);
+            assert!(seen.iter().any(|c| c == "(b(c(e)))\n"), "{seen:?}");
         }
     }
 

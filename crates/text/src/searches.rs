@@ -317,8 +317,11 @@ pub(crate) struct LevelSearch<L: Language> {
     search_accepted: bool,
     level_accepted: bool,
     accepted_any: bool,
-    /// Consecutive levels that accepted nothing.
+    /// Consecutive levels that accepted nothing, and their sites.
     fruitless_levels: usize,
+    fruitless_sites: usize,
+    /// Sites of the current level when its first search opened.
+    level_sites: usize,
     done: bool,
 }
 
@@ -335,21 +338,34 @@ impl<L: Language> LevelSearch<L> {
             level_accepted: false,
             accepted_any: false,
             fruitless_levels: 0,
+            fruitless_sites: 0,
+            level_sites: 0,
             done: false,
         }
     }
 
-    /// Moves to the next level, or ends the search (see [`LevelPolicy::stop_after_fruitless`]).
-    fn next_level(&mut self) {
-        self.fruitless_levels = if self.level_accepted {
-            0
+    /// The number of sites at `level` of `current`.
+    fn sites_at(&self, current: &str, level: usize) -> usize {
+        SiteSearches::<L>::positions(&self.sites.prepared(current).prepared, Some(level)).len()
+    }
+
+    /// Moves to the next level of `current`, or ends the search (see
+    /// [`LevelPolicy::stop_after_fruitless`]): not when the next level has at least as many
+    /// sites as the fruitless ones together (a chain of wrappers before a wide level: a Java
+    /// class's deletion, its two hoistings and its modifiers, then its ten members).
+    fn next_level(&mut self, current: &str) {
+        if self.level_accepted {
+            self.fruitless_levels = 0;
+            self.fruitless_sites = 0;
         } else {
-            self.fruitless_levels + 1
-        };
-        self.done |= self
+            self.fruitless_levels += 1;
+            self.fruitless_sites += self.level_sites;
+        }
+        let stop = self
             .policy
             .stop_after_fruitless
             .is_some_and(|most| self.accepted_any && self.fruitless_levels >= most);
+        self.done |= stop && self.sites_at(current, self.level + 1) < self.fruitless_sites;
         self.level += 1;
         self.level_accepted = false;
         self.resweeping = false;
@@ -376,13 +392,14 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                             .resweeping(failed)
                             .open(current, Some(self.level))
                     } else {
+                        self.level_sites = self.sites_at(current, self.level);
                         self.sites.open(current, Some(self.level))
                     };
                     match opened {
                         Some(search) => self.inner.insert(search),
                         // Every site of the level left out: on to the next one.
                         None if self.resweeping => {
-                            self.next_level();
+                            self.next_level(current);
                             continue;
                         }
                         // No site this deep.
@@ -401,7 +418,7 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                 self.search_accepted = false;
                 self.resweeping = true;
             } else {
-                self.next_level();
+                self.next_level(current);
             }
         }
     }
