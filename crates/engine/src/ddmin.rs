@@ -86,6 +86,13 @@ impl<C> Ddmin<C> {
         self.max_batch = limit.clamp(1, MAX_BATCH);
         self
     }
+
+    /// The same search with batches for `jobs` parallel evaluations: one proposal at a time
+    /// when sequential (`jobs` <= 1: candidates built after the accepted one of a batch would
+    /// be wasted), [`MAX_BATCH`] otherwise.
+    pub fn for_jobs(self, jobs: usize) -> Self {
+        self.with_max_batch(if jobs <= 1 { 1 } else { MAX_BATCH })
+    }
 }
 
 /// Splits `0..len` into `n` contiguous chunks whose sizes differ by at most one.

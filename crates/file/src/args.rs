@@ -24,8 +24,9 @@ the test, with {file} (the first candidate file, absolute) and {workspace} (the 
 directory, also its working directory) in its arguments; it is interesting when it exits with\n\
 --interesting-exit-code (default 0).\n\
 \n\
-A directory operand stands for every regular file below it. Files that are not UTF-8 text (or\n\
-hold NUL bytes) are kept byte for byte or removed whole. Whole files go first (never the last\n\
+A directory operand stands for every regular file below it. Binary files (NUL bytes, or mostly\n\
+bytes that are neither ASCII nor UTF-8) are kept byte for byte or removed whole; other text that\n\
+is not UTF-8 is read as latin-1 and written back byte for byte. Whole files go first (never the last\n\
 one), then every text file is reduced by language-independent passes: lines by nesting level\n\
 (top-level forms first), indentation blocks (Python, YAML, Makefiles), bracket regions, comments\n\
 (by extension: // and /* */, #, ;), whitespace, single tokens, string literals, integers,\n\

@@ -11,10 +11,10 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use minrepro_engine::{Ddmin, Pass, Proposal, Search, MAX_BATCH};
+use minrepro_engine::{Ddmin, Pass, Proposal, Search};
 use serde_json::json;
 
-use crate::tree::{Content, Tree};
+use crate::tree::Tree;
 
 /// One `#include "..."` directive of a text file that names another text file of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +110,7 @@ pub fn inline(tree: &Tree, sites: &[Include], chosen: &[usize]) -> Option<Tree> 
     let mut edited = tree.clone();
     for (i, file) in edited.files.iter_mut().enumerate() {
         if let Some(text) = expanded.remove(&i) {
-            file.content = Content::Text(text);
+            file.content = file.content.with_text(text);
         }
     }
     let mut i = 0;
@@ -189,9 +189,7 @@ impl Pass<Tree> for InlinePass {
                 })
             },
         );
-        // Sequentially, one proposal at a time (later ones of a batch would be wasted).
-        let batch = if self.jobs == 1 { 1 } else { MAX_BATCH };
-        Box::new(search.with_max_batch(batch))
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 

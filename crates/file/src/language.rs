@@ -2,9 +2,13 @@
 //! of this crate, searched with ProbDD (bracket regions level by level, outer regions first);
 //! every text is valid; the size is the token count.
 
-use minrepro_text::{Language, Measure, Policy, SiteInfo, SitesText};
+use std::borrow::Cow;
+
+use minrepro_text::{EncodeError, Language, Measure, Policy, SiteInfo, SitesText};
 
 use crate::passes::round;
+#[cfg(doc)]
+use crate::tree::Content;
 use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// A text file of one [`Syntax`] (chosen by its name).
@@ -12,6 +16,8 @@ use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 pub struct TextFile {
     /// Comment and indentation rules.
     pub syntax: Syntax,
+    /// Written in latin-1, byte for character (it was not UTF-8: see [`Content::Latin1`]).
+    pub latin1: bool,
 }
 
 /// A text with the sites of one group, sized in tokens of its syntax.
@@ -165,6 +171,14 @@ impl Language for TextFile {
     fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
         crate::lexical::tidy_site(text).map(|site| ("tidy", site.replacement))
     }
+
+    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
+        Ok(if self.latin1 {
+            Cow::Owned(crate::tree::latin1_bytes(text))
+        } else {
+            Cow::Borrowed(text.as_bytes())
+        })
+    }
 }
 
 #[cfg(test)]
@@ -180,10 +194,12 @@ mod tests {
         }
         let c = TextFile {
             syntax: Syntax::for_path(Path::new("a.c")),
+            latin1: false,
         };
         assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
         let yaml = TextFile {
             syntax: Syntax::for_path(Path::new("a.yaml")),
+            latin1: false,
         };
         assert!(yaml.groups().contains(&Group::Indented(0)));
         let prepared = c.prepare("int a; int b;\n", Group::Tokens);

@@ -67,7 +67,7 @@ fn candidate(
 ) -> Option<Proposal<Tree>> {
     let mut edited = base.clone();
     for (i, file) in edited.files.iter_mut().enumerate() {
-        let Content::Text(text) = &file.content else {
+        let (Content::Text(text) | Content::Latin1(text)) = &file.content else {
             continue;
         };
         let picked: Vec<&Site> = chosen
@@ -77,7 +77,7 @@ fn candidate(
             .map(|(_, s)| s)
             .collect();
         if !picked.is_empty() {
-            file.content = Content::Text(apply(text, &picked));
+            file.content = file.content.with_text(apply(text, &picked));
         }
     }
     edited.smaller_than(current).then(|| Proposal {
@@ -147,13 +147,7 @@ impl Pass<Tree> for GroupPass {
                 candidate(&known.0, &known.1, chunk, now, group)
             },
         );
-        // A sequential run decides one candidate at a time: candidates built after the accepted
-        // one of a batch would be wasted.
-        Box::new(if self.jobs == 1 {
-            search.with_max_batch(1)
-        } else {
-            search
-        })
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 
@@ -188,11 +182,7 @@ impl Pass<Tree> for FilesPass {
                 })
             },
         );
-        Box::new(if self.jobs == 1 {
-            search.with_max_batch(1)
-        } else {
-            search
-        })
+        Box::new(search.for_jobs(self.jobs))
     }
 }
 

@@ -12,7 +12,7 @@ use crate::inline::InlinePass;
 use crate::language::TextFile;
 use crate::oracle::TreeOracle;
 use crate::passes::{FilesPass, GroupPass, Strategy};
-use crate::tree::{self, Origin, Tree};
+use crate::tree::{self, File, Origin, Tree};
 
 /// Where accepted trees go.
 enum Output {
@@ -29,8 +29,8 @@ impl Output {
     fn write(&self, tree: &Tree, all: &[Origin]) -> std::io::Result<()> {
         match self {
             Output::File(path) => {
-                let file = tree.files.first().map_or(&[][..], |f| f.bytes());
-                write_atomically(path, file)
+                let file = tree.files.first().map(File::bytes).unwrap_or_default();
+                write_atomically(path, &file)
             }
             Output::Dir(dir) => place(tree, all, |name| Some(dir.join(name))),
             Output::InPlace(origins) => place(tree, all, |name| {
@@ -64,7 +64,7 @@ fn place(
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;
             }
-            write_atomically(&path, file.bytes())?;
+            write_atomically(&path, &file.bytes())?;
         }
     }
     for origin in all {
@@ -206,6 +206,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             grammar,
             TextFile {
                 syntax: original.files[0].syntax(),
+                latin1: matches!(original.files[0].content, tree::Content::Latin1(_)),
             },
             TextJob {
                 front_end: "minrepro file",

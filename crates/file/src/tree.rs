@@ -2,9 +2,12 @@
 //! list of files, or directory trees), text files reduced and binary files kept byte for byte or
 //! removed whole.
 
+use std::borrow::Cow;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
+
+use minrepro_text::SingleByte;
 
 use crate::lex::{Syntax, Token};
 use crate::Lexed;
@@ -14,8 +17,67 @@ use crate::Lexed;
 pub enum Content {
     /// UTF-8 text without NUL bytes: reduced.
     Text(String),
+    /// Text in another encoding (not UTF-8, no NUL bytes, mostly ASCII: latin-1 or cp1252
+    /// comments in old C sources), read as latin-1, byte for character, so that every byte
+    /// is written back as it was: reduced like text.
+    Latin1(String),
     /// Anything else: kept as it is or removed whole.
     Binary(Arc<Vec<u8>>),
+}
+
+/// The latin-1 codec of [`Content::Latin1`].
+static LATIN1: LazyLock<SingleByte> = LazyLock::new(SingleByte::latin1);
+
+/// Least share of ASCII text bytes (printable, tab, line breaks, form feed) in a file that is
+/// not UTF-8 for it to be read as latin-1 text: text in a single-byte encoding is mostly
+/// ASCII, binary data is not.
+const MIN_ASCII_SHARE: f64 = 0.9;
+
+/// `text` of a [`Content::Latin1`] file as its bytes. A character latin-1 lacks can only come
+/// from a UTF-8 header inlined into the file: it is written as UTF-8, the way it was read.
+pub fn latin1_bytes(text: &str) -> Vec<u8> {
+    LATIN1.encode(text).unwrap_or_else(|_| {
+        let mut bytes = Vec::with_capacity(text.len());
+        for c in text.chars() {
+            match u8::try_from(u32::from(c)) {
+                Ok(latin1) => bytes.push(latin1),
+                Err(_) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
+        bytes
+    })
+}
+
+impl Content {
+    /// What a file of `bytes` holds.
+    fn of(bytes: Vec<u8>) -> Content {
+        if bytes.contains(&0) {
+            return Content::Binary(Arc::new(bytes));
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Content::Text(text),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let ascii = bytes
+                    .iter()
+                    .filter(|&&b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '..=b'~'))
+                    .count();
+                if ascii as f64 >= MIN_ASCII_SHARE * bytes.len() as f64 {
+                    Content::Latin1(LATIN1.decode(&bytes).unwrap_or_default())
+                } else {
+                    Content::Binary(Arc::new(bytes))
+                }
+            }
+        }
+    }
+
+    /// The same kind of content holding `text` instead (a reduced text keeps its encoding).
+    pub fn with_text(&self, text: String) -> Content {
+        match self {
+            Content::Latin1(_) => Content::Latin1(text),
+            _ => Content::Text(text),
+        }
+    }
 }
 
 /// One file of the case.
@@ -36,16 +98,17 @@ impl File {
     /// The text, if it is a text file.
     pub fn text(&self) -> Option<&str> {
         match &self.content {
-            Content::Text(text) => Some(text),
+            Content::Text(text) | Content::Latin1(text) => Some(text),
             Content::Binary(_) => None,
         }
     }
 
     /// The bytes to write.
-    pub fn bytes(&self) -> &[u8] {
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
         match &self.content {
-            Content::Text(text) => text.as_bytes(),
-            Content::Binary(bytes) => bytes,
+            Content::Text(text) => Cow::Borrowed(text.as_bytes()),
+            Content::Latin1(text) => Cow::Owned(latin1_bytes(text)),
+            Content::Binary(bytes) => Cow::Borrowed(bytes),
         }
     }
 }
@@ -73,7 +136,10 @@ pub enum InputError {
     #[error("{0}: nothing to reduce (empty)")]
     Empty(String),
     /// The only inputs are binary files.
-    #[error("{0} is not a text file (NUL bytes or invalid UTF-8); minrepro file reduces text")]
+    #[error(
+        "{0} is not a text file (NUL bytes, or mostly bytes that are neither ASCII nor UTF-8); \
+         minrepro file reduces text"
+    )]
     Binary(String),
     /// Two inputs map to the same relative name.
     #[error("two inputs would both be {0} in a candidate directory")]
@@ -176,14 +242,9 @@ pub fn load(origins: &[Origin]) -> Result<Tree, InputError> {
             path: origin.path.display().to_string(),
             message: e.to_string(),
         })?;
-        let content = match String::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => Content::Text(text),
-            Ok(text) => Content::Binary(Arc::new(text.into_bytes())),
-            Err(e) => Content::Binary(Arc::new(e.into_bytes())),
-        };
         files.push(File {
             name: origin.name.clone(),
-            content,
+            content: Content::of(bytes),
         });
     }
     let tree = Tree { files };
@@ -246,8 +307,9 @@ impl Tree {
         for file in &self.files {
             hasher.update(&(file.name.len() as u64).to_le_bytes());
             hasher.update(file.name.as_bytes());
-            hasher.update(&(file.bytes().len() as u64).to_le_bytes());
-            hasher.update(file.bytes());
+            let bytes = file.bytes();
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
         }
         hasher.finalize().to_hex().to_string()
     }
@@ -259,7 +321,7 @@ impl Tree {
             if let Some(parent) = path.parent() {
                 fs::create_dir_all(parent)?;
             }
-            fs::write(path, file.bytes())?;
+            fs::write(path, &*file.bytes())?;
         }
         Ok(())
     }
@@ -267,7 +329,7 @@ impl Tree {
     /// Whether `self` is strictly smaller than `other` in (tokens, bytes, contents): every
     /// accepted candidate must be, so a reduction cannot cycle.
     pub fn smaller_than(&self, other: &Tree) -> bool {
-        fn key(t: &Tree) -> ((usize, usize), Vec<&[u8]>) {
+        fn key(t: &Tree) -> ((usize, usize), Vec<Cow<'_, [u8]>>) {
             (t.size(), t.files.iter().map(File::bytes).collect())
         }
         key(self) < key(other)
@@ -297,6 +359,37 @@ mod tests {
         let out = dir.path().join("out");
         tree.write_into(&out).unwrap();
         assert_eq!(fs::read(out.join("src/blob.bin")).unwrap(), b"\x00\x01");
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_read_as_latin1_and_written_back_as_it_was() {
+        let bytes = b"int caf\xe9;\r\n/* \xa9 1999 */\n".to_vec();
+        let content = Content::of(bytes.clone());
+        let Content::Latin1(text) = &content else {
+            panic!("{content:?}");
+        };
+        assert_eq!(text, "int caf\u{e9};\r\n/* \u{a9} 1999 */\n");
+        let file = File {
+            name: "a.c".into(),
+            content: content.with_text(text.replace(" 1999", "")),
+        };
+        assert_eq!(&*file.bytes(), b"int caf\xe9;\r\n/* \xa9 */\n");
+        // A character latin-1 lacks (from an inlined UTF-8 header) is written as UTF-8.
+        let mixed = content.with_text("\u{e9}\u{20ac}".into());
+        let mixed = File {
+            name: "a.c".into(),
+            content: mixed,
+        };
+        assert_eq!(&*mixed.bytes(), b"\xe9\xe2\x82\xac");
+        assert_eq!(
+            Content::of(b"caf\xc3\xa9".to_vec()),
+            Content::Text("caf\u{e9}".into())
+        );
+        assert!(matches!(
+            Content::of(vec![0xff, 0xfe, b'a']),
+            Content::Binary(_)
+        ));
+        assert!(matches!(Content::of(b"a\0b".to_vec()), Content::Binary(_)));
     }
 
     #[test]

@@ -10,12 +10,12 @@
 //! written back. Multi-byte encodings are refused with a clear message.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
 use minrepro_predicate::{run_tool, ToolRun};
+use minrepro_text::{CodecError, SingleByte};
 
 /// How long the interpreter may take to read a declaration (it answers in milliseconds).
 const DETECT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -72,33 +72,18 @@ pub enum EncodingError {
          encodings extending ASCII: latin-1, cp1252, iso-8859-*, …)"
     )]
     Multibyte(String),
-    /// A byte the encoding does not define.
-    #[error("byte 0x{byte:02x} is not valid {encoding}")]
-    Undecodable {
-        /// The byte.
-        byte: u8,
-        /// The encoding's name.
-        encoding: String,
-    },
-    /// A character the encoding cannot represent.
-    #[error("the character {character:?} cannot be written in {encoding}")]
-    Unwritable {
-        /// The character.
-        character: char,
-        /// The encoding's name.
-        encoding: String,
-    },
+    /// A byte or character the encoding has no counterpart for.
+    #[error(transparent)]
+    Codec(#[from] CodecError),
 }
 
 /// A single-byte source encoding declared by a PEP 263 coding declaration.
 #[derive(Debug, Clone)]
 pub struct SourceEncoding {
-    /// The codec's canonical name (`iso8859-1`, `cp1252`, …).
-    pub name: String,
+    /// The codec (its name is the canonical one: `iso8859-1`, `cp1252`, …).
+    pub codec: SingleByte,
     /// The declaration line as found in the source (without its line break).
     declaration: String,
-    decode: Vec<Option<char>>,
-    encode: HashMap<char, u8>,
 }
 
 /// What reading a source's bytes found.
@@ -164,46 +149,24 @@ pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, Encod
     ) else {
         return Ok(Decoded::Utf8);
     };
-    let decode: Vec<Option<char>> = table
+    let table: Vec<Option<char>> = table
         .iter()
         .map(|c| c.as_u64().and_then(|c| char::from_u32(c as u32)))
         .collect();
-    if decode.len() != 256 {
-        return Err(EncodingError::Unreadable(
-            "bad table from the interpreter".into(),
-        ));
-    }
-    let encode = (0..=255u8)
-        .filter_map(|b| decode[b as usize].map(|c| (c, b)))
-        .collect();
-    let mut encoding = SourceEncoding {
-        name: name.to_owned(),
-        declaration: String::new(),
-        decode,
-        encode,
-    };
-    let text = encoding.decode(bytes)?;
-    encoding.declaration = declaration_line(&text)
+    let codec = SingleByte::from_table(name, table).ok_or(EncodingError::Unreadable(
+        "bad table from the interpreter".into(),
+    ))?;
+    let text = codec.decode(bytes)?;
+    let declaration = declaration_line(&text)
         .ok_or(EncodingError::Unreadable(
             "declaration line not found".into(),
         ))?
         .to_owned();
+    let encoding = SourceEncoding { codec, declaration };
     Ok(Decoded::Other(text, encoding))
 }
 
 impl SourceEncoding {
-    fn decode(&self, bytes: &[u8]) -> Result<String, EncodingError> {
-        bytes
-            .iter()
-            .map(|&b| {
-                self.decode[b as usize].ok_or_else(|| EncodingError::Undecodable {
-                    byte: b,
-                    encoding: self.name.clone(),
-                })
-            })
-            .collect()
-    }
-
     /// `text` in this encoding. A text with non-ASCII characters that lost its declaration (a
     /// rewrite removed the comment) gets it back as its first line, so that the interpreter reads
     /// it the same way.
@@ -213,16 +176,7 @@ impl SourceEncoding {
             bytes.extend(self.declaration.bytes().filter(u8::is_ascii));
             bytes.push(b'\n');
         }
-        for c in text.chars() {
-            let byte = self
-                .encode
-                .get(&c)
-                .ok_or_else(|| EncodingError::Unwritable {
-                    character: c,
-                    encoding: self.name.clone(),
-                })?;
-            bytes.push(*byte);
-        }
+        self.codec.encode_into(text, &mut bytes)?;
         Ok(bytes)
     }
 }
@@ -287,12 +241,9 @@ mod tests {
     }
 
     fn latin1() -> SourceEncoding {
-        let decode: Vec<Option<char>> = (0..=255u8).map(|b| Some(b as char)).collect();
         SourceEncoding {
-            name: "iso8859-1".into(),
+            codec: SingleByte::latin1(),
             declaration: "# coding: latin-1".into(),
-            encode: (0..=255u8).map(|b| (b as char, b)).collect(),
-            decode,
         }
     }
 
@@ -300,7 +251,7 @@ mod tests {
     fn encoding_round_trips_and_restores_a_lost_declaration() {
         let encoding = latin1();
         let bytes = b"# coding: latin-1\nx = '\xe9'\n";
-        let text = encoding.decode(bytes).unwrap();
+        let text = encoding.codec.decode(bytes).unwrap();
         assert_eq!(text, "# coding: latin-1\nx = 'é'\n");
         assert_eq!(encoding.encode(&text).unwrap(), bytes);
         assert_eq!(

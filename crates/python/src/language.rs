@@ -9,7 +9,7 @@ use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
 use minrepro_text::{without_blank_lines, EncodeError, Language, Policy, SiteInfo};
 
 use crate::encoding::{file_bytes, SourceEncoding};
-use crate::values::ValueRecorder;
+use minrepro_pyvalues::ValueRecorder;
 
 /// Largest text (in tokens) whose statement removals ProbDD searches: ProbDD keeps the text it
 /// started from and re-applies every accepted site to it in each candidate, and every accepted

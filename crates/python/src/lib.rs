@@ -4,7 +4,8 @@
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
 //! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
-//! judges and saves candidates). [`run`] ties them to the engine.
+//! judges and saves candidates). [`run`] ties them to the engine. The instrumented runs of
+//! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
 pub mod encoding;
@@ -12,7 +13,6 @@ pub mod guard;
 pub mod interpreter;
 pub mod language;
 pub mod source;
-pub mod values;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use minrepro_driver::{open_cache, RunError};
 use minrepro_engine::{Progress, TempRoot};
 use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
+use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{
     apply_timeout_factor, check_output, check_stats_file, judge_original, reduce_text,
     refuse_existing_output, shell_quoted, timeouts_note, working_dir, TextJob,
@@ -33,7 +34,6 @@ pub use minrepro_text::TimeoutFactor;
 
 use crate::language::Python;
 use crate::source::Source;
-use crate::values::ValueRecorder;
 
 /// Placeholders a `--predicate`'s arguments may use.
 const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
@@ -196,8 +196,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
 /// The instrumented runs of runtime-value substitution, unless turned off
 /// (`--no-value-substitution`) or not applicable: with `--predicate` (minrepro does not know how
 /// the predicate runs the program), under a remote launcher (the program may need the nodes), or
-/// for a source in another encoding than UTF-8. A run may take 50 times the original's run time
-/// (the recording slows the program), at least 5 s, at most `--timeout`.
+/// for a source in another encoding than UTF-8. A run may take as long as a predicate run
+/// (`--timeout`), or 50 times the original's run time when that is longer (the recording slows
+/// the program), at most ten times `--timeout`. Never less than `--timeout`: a shorter limit
+/// that a loaded machine overruns would make the values, and so the result, depend on the load.
 #[allow(clippy::too_many_arguments)]
 fn value_recorder(
     args: &PythonArgs,
@@ -225,22 +227,24 @@ fn value_recorder(
         progress.message(&format!("runtime-value substitution is off {why}"));
         return None;
     }
-    let mut env = candidate_env(&source.dir);
-    env.extend(args.env.iter().cloned());
-    let seconds = (original_seconds * 50.0)
-        .max(5.0)
-        .min(args.predicate.timeout);
-    Some(Arc::new(ValueRecorder::new(
-        python.to_path_buf(),
-        args.script_args.clone(),
+    let env = candidate_env(args, source);
+    let timeout = args.predicate.timeout;
+    let seconds = (original_seconds * 50.0).clamp(timeout, timeout * 10.0);
+    let program = Program {
+        python: python.to_path_buf(),
+        script_args: args.script_args.clone(),
         env,
-        working_dir.map(Path::to_path_buf),
-        source.file_name.clone(),
+        cwd: working_dir.map(Path::to_path_buf),
+        file_name: source.file_name.clone(),
+    };
+    // The last value (the evaluation closest before the failure), not only values every
+    // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
+    let last_values = true;
+    Some(Arc::new(ValueRecorder::new(
+        program,
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
-        // The last value (the evaluation closest before the failure), not only values every
-        // evaluation agreed on: see `values.rs` and bench/python/RESULTS.md.
-        true,
+        last_values,
     )))
 }
 
@@ -271,37 +275,27 @@ fn start_runner(
     python: &Path,
     launch: &minrepro_predicate::Launch,
 ) -> Result<Option<RunnerPool>, RunError> {
-    if args.backend == Backend::Runner && launch.is_remote() && args.predicate.predicate.is_none() {
-        if !args.preload.is_empty() {
-            return Err(RunError::Usage(
-                "--preload needs --backend runner, which runs candidates on this machine; it cannot be combined with --launcher slurm".into(),
-            ));
-        }
-        if !args.common.quiet {
+    let why_not = if args.backend != Backend::Runner {
+        Some("--preload needs --backend runner")
+    } else if args.predicate.predicate.is_some() {
+        Some("--preload has no effect with --predicate (the predicate runs the candidates)")
+    } else if launch.is_remote() {
+        if args.preload.is_empty() && !args.common.quiet {
             eprintln!("minrepro python: note: --launcher slurm runs every candidate as a fresh interpreter (--backend subproc)");
         }
-        return Ok(None);
-    }
-    if args.backend != Backend::Runner {
-        if !args.preload.is_empty() {
-            return Err(RunError::Usage("--preload needs --backend runner".into()));
+        Some("--preload needs --backend runner, which runs candidates on this machine; it cannot be combined with --launcher slurm")
+    } else {
+        None
+    };
+    if let Some(why) = why_not {
+        if args.preload.is_empty() {
+            return Ok(None);
         }
-        return Ok(None);
-    }
-    if args.predicate.predicate.is_some() {
-        if !args.preload.is_empty() {
-            return Err(RunError::Usage(
-                "--preload has no effect with --predicate (the predicate runs the candidates)"
-                    .into(),
-            ));
-        }
-        return Ok(None);
+        return Err(RunError::Usage(why.into()));
     }
     // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
     // at interpreter start only.
-    let mut env = candidate_env(&source.dir);
-    env.extend(args.env.iter().cloned());
-    match RunnerPool::start(python, &args.preload, &env) {
+    match RunnerPool::start(python, &args.preload, &candidate_env(args, source)) {
         Ok(pool) => Ok(Some(pool)),
         Err(error) => {
             eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
@@ -342,8 +336,7 @@ fn predicate_config(
         ),
         None => (python_text.clone(), None),
     };
-    let mut env = candidate_env(&source.dir);
-    env.extend(args.env.iter().cloned());
+    let env = candidate_env(args, source);
     let mut config = args.predicate.config(
         executable,
         PLACEHOLDERS.to_vec(),
@@ -368,16 +361,17 @@ fn predicate_config(
 }
 
 /// The environment of every candidate run: the source's directory first on the module search
-/// path, no bytecode files, a fixed hash seed.
-fn candidate_env(source_dir: &Path) -> Vec<(String, String)> {
-    let dir = source_dir.to_string_lossy().into_owned();
+/// path, no bytecode files, a fixed hash seed, then the `--env` assignments.
+fn candidate_env(args: &PythonArgs, source: &Source) -> Vec<(String, String)> {
+    let dir = source.dir.to_string_lossy().into_owned();
     let python_path = match std::env::var("PYTHONPATH") {
         Ok(existing) if !existing.is_empty() => format!("{dir}:{existing}"),
         _ => dir,
     };
-    vec![
+    let fixed = [
         ("PYTHONPATH".into(), python_path),
         ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
         ("PYTHONHASHSEED".into(), "0".into()),
-    ]
+    ];
+    fixed.into_iter().chain(args.env.iter().cloned()).collect()
 }

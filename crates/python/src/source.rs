@@ -109,33 +109,3 @@ pub fn check_err_msg(err_msg: Option<&str>, has_predicate: bool) -> Result<(), R
         _ => Ok(()),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn source_path_is_resolved() {
-        let (dir, file) = minrepro_testkit::temp_file("p.py", "print(1)\n");
-        let same = dir.path().join(".").join("p.py");
-        let source = read_source(&same, Path::new("python3"), 11).unwrap();
-        assert_eq!(source.file_name, "p.py");
-        assert_eq!(source.path, resolve_for_comparison(&file));
-    }
-
-    #[test]
-    fn unreadable_source_is_an_error() {
-        let (dir, missing) = minrepro_testkit::temp_path("missing.py");
-        let err = read_source(&missing, Path::new("python3"), 11).unwrap_err();
-        assert!(err.to_string().contains("cannot read"));
-        assert!(read_source(dir.path(), Path::new("python3"), 11).is_err());
-    }
-
-    #[test]
-    fn err_msg_rules() {
-        assert!(check_err_msg(Some(""), true).is_err());
-        assert!(check_err_msg(None, false).is_err());
-        assert!(check_err_msg(None, true).is_ok());
-        assert!(check_err_msg(Some("x"), false).is_ok());
-    }
-}

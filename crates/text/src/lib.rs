@@ -83,6 +83,7 @@ mod plain;
 mod run;
 mod saver;
 mod searches;
+mod single_byte;
 mod sizes;
 #[cfg(test)]
 mod testlang;
@@ -105,5 +106,6 @@ pub use run::{
 };
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
+pub use single_byte::{CodecError, SingleByte};
 pub use sizes::Sizes;
 pub use workspace::{Workspace, Workspaces};

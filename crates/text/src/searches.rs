@@ -215,13 +215,8 @@ impl<L: Language> SiteSearches<L> {
                 Some(proposal)
             },
         );
-        // A sequential run decides one candidate at a time: candidates built after the
-        // accepted one of a batch would be wasted (each is a whole text, checked and filtered).
-        if self.state.jobs == 1 {
-            inner.with_max_batch(1)
-        } else {
-            inner
-        }
+        // Each candidate is a whole text, checked and filtered: none built in vain.
+        inner.for_jobs(self.state.jobs)
     }
 
     /// ProbDD over the sites of `base`, which stay fixed for the whole search: a candidate

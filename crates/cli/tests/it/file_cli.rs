@@ -219,13 +219,51 @@ fn walk(dir: &Path) -> Vec<String> {
 }
 
 #[test]
+fn a_latin1_file_is_reduced_and_keeps_its_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // latin-1 bytes (0xe9 is 'é'): not UTF-8, so minrepro file reads it byte for character.
+    let source = C_SOURCE
+        .replace("A small program.", "Un petit caf\u{e9}.")
+        .replace("the sum", "r\u{e9}sum\u{e9}");
+    let bytes: Vec<u8> = source
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
+    assert!(String::from_utf8(bytes.clone()).is_err());
+    fs::write(dir.path().join("prog.c"), &bytes).unwrap();
+    // Interesting while the latin-1 byte of the comment and the product are there.
+    script(
+        dir.path(),
+        "interesting.sh",
+        "grep -q \"$(printf 'caf\\351')\" prog.c && grep -q 'x \\* x' prog.c",
+    );
+    let out = minrepro(
+        dir.path(),
+        &["./interesting.sh", "prog.c", "-o", "small.c", "-q"],
+    );
+    ok(&out);
+    let small = fs::read(dir.path().join("small.c")).unwrap();
+    assert!(small.len() < bytes.len() / 3, "{small:?}");
+    assert!(small.windows(4).any(|w| w == b"caf\xe9"), "{small:?}");
+    assert!(
+        !small.windows(2).any(|w| w == "\u{e9}".as_bytes()),
+        "written as UTF-8: {small:?}"
+    );
+    assert_eq!(fs::read(dir.path().join("prog.c")).unwrap(), bytes);
+    no_leftovers(dir.path());
+}
+
+#[test]
 fn bad_inputs_fail_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     script(dir.path(), "t.sh", "true");
     fs::write(dir.path().join("b.bin"), [0u8, 1, 2]).unwrap();
+    // No NUL, not UTF-8, and mostly not ASCII: not text in any encoding minrepro reads.
+    fs::write(dir.path().join("c.bin"), [0xffu8, 0xfe, 0x80, b'a', 0x81]).unwrap();
     fs::write(dir.path().join("empty.txt"), "").unwrap();
     for (input, words) in [
         ("b.bin", "is not a text file"),
+        ("c.bin", "is not a text file"),
         ("empty.txt", "nothing to reduce"),
         ("missing.c", "cannot read missing.c"),
     ] {

@@ -90,16 +90,31 @@ fn a_helper_that_cannot_start_falls_back_to_subproc_with_one_warning() {
 
 #[test]
 fn preload_is_a_usage_error_without_the_runner() {
-    let dir = tempfile::tempdir().unwrap();
-    minrepro()
-        .arg("python")
-        .arg(example("main_guard.py"))
-        .args(["--err-msg", "empty input", "-o"])
-        .arg(dir.path().join("out.py"))
-        .args(["--backend", "subproc", "--preload", "json"])
-        .assert()
-        .code(2);
-    assert!(!dir.path().join("out.py").exists());
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--backend", "subproc"],
+            "--preload needs --backend runner",
+        ),
+        (
+            &["--predicate", "python3", "--predicate-arg", "{file}"],
+            "--preload has no effect with --predicate",
+        ),
+    ];
+    for (flags, message) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let assert = minrepro()
+            .arg("python")
+            .arg(example("main_guard.py"))
+            .args(["--err-msg", "empty input", "-o"])
+            .arg(dir.path().join("out.py"))
+            .args(flags)
+            .args(["--preload", "json"])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{flags:?}: {stderr}");
+        assert!(!dir.path().join("out.py").exists());
+    }
 }
 
 #[test]

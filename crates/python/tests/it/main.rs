@@ -1,3 +1,5 @@
 //! Integration tests of minrepro-python's library (the command line is tested in crates/cli).
 
+mod guard;
 mod passes;
+mod source;

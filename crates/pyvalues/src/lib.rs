@@ -1,15 +1,19 @@
-//! Runtime-value substitution: the instrumented run of the current program that records, per
-//! expression site of `minrepro_pysyntax::value_sites`, the literal its last evaluation produced.
+//! Runtime values of a Python program, for `minrepro python`'s value substitution: an
+//! instrumented run of the current program records, per expression site of
+//! `minrepro_pysyntax::value_sites`, the literal its last evaluation produced.
 //!
 //! The run is not a candidate and not a predicate run: the recorder script (`recorder.py`,
 //! shipped inside the crate) runs the instrumented text as `__main__` with the interpreter,
-//! arguments, environment and working directory of the candidates, under its own time limit,
-//! and writes what it saw as JSON. A site is offered only when no evaluation of it entered
-//! third-party code or touched a value such code produced (so "wrong result" bugs of a library
-//! keep their call) and none raised; it is offered with the literal of its last evaluation, the
-//! one closest before the failure (a site evaluated in a loop, such as a message built for
-//! every order, gets the value of the failing iteration). Results are cached by text, so the
-//! run happens once per current text that the group searches.
+//! arguments, environment and working directory of the candidates ([`Program`]), under its own
+//! time limit, and writes what it saw as JSON. A site is offered only when no evaluation of it
+//! entered third-party code or touched a value such code produced (so "wrong result" bugs of a
+//! library keep their call) and none raised; it is offered with the literal of its last
+//! evaluation, the one closest before the failure (a site evaluated in a loop, such as a message
+//! built for every order, gets the value of the failing iteration). Results are cached by text,
+//! so the run happens once per current text that the group searches.
+//!
+//! A crate of its own (like `minrepro-pyrunner`) because it is a Python program driven from Rust
+//! with its own process, time limit and output protocol, independent of how candidates are judged.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -27,9 +31,9 @@ const RECORDER: &str = include_str!("recorder.py");
 /// Recorded values of one text: a site's range and the literal that replaces it.
 pub type Values = Vec<(Range<usize>, String)>;
 
-/// How the instrumented run is made (the candidates' settings) and what it cost.
-#[derive(Debug)]
-pub struct ValueRecorder {
+/// How the program runs: the candidates' settings, which the instrumented run copies.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
     /// The interpreter.
     pub python: PathBuf,
     /// The program's arguments (its `sys.argv[1:]`).
@@ -40,6 +44,13 @@ pub struct ValueRecorder {
     pub cwd: Option<PathBuf>,
     /// The candidate's file name.
     pub file_name: String,
+}
+
+/// Makes the instrumented runs, caches their values by text and counts what they cost.
+#[derive(Debug)]
+pub struct ValueRecorder {
+    /// How the program runs.
+    pub program: Program,
     /// Where the runs' directories go.
     pub temp: PathBuf,
     /// Time limit of one instrumented run.
@@ -62,24 +73,10 @@ pub struct RecordingCost {
 }
 
 impl ValueRecorder {
-    /// A recorder with the candidates' settings (see the fields).
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        python: PathBuf,
-        script_args: Vec<String>,
-        env: Vec<(String, String)>,
-        cwd: Option<PathBuf>,
-        file_name: String,
-        temp: PathBuf,
-        timeout: Duration,
-        last_values: bool,
-    ) -> Self {
+    /// A recorder running `program` in directories below `temp`, each run limited to `timeout`.
+    pub fn new(program: Program, temp: PathBuf, timeout: Duration, last_values: bool) -> Self {
         ValueRecorder {
-            python,
-            script_args,
-            env,
-            cwd,
-            file_name,
+            program,
             temp,
             timeout,
             last_values,
@@ -123,7 +120,7 @@ impl ValueRecorder {
             .prefix("values-")
             .tempdir_in(&self.temp)
             .ok()?;
-        let program = dir.path().join(&self.file_name);
+        let program = dir.path().join(&self.program.file_name);
         let instrumented = dir.path().join("instrumented.py.txt");
         let recorder = dir.path().join("minrepro_recorder.py");
         let out = dir.path().join("values.json");
@@ -136,17 +133,18 @@ impl ValueRecorder {
             instrumented.into(),
             program.into(),
         ];
-        args.extend(self.script_args.iter().map(OsString::from));
+        args.extend(self.program.script_args.iter().map(OsString::from));
         let env: Vec<(OsString, OsString)> = self
+            .program
             .env
             .iter()
             .map(|(k, v)| (OsString::from(k), OsString::from(v)))
             .collect();
         let cancel = CancelFlag::new();
         let run = run_child(&RunRequest {
-            program: &self.python,
+            program: &self.program.python,
             args: &args,
-            cwd: self.cwd.as_deref().unwrap_or(dir.path()),
+            cwd: self.program.cwd.as_deref().unwrap_or(dir.path()),
             env: &env,
             timeout: self.timeout,
             needle: None,
