@@ -90,12 +90,17 @@ def case_files(case):
 
 
 def traced(test, files, where):
-    """A wrapper of `test` that, when the candidate is interesting, appends the number of runs
-    so far and the candidate's tokens to $BENCH_TRACE: at -j 1 every interesting run is
-    accepted, so the trace tells after how many runs a size was first reached."""
+    """A wrapper of `test` (for every tool: each runs it in a directory holding the candidate
+    files under their names) that, when the candidate is interesting, appends the number of
+    predicate runs so far and the candidate's tokens (support/measure.py) to $BENCH_TRACE. The
+    counting runs after the test, is not a predicate run (the test's prelude counts runs) and
+    keeps the test's exit status. At -j 1 the tools accept the interesting candidates they
+    find, so the trace tells after how many runs a size was first reached. Files a candidate
+    no longer has (removed whole) count as empty."""
     wrapper = where / "traced-test.sh"
-    count = (f"import sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
-             "from measure import measure; print(measure(sys.argv[1:])['tokens'])")
+    count = (f"import os, sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
+             "from measure import measure; "
+             "print(measure([f for f in sys.argv[1:] if os.path.exists(f)])['tokens'])")
     names = " ".join(f"'{f}'" for f in files)
     wrapper.write_text(
         f'#!/bin/sh\n{test} "$@"\nrc=$?\n'
@@ -110,12 +115,13 @@ def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
     t = str(args.candidate_timeout)
+    test = traced(test, files, work.parent)
     if tool in ("minrepro", "minrepro-plain"):
         # One file: -o names the file; several: a new directory. minrepro-plain: without the
         # syntax-aware passes (language-independent passes only).
         target = out / files[0] if len(files) == 1 else out / "tree"
         plain = ["--language", "none"] if tool == "minrepro-plain" else []
-        argv = [args.minrepro, "file", str(traced(test, files, work.parent)), *files, "-o",
+        argv = [args.minrepro, "file", str(test), *files, "-o",
                 str(target), "-j", "1", "--timeout", t, *plain]
         return argv, work, (out if len(files) == 1 else target)
     if tool in ("cvise-not-c", "cvise"):
@@ -237,7 +243,7 @@ def run_one(tool, case, args):
         "final": measure([final / f for f in files if (final / f).exists()]),
         "argv": [str(a) for a in argv],
     }
-    if trace.exists():  # minrepro: (runs so far, tokens) at each interesting run
+    if trace.exists():  # (runs so far, tokens) at each interesting run
         result["trace"] = [[int(x) for x in line.split()]
                            for line in trace.read_text().splitlines() if len(line.split()) == 2]
     (OUT / "results").mkdir(parents=True, exist_ok=True)
@@ -327,7 +333,46 @@ def bar(by_case, mine_tool):
         if free:
             lines += ["", f"Over the {len(free)} cases where neither hit the cap "
                       f"({', '.join(sorted(free))}): {against_cvise(by_case, mine_tool, free)}"]
+        lines += to_common_size(by_case, mine_tool, both)
     return lines
+
+
+def first_reach(result, tokens):
+    """Predicate runs after which `result`'s trace first had a candidate of at most `tokens`
+    tokens (None: never, or no trace)."""
+    return next((n for n, t in result.get("trace", []) if t <= tokens), None)
+
+
+def raw_runs(result):
+    """A run's predicate runs, marked when it hit the cap."""
+    return f"{result['runs']}{' capped' if result['capped'] else ''}"
+
+
+def to_common_size(by_case, mine_tool, cases):
+    """Runs each tool needed to FIRST reach the common size of a case (the larger of the two
+    final token counts: a size both reached), from the traces, per case and summed over the
+    cases where both traces reach it. Unlike raw runs, this does not count what a tool spent
+    after that size (its fruitless tail, or its throughput until the cap)."""
+    rows, mt, ct = [], 0, 0
+    for case in sorted(cases):
+        mine, cv = by_case[case][mine_tool], by_case[case]["cvise-not-c"]
+        if "trace" not in mine or "trace" not in cv:
+            continue
+        common = max(mine["final"]["tokens"], cv["final"]["tokens"])
+        m, c = first_reach(mine, common), first_reach(cv, common)
+        if m is None or c is None:
+            continue
+        mt, ct = mt + m, ct + c
+        rows.append(f"| {case} | {common} | {m} | {raw_runs(mine)} | {c} | {raw_runs(cv)} | "
+                    f"{m / max(c, 1):.2f} |")
+    if not rows:
+        return []
+    return ["", f"Runs to first reach the common size (the larger final size of {mine_tool} and "
+            "C-Vise --not-c), from the traces:", "",
+            f"| case | common tokens | {mine_tool} to reach | {mine_tool} raw | C-Vise to reach | "
+            "C-Vise raw | ratio |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |", *rows,
+            "", f"Over these {len(rows)} cases: {mine_tool} {mt} runs, C-Vise --not-c {ct} runs "
+            f"(ratio {mt / max(ct, 1):.2f})."]
 
 
 def syntax_bar(by_case):

@@ -423,10 +423,15 @@ fn signals_during_a_reduction_leave_a_valid_output_or_none() {
             .spawn()
             .unwrap();
         let pid = child.id();
+        // The delay counts from the first run of the program: before it, minrepro may not have
+        // installed its signal handler yet (a cold start of the debug binary right after a
+        // build took over 700 ms on a loaded machine, and the signal's default action ended it).
+        let started = wait_for(120, || area.input().join("count").exists());
+        assert!(started, "{backend}: the original never ran");
         std::thread::sleep(Duration::from_millis(delay));
         send(signal, pid);
         let output = child.wait_with_output().unwrap();
-        let label = format!("{backend} {signal} {delay} ms");
+        let label = format!("{backend} {signal} {delay} ms after the first run");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!stderr.contains("panicked"), "{label}: {stderr}");
         match output.status.code() {
