@@ -194,7 +194,7 @@ pub fn escape_for_objcopy(name: &str) -> String {
 }
 
 /// Which sections may be removed: the `--allow-remove-section` and `--protect-section` globs
-/// (fnmatch semantics, see [`crate::glob`]), compiled once.
+/// (fnmatch semantics, see the `glob` module), compiled once.
 #[derive(Debug, Clone, Default)]
 pub struct SectionPolicy {
     allow: Vec<String>,
@@ -205,7 +205,7 @@ pub struct SectionPolicy {
 
 impl SectionPolicy {
     /// A policy from `--allow-remove-section` globs (removal is off when empty) and
-    /// `--protect-section` globs (on top of [`DEFAULT_PROTECTED`]).
+    /// `--protect-section` globs (on top of `DEFAULT_PROTECTED`).
     pub fn new(allow: Vec<String>, protect: Vec<String>) -> Result<Self, GlobError> {
         let allow_set = glob::compile(allow.iter().map(String::as_str))?;
         let protect_set = glob::compile(protect.iter().map(String::as_str))?;

@@ -6,7 +6,7 @@
 //! with [`GUARDIAN_ARG`]. minrepro keeps the only write end of a pipe (close-on-exec, so no
 //! predicate inherits it); the guardian blocks reading the other end. End of file means minrepro
 //! is gone, however it ended. Then the guardian SIGKILLs every process whose environment carries
-//! this minrepro's [`run_tag_prefix`](crate::process::run_tag_prefix), removes the temporary
+//! this minrepro's [`run_tag_prefix`], removes the temporary
 //! directories minrepro announced with [`guard_directory`], cancels the Slurm jobs of its runs
 //! when minrepro announced with [`guard_slurm_jobs`] that it starts some, and exits. After a normal exit
 //! minrepro has already done both, and the guardian finds nothing.
@@ -112,7 +112,7 @@ const SLURM_RECORD: &[u8] = b"slurm";
 
 /// Tells the guardian (if one runs) that this process starts Slurm job steps: should it die
 /// without cleaning up, the guardian cancels every job of the user named after one of its runs
-/// (see [`crate::slurm::cancel_jobs_of`]).
+/// (see `slurm::cancel_jobs_of`).
 pub fn guard_slurm_jobs() {
     announce(&[SLURM_RECORD, b"\0"].concat());
 }

@@ -144,7 +144,7 @@ pub struct PythonArgs {
     /// files it writes cannot affect other candidates or your directories.
     #[arg(long = "isolated-cwd")]
     pub isolated_cwd: bool,
-    /// An argument for the program (its sys.argv[1:]); repeat for more. Files named here are
+    /// An argument for the program (its `sys.argv[1:]`); repeat for more. Files named here are
     /// part of the cache key by content.
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub script_args: Vec<String>,

@@ -15,8 +15,8 @@ impl Prepared {
     /// Exactly `NameUse::of(self.source())`'s
     /// [`loses_definition`](NameUse::loses_definition)`(&NameUse::of(edited.text()))` (`false`
     /// when either does not parse), from the changed chunks alone when
-    /// [`check_changed`](Prepared::check_changed) decides the candidate (see
-    /// [`chunk_names`](crate::chunk_names)).
+    /// `Prepared::check_changed` decides the candidate (see
+    /// `chunk_names`).
     pub fn loses_definition(&self, edited: &Edited) -> bool {
         if let Some((verdict, _)) = self.loses_definition_changed(edited) {
             return verdict;
