@@ -251,6 +251,16 @@ pub(crate) fn candidate_on<L: Language>(
 /// Sites a proposal applies, and the identity of its site when it applies only one.
 pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
 
+/// The single sites of `batch` seen failing alone: those proposed before the accepted one
+/// (`accepted`), or all of them when none was accepted.
+pub(crate) fn failed_singles(
+    batch: &[BatchSites],
+    accepted: Option<usize>,
+) -> impl Iterator<Item = [u8; 32]> + '_ {
+    let decided = accepted.unwrap_or(batch.len()).min(batch.len());
+    batch[..decided].iter().filter_map(|(_, single)| *single)
+}
+
 /// A group's search (ddmin, ProbDD, or a sequence of levels) that also records the single sites
 /// ddmin ran alone and saw fail, and charges accepted growing candidates to the budget.
 struct GroupSearch<'a, L: Language> {
@@ -301,9 +311,7 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
         self.accepted_any |= accepted.is_some();
         if self.skip_failed {
             let batch = lock(&self.batch_sites);
-            let decided = accepted.unwrap_or(batch.len()).min(batch.len());
-            let mut failed = lock(&self.state.failed_sites);
-            failed.extend(batch[..decided].iter().filter_map(|(_, sig)| *sig));
+            lock(&self.state.failed_sites).extend(failed_singles(&batch, accepted));
         }
         if let (Some(index), true) = (accepted, self.may_grow) {
             let spent = lock(&self.batch_sites)

@@ -22,7 +22,9 @@ use minrepro_engine::{Ddmin, ProbDd, Proposal, Search};
 
 use crate::language::{Language, LevelPolicy, Prepared, Strategy};
 use crate::levels;
-use crate::passes::{candidate, candidate_on, identities, lock, BatchSites, SharedState};
+use crate::passes::{
+    candidate, candidate_on, failed_singles, identities, lock, BatchSites, SharedState,
+};
 
 /// ProbDD's prior probability that a site must stay unapplied.
 pub(crate) const PROBDD_PRIOR: f64 = 0.1;
@@ -427,8 +429,7 @@ impl<L: Language> Search<String> for LevelSearch<L> {
         if let Some(failed) = &self.sites.level_failed {
             // ddmin's single sites decided in this batch (ProbDD reports its own).
             let batch = lock(&self.sites.batch_sites);
-            let decided = accepted.unwrap_or(batch.len()).min(batch.len());
-            lock(failed).extend(batch[..decided].iter().filter_map(|(_, single)| *single));
+            lock(failed).extend(failed_singles(&batch, accepted));
         }
         if let Some(inner) = &mut self.inner {
             inner.feedback(accepted);
