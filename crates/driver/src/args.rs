@@ -30,8 +30,14 @@ pub struct PredicateArgs {
     #[arg(long = "predicate", value_name = "EXE")]
     pub predicate: Option<String>,
     /// One argument of the predicate; repeat for more. Placeholders like {workspace} are expanded
-    /// for each candidate; existing regular files are made absolute before the first run.
-    #[arg(long = "predicate-arg", value_name = "ARG", allow_hyphen_values = true)]
+    /// for each candidate; existing regular files are made absolute before the first run. Only
+    /// with --predicate.
+    #[arg(
+        long = "predicate-arg",
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "predicate"
+    )]
     pub predicate_args: Vec<String>,
     /// Exit code that means "still interesting".
     #[arg(

@@ -86,9 +86,6 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunEr
     let (executable, inputs) = match &args.predicate.predicate {
         Some(exe) => (exe.clone(), args.operands.clone()),
         None => {
-            if !args.predicate.predicate_args.is_empty() {
-                return Err(usage("--predicate-arg needs --predicate"));
-            }
             let [test, inputs @ ..] = args.operands.as_slice() else {
                 unreachable!("clap requires an operand");
             };

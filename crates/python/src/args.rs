@@ -82,7 +82,12 @@ pub struct PythonArgs {
     pub source: PathBuf,
     /// Case-sensitive substring that must occur in a candidate's stdout or stderr. Required
     /// unless --predicate is given (then it is an extra condition on the predicate's output).
-    #[arg(long = "err-msg", value_name = "MSG")]
+    #[arg(
+        long = "err-msg",
+        value_name = "MSG",
+        required_unless_present = "predicate",
+        value_parser = clap::builder::NonEmptyStringValueParser::new()
+    )]
     pub err_msg: Option<String>,
     /// File that receives the smallest accepted candidate (replaced atomically).
     #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
@@ -145,8 +150,14 @@ pub struct PythonArgs {
     #[arg(long = "isolated-cwd")]
     pub isolated_cwd: bool,
     /// An argument for the program (its `sys.argv[1:]`); repeat for more. Files named here are
-    /// part of the cache key by content.
-    #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
+    /// part of the cache key by content. Not with --predicate (give its arguments with
+    /// --predicate-arg).
+    #[arg(
+        long = "arg",
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        conflicts_with = "predicate"
+    )]
     pub script_args: Vec<String>,
     /// An environment variable for every candidate run, NAME=VALUE; repeatable. Overrides
     /// minrepro's own settings for the same name (PYTHONPATH, PYTHONHASHSEED, ...).

@@ -10,21 +10,18 @@
 //! written back. Multi-byte encodings are refused with a clear message.
 
 use std::borrow::Cow;
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::path::Path;
 use std::time::Duration;
 
-use minrepro_predicate::{run_tool, ToolRun};
 use minrepro_text::{CodecError, SingleByte};
+
+use crate::interpreter::ask_python;
 
 /// How long the interpreter may take to read a declaration (it answers in milliseconds).
 const DETECT_TIMEOUT: Duration = Duration::from_secs(60);
-/// The reply is a 256-entry table: far below this.
-const DETECT_MAX_STDOUT: usize = 1024 * 1024;
 
-/// Asks the interpreter which encoding `sys.argv[1]` declares; prints one JSON object:
-/// `{"utf8": true}`, `{"error": MESSAGE}`, `{"multibyte": NAME}` or `{"name": NAME, "table":
-/// [codepoint or null for each byte value]}`.
+/// Asks the interpreter which encoding `sys.argv[1]` declares; prints one [`Reply`] as JSON.
 const DETECT: &str = r#"
 import codecs, json, sys, tokenize
 def done(**reply):
@@ -38,7 +35,7 @@ except SyntaxError as e:
     done(error=str(e))
 name = codecs.lookup(declared).name
 if name in ("utf-8", "utf-8-sig"):
-    done(utf8=True)
+    done(utf8=None)
 try:
     text = data.decode(declared)
 except UnicodeDecodeError as e:
@@ -54,7 +51,7 @@ for b in range(256):
 if (any(table[b] != b for b in range(128)) or any(table[b] is None for b in set(data))
         or text != "".join(chr(table[b]) for b in data)):
     done(multibyte=name)
-done(name=name, table=table)
+done(single=[name, table])
 "#;
 
 /// Why a source's encoding cannot be used; each message follows the file's name.
@@ -104,66 +101,63 @@ fn may_declare(bytes: &[u8]) -> bool {
         .any(|line| line.windows(6).any(|w| w == b"coding"))
 }
 
+/// The interpreter's answer to [`DETECT`].
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Reply {
+    /// UTF-8, declared or by default.
+    Utf8,
+    /// The tokenizer refused the declaration, or the bytes do not decode.
+    Error(String),
+    /// A multi-byte encoding (named).
+    Multibyte(String),
+    /// A single-byte encoding: its name and each byte value's code point (`None`: undefined).
+    Single(String, Vec<Option<u32>>),
+}
+
 /// Decides how to decode `bytes` (the file at `path`) as CPython `python` would. Files without a
 /// declaration are UTF-8 without asking the interpreter. `Err` is a message without file name.
 pub fn detect(bytes: &[u8], path: &Path, python: &Path) -> Result<Decoded, EncodingError> {
     if !may_declare(bytes) {
         return Ok(Decoded::Utf8);
     }
-    let args: Vec<OsString> = ["-I", "-S", "-c", DETECT]
-        .into_iter()
-        .map(OsString::from)
-        .chain([path.as_os_str().to_owned()])
-        .collect();
-    let output = run_tool(&ToolRun {
-        program: python,
-        args: &args,
-        // The path may be relative to our working directory.
-        cwd: Path::new("."),
-        timeout: DETECT_TIMEOUT,
-        max_stdout: DETECT_MAX_STDOUT,
-        hide_cwd: false,
-        cleanup: false,
-    })
-    .map_err(|error| EncodingError::Unreadable(error.to_string()))?;
-    let reply: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|_| {
-        EncodingError::Unreadable(
+    let unreadable = |why: &str| EncodingError::Unreadable(why.to_owned());
+    // The path may be relative to our working directory.
+    let args = ["-I", "-S", "-c", DETECT].map(OsStr::new);
+    let output = ask_python(
+        python,
+        args.into_iter().chain([path.as_os_str()]),
+        Path::new("."),
+        DETECT_TIMEOUT,
+    )
+    .map_err(|error| unreadable(&error.to_string()))?;
+    let reply = serde_json::from_slice(&output.stdout).map_err(|_| {
+        unreadable(
             output
                 .stderr
                 .tail
                 .lines()
                 .last()
-                .unwrap_or("the interpreter failed")
-                .to_owned(),
+                .unwrap_or("the interpreter failed"),
         )
     })?;
-    if let Some(error) = reply.get("error").and_then(|e| e.as_str()) {
-        return Err(EncodingError::Invalid(error.to_owned()));
-    }
-    if let Some(name) = reply.get("multibyte").and_then(|e| e.as_str()) {
-        return Err(EncodingError::Multibyte(name.to_owned()));
-    }
-    let (Some(name), Some(table)) = (
-        reply.get("name").and_then(|n| n.as_str()),
-        reply.get("table").and_then(|t| t.as_array()),
-    ) else {
-        return Ok(Decoded::Utf8);
+    let (name, table) = match reply {
+        Reply::Utf8 => return Ok(Decoded::Utf8),
+        Reply::Error(error) => return Err(EncodingError::Invalid(error)),
+        Reply::Multibyte(name) => return Err(EncodingError::Multibyte(name)),
+        Reply::Single(name, table) => (name, table),
     };
-    let table: Vec<Option<char>> = table
-        .iter()
-        .map(|c| c.as_u64().and_then(|c| char::from_u32(c as u32)))
+    let table = table
+        .into_iter()
+        .map(|c| c.and_then(char::from_u32))
         .collect();
-    let codec = SingleByte::from_table(name, table).ok_or(EncodingError::Unreadable(
-        "bad table from the interpreter".into(),
-    ))?;
+    let codec = SingleByte::from_table(&name, table)
+        .ok_or_else(|| unreadable("bad table from the interpreter"))?;
     let text = codec.decode(bytes)?;
     let declaration = declaration_line(&text)
-        .ok_or(EncodingError::Unreadable(
-            "declaration line not found".into(),
-        ))?
+        .ok_or_else(|| unreadable("declaration line not found"))?
         .to_owned();
-    let encoding = SourceEncoding { codec, declaration };
-    Ok(Decoded::Other(text, encoding))
+    Ok(Decoded::Other(text, SourceEncoding { codec, declaration }))
 }
 
 impl SourceEncoding {
@@ -223,42 +217,4 @@ fn is_declaration(line: &str) -> bool {
             .and_then(|r| r.chars().next())
             .is_some_and(|c| c.is_alphanumeric() || "-_.".contains(c))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn declarations_follow_pep_263() {
-        assert!(declaration_line("# -*- coding: latin-1 -*-\nx = 1\n").is_some());
-        assert!(
-            declaration_line("#!/usr/bin/python\n# vim: set fileencoding=cp1252 :\n").is_some()
-        );
-        assert!(declaration_line("x = 1\n# coding: latin-1\n").is_none());
-        assert!(declaration_line("# coding latin-1\n").is_none());
-        assert!(declaration_line("x = '# coding: latin-1'\n").is_none());
-    }
-
-    fn latin1() -> SourceEncoding {
-        SourceEncoding {
-            codec: SingleByte::latin1(),
-            declaration: "# coding: latin-1".into(),
-        }
-    }
-
-    #[test]
-    fn encoding_round_trips_and_restores_a_lost_declaration() {
-        let encoding = latin1();
-        let bytes = b"# coding: latin-1\nx = '\xe9'\n";
-        let text = encoding.codec.decode(bytes).unwrap();
-        assert_eq!(text, "# coding: latin-1\nx = 'é'\n");
-        assert_eq!(encoding.encode(&text).unwrap(), bytes);
-        assert_eq!(
-            encoding.encode("x = 'é'\n").unwrap(),
-            b"# coding: latin-1\nx = '\xe9'\n"
-        );
-        assert_eq!(encoding.encode("x = 1\n").unwrap(), b"x = 1\n");
-        assert!(encoding.encode("x = '€'\n").is_err());
-    }
 }

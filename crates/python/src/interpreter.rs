@@ -2,12 +2,12 @@
 //! tens of milliseconds each) are not run for every candidate, and the interpreter's identity
 //! is what the cache key records.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use minrepro_driver::RunError;
-use minrepro_predicate::{resolve_executable, run_tool, ToolError, ToolRun};
+use minrepro_predicate::{resolve_executable, run_tool, ToolError, ToolOutput, ToolRun};
 
 /// The interpreter that runs candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,71 +24,56 @@ pub fn resolve_python(python: &str, cwd: &Path, timeout: f64) -> Result<Interpre
     let program = resolve_executable(python)
         .map_err(|e| RunError::Failed(format!("--python {python}: {e}")))?;
     // -S: site-packages `.pth` files cost tens of milliseconds and change neither answer.
-    let args: Vec<OsString> = [
-        "-S",
-        "-c",
-        "import sys; print(sys.version_info[0], sys.version_info[1]); print(sys.executable)",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    let run = run_tool(&ToolRun {
-        program: &program,
-        args: &args,
-        cwd,
-        // Not a candidate: a generous floor, so that a loaded machine's slow start-up is not
-        // reported as a broken interpreter when --timeout is short.
-        timeout: Duration::from_secs_f64(timeout.clamp(10.0, 60.0)),
-        max_stdout: 64 * 1024,
-        hide_cwd: false,
-        cleanup: false,
-    });
-    let output = match run {
+    // One line: major, minor, then the executable's path (which may hold spaces).
+    let script = "import sys; print(*sys.version_info[:2], sys.executable)";
+    // Not a candidate: a generous floor, so that a loaded machine's slow start-up is not
+    // reported as a broken interpreter when --timeout is short.
+    let limit = Duration::from_secs_f64(timeout.clamp(10.0, 60.0));
+    let shown = program.display();
+    let failed = |why: String| Err(RunError::Failed(format!("the interpreter {shown} {why}")));
+    let output = match ask_python(&program, ["-S", "-c", script], cwd, limit) {
         Ok(output) => output,
         Err(ToolError::Interrupted) => return Err(RunError::Interrupted),
-        Err(ToolError::TimedOut { .. }) => {
-            return Err(RunError::Failed(format!(
-                "the interpreter {} did not answer in time",
-                program.display()
-            )))
-        }
-        Err(ToolError::Launch(e)) => {
-            return Err(RunError::Failed(format!(
-                "cannot run the interpreter {}: {e}",
-                program.display()
-            )))
-        }
+        Err(e) => return failed(format!("did not answer: {e}")),
     };
     if output.code != 0 {
-        return Err(RunError::Failed(format!(
-            "the interpreter {} does not run Python (exit code {}): {}",
-            program.display(),
-            output.code,
-            output.stderr.tail.trim_end()
-        )));
+        let stderr = output.stderr.tail.trim_end();
+        return failed(format!(
+            "does not run Python (exit code {}): {stderr}",
+            output.code
+        ));
     }
     let answer = String::from_utf8_lossy(&output.stdout);
-    let mut lines = answer.lines();
-    let version: Vec<u8> = lines
-        .next()
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    let minor = match version.as_slice() {
-        [3, minor] => *minor,
-        _ => {
-            return Err(RunError::Failed(format!(
-                "the interpreter {} is not Python 3",
-                program.display()
-            )))
-        }
+    let mut words = answer.trim_end_matches(['\r', '\n']).splitn(3, ' ');
+    let minor = match (words.next(), words.next().map(str::parse::<u8>)) {
+        (Some("3"), Some(Ok(minor))) => minor,
+        _ => return failed("is not Python 3".into()),
     };
-    let real = PathBuf::from(lines.next().unwrap_or_default().trim());
+    let real = PathBuf::from(words.next().unwrap_or_default());
     let path = if real.is_absolute() && real.is_file() {
         real
     } else {
-        program
+        program.clone()
     };
     Ok(Interpreter { path, minor })
+}
+
+/// Runs `python` with `args` in `cwd`: a short query of minrepro's own (never a candidate), its
+/// answer on stdout (at most 1 MiB kept).
+pub(crate) fn ask_python(
+    python: &Path,
+    args: impl IntoIterator<Item = impl AsRef<OsStr>>,
+    cwd: &Path,
+    timeout: Duration,
+) -> Result<ToolOutput, ToolError> {
+    let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    run_tool(&ToolRun {
+        program: python,
+        args: &args,
+        cwd,
+        timeout,
+        max_stdout: 1 << 20,
+        hide_cwd: false,
+        cleanup: false,
+    })
 }

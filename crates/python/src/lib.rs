@@ -41,20 +41,6 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
-    source::check_err_msg(args.err_msg.as_deref(), has_predicate)?;
-    if !has_predicate && !args.predicate.predicate_args.is_empty() {
-        return Err(RunError::Usage(
-            "--predicate-arg needs --predicate (without it the predicate is `PYTHON {file}`)"
-                .into(),
-        ));
-    }
-    if has_predicate && !args.script_args.is_empty() {
-        return Err(RunError::Usage(
-            "--arg passes arguments to the program run as `PYTHON {file} ARG...`; with --predicate, \
-             give them with --predicate-arg"
-                .into(),
-        ));
-    }
     let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
@@ -252,13 +238,12 @@ fn value_recorder(
 /// interpreter, the output and the `--arg` values), quoted for a POSIX shell.
 fn how_to_run(args: &PythonArgs) -> String {
     let output = args.output.to_string_lossy();
-    let words: Vec<&str> = match &args.predicate.predicate {
-        Some(_) => vec![&args.python, &output],
-        None => std::iter::once(args.python.as_str())
-            .chain(std::iter::once(output.as_ref()))
-            .chain(args.script_args.iter().map(String::as_str))
-            .collect(),
-    };
+    // --arg and --predicate exclude each other: with --predicate there are no program arguments.
+    let program_args = args.script_args.iter().map(String::as_str);
+    let words: Vec<&str> = [args.python.as_str(), &output]
+        .into_iter()
+        .chain(program_args)
+        .collect();
     words
         .iter()
         .map(|w| shell_quoted(w))

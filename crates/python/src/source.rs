@@ -98,14 +98,3 @@ fn printable(message: &str) -> String {
         })
         .collect()
 }
-
-/// Checks the failure message: given and not empty.
-pub fn check_err_msg(err_msg: Option<&str>, has_predicate: bool) -> Result<(), RunError> {
-    match err_msg {
-        Some("") => Err(RunError::Usage("--err-msg must not be empty".into())),
-        None if !has_predicate => Err(RunError::Usage(
-            "--err-msg MSG is required (unless a --predicate is given)".into(),
-        )),
-        _ => Ok(()),
-    }
-}

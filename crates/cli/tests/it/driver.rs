@@ -3,6 +3,7 @@
 //! progress line on a terminal shows the original's size, the elapsed time and the timed-out
 //! candidates.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -102,6 +103,61 @@ fn predicate_flags_are_refused_with_the_same_words_in_both_front_ends() {
             "{value}: {text}"
         );
     }
+}
+
+/// The stderr of `minrepro ARGS...`, which must refuse the command line (exit 2).
+fn usage_error(args: &[&OsStr]) -> String {
+    let output = minrepro().args(args).output().unwrap();
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+    text
+}
+
+#[test]
+fn predicate_arguments_without_a_predicate_are_refused_alike_in_every_front_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("t.py");
+    std::fs::write(&source, "raise ValueError('boom')\n").unwrap();
+    let test = executable(&dir.path().join("test.sh"), "#!/bin/sh\nexit 0\n");
+    let out = dir.path().join("out");
+    let os = |s: &'static str| OsStr::new(s);
+    let (source, test, out_arg) = (source.as_os_str(), test.as_os_str(), out.as_os_str());
+    let python = [os("python"), source, os("-o"), out_arg];
+    let stray = [os("--predicate-arg"), os("{file}")];
+    for refused in [
+        [&python[..], &[os("--err-msg"), os("boom")], &stray].concat(),
+        [
+            &[os("file"), os("-o"), out_arg],
+            &stray[..],
+            &[test, source],
+        ]
+        .concat(),
+    ] {
+        let text = usage_error(&refused);
+        assert!(
+            text.contains("required arguments were not provided")
+                && text.contains("--predicate <EXE>"),
+            "{text}"
+        );
+    }
+    // `minrepro python`: --arg belongs to `PYTHON {file}`, not to a --predicate.
+    let text = usage_error(
+        &[
+            &python[..],
+            &[os("--predicate"), os("true"), os("--arg"), os("x")],
+        ]
+        .concat(),
+    );
+    assert!(
+        text.contains("cannot be used with") && text.contains("'--arg <ARG>'"),
+        "{text}"
+    );
+    // An empty or missing --err-msg (without --predicate) is refused before anything runs.
+    for err_msg in [&[os("--err-msg"), os("")][..], &[]] {
+        let text = usage_error(&[&python[..], err_msg].concat());
+        assert!(text.contains("--err-msg <MSG>"), "{text}");
+    }
+    assert!(!out.exists());
 }
 
 /// The fields of the live line after the prefix and pass: `SIZE UNIT (was ORIGINAL)`, the
