@@ -196,7 +196,11 @@ impl Listing {
             let before = &whole[..whole.len() - whole.trim_start().len()];
             let after = &whole[whole.trim_end().len()..];
             let fits = |kind: &str| slot.compatible(child.kind(), kind);
-            for hoisted in hoists(child, fits) {
+            let hoistable = !grammar
+                .no_hoist
+                .iter()
+                .any(|&(kind, name)| kind == parent.kind() && field == Some(name));
+            for hoisted in hoists(child, fits).into_iter().filter(|_| hoistable) {
                 let replacement = format!("{before}{}{after}", text[hoisted].trim());
                 let range = child.byte_range();
                 push(

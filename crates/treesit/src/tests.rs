@@ -482,3 +482,18 @@ fn the_syntax_group_re_sweeps_its_levels_as_the_grammar_says() {
     assert!(!by_name("llvm").unwrap().resweep);
     assert!(by_name("rust").unwrap().resweep);
 }
+
+#[test]
+fn a_function_definitions_declarator_is_not_hoisted_in_c_like_grammars() {
+    let text = "static long fee(long amount, int kind) { return g(amount); }\n";
+    for name in ["c", "cpp", "cuda"] {
+        let hoisted = offered(name, text, HOIST);
+        assert!(
+            hoisted.iter().all(|(from, _)| !from.starts_with("fee(")),
+            "{name}: {hoisted:?}"
+        );
+        // What the body holds is still hoisted.
+        let call = ("g(amount)".to_owned(), "amount".to_owned());
+        assert!(hoisted.contains(&call), "{name}: {hoisted:?}");
+    }
+}
