@@ -19,6 +19,38 @@ pub struct Grammar {
     /// Anonymous tokens that separate the elements of a list (deleting an element deletes one
     /// separator too).
     pub separators: &'static [&'static str],
+    /// Whether the syntax group searches a level again after it accepted something (see
+    /// `LevelPolicy::resweep`). Off for LLVM IR: measured on the bench's `llvm_opt` (RESULTS.md,
+    /// "Fifth round"), the re-swept path never tries the pair of operand deletions that makes
+    /// `br i1 %c, label %a, label %b` a `br label %b` (106 tokens instead of 50).
+    pub resweep: bool,
+    /// The literal that may replace a name passed in a separated list (`f(s, n)` → `f(s, 1)`,
+    /// after which `n`'s declaration may go), if the grammar has one.
+    pub literal: Option<Literal>,
+    /// Slots (parent kind, field) whose node is never hoisted although the grammar accepts the
+    /// descendant there: tree-sitter's C grammars take any declarator as a function
+    /// definition's, C only a function declarator (`int f(int a) {…}` → `int a {…}` parses,
+    /// never compiles; on the bench's `c_wrong_value` such candidates were about 50 of the
+    /// first 600 runs).
+    pub no_hoist: &'static [(&'static str, &'static str)],
+}
+
+/// A C-like function definition's declarator (see [`Grammar::no_hoist`]).
+const DEFINITION_DECLARATOR: &[(&str, &str)] = &[("function_definition", "declarator")];
+
+/// A literal of a grammar: the kind of its node and its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Literal {
+    /// The node kind (`number_literal`): a name is replaced only where this kind fits too.
+    pub kind: &'static str,
+    /// Its text. Not `0`: in C and C++ a `0` is also a null pointer, which would hide the
+    /// type errors reductions often keep.
+    pub text: &'static str,
+}
+
+/// The literal `1` of node kind `kind`.
+const fn one(kind: &'static str) -> Option<Literal> {
+    Some(Literal { kind, text: "1" })
 }
 
 const COMMA: &[&str] = &[","];
@@ -31,6 +63,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_bash::LANGUAGE,
         node_types: tree_sitter_bash::NODE_TYPES,
         separators: &[],
+        resweep: true,
+        literal: None,
+        no_hoist: &[],
     },
     Grammar {
         name: "c",
@@ -38,6 +73,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_c::LANGUAGE,
         node_types: tree_sitter_c::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number_literal"),
+        no_hoist: DEFINITION_DECLARATOR,
     },
     Grammar {
         name: "cpp",
@@ -45,6 +83,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_cpp::LANGUAGE,
         node_types: tree_sitter_cpp::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number_literal"),
+        no_hoist: DEFINITION_DECLARATOR,
     },
     Grammar {
         name: "cuda",
@@ -52,6 +93,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_cuda::LANGUAGE,
         node_types: tree_sitter_cuda::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number_literal"),
+        no_hoist: DEFINITION_DECLARATOR,
     },
     Grammar {
         name: "go",
@@ -59,6 +103,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_go::LANGUAGE,
         node_types: tree_sitter_go::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("int_literal"),
+        no_hoist: &[],
     },
     Grammar {
         name: "java",
@@ -66,6 +113,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_java::LANGUAGE,
         node_types: tree_sitter_java::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("decimal_integer_literal"),
+        no_hoist: &[],
     },
     Grammar {
         name: "javascript",
@@ -73,6 +123,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_javascript::LANGUAGE,
         node_types: tree_sitter_javascript::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number"),
+        no_hoist: &[],
     },
     Grammar {
         name: "json",
@@ -80,6 +133,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_json::LANGUAGE,
         node_types: tree_sitter_json::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: None,
+        no_hoist: &[],
     },
     Grammar {
         name: "llvm",
@@ -87,6 +143,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_llvm::LANGUAGE,
         node_types: tree_sitter_llvm::NODE_TYPES,
         separators: COMMA,
+        resweep: false,
+        literal: None,
+        no_hoist: &[],
     },
     Grammar {
         name: "python",
@@ -94,6 +153,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_python::LANGUAGE,
         node_types: tree_sitter_python::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("integer"),
+        no_hoist: &[],
     },
     Grammar {
         name: "rust",
@@ -101,6 +163,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_rust::LANGUAGE,
         node_types: tree_sitter_rust::NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("integer_literal"),
+        no_hoist: &[],
     },
     Grammar {
         name: "tsx",
@@ -108,6 +173,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_typescript::LANGUAGE_TSX,
         node_types: tree_sitter_typescript::TSX_NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number"),
+        no_hoist: &[],
     },
     Grammar {
         name: "typescript",
@@ -115,6 +183,9 @@ pub static GRAMMARS: &[Grammar] = &[
         language: tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
         node_types: tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
         separators: COMMA,
+        resweep: true,
+        literal: one("number"),
+        no_hoist: &[],
     },
 ];
 

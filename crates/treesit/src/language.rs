@@ -1,9 +1,10 @@
 //! A tree-sitter grammar on top of a language-independent [`Language`] (the fallback, e.g.
 //! `minrepro file`'s token/line passes): the syntax group first (deletions and hoistings from
-//! the parse tree, level by level, a level re-swept while it accepts something, no deeper than
-//! two fruitless levels in a row once something was accepted), then the fallback's groups. Every candidate of the syntax
-//! group is re-parsed and refused (never run) when it has more `ERROR`/`MISSING` nodes than the
-//! text it was made from. The fallback's candidates are checked the same way only on request
+//! the parse tree, level by level, a level re-swept while it accepts something where the grammar
+//! asks for it, no deeper than two fruitless levels in a row once something was accepted), then
+//! the fallback's groups. Every candidate of the syntax group is re-parsed and refused (never
+//! run) when it has more `ERROR`/`MISSING` nodes than the text it was made from. The
+//! fallback's candidates are checked the same way only on request
 //! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
 //! message are often not well-formed (C-Reduce's and C-Vise's results rarely are). Checked,
 //! the bench's `c_warning` ends at 25 tokens in 174 runs instead of 19 in 234, `rust_mismatch`
@@ -292,9 +293,10 @@ where
             // whose last call an accepted deletion removed goes before the search descends into
             // it), and no deeper than two levels in a row that accepted nothing while the
             // search has accepted something (the groups after it run first; the next round
-            // descends further). Measured on the bench's cases (RESULTS.md, "Fourth round").
+            // descends further). Measured on the bench's cases (RESULTS.md, "Fourth round");
+            // the re-sweep is the grammar's choice (`Grammar::resweep`, "Fifth round").
             Group::Syntax => LevelPolicy {
-                resweep: true,
+                resweep: self.syntax.grammar.resweep,
                 stop_after_fruitless: Some(2),
             },
             Group::Outer => LevelPolicy::default(),

@@ -7,7 +7,8 @@
 //! it came from.
 //!
 //! One implementation serves every grammar: grammars differ only in their node-types facts and
-//! a small table of list separators.
+//! a small table: list separators, the number literal a name may become, and whether the syntax
+//! group re-sweeps its levels.
 
 pub mod facts;
 pub mod grammars;
@@ -16,7 +17,7 @@ pub mod sites;
 #[cfg(test)]
 mod tests;
 
-pub use grammars::{by_name, for_path, Grammar, GRAMMARS};
+pub use grammars::{by_name, for_path, Grammar, Literal, GRAMMARS};
 pub use language::{error_count, Group, PreparedSyntax, Syntax, SyntaxAware};
 pub use sites::Listing;
 

@@ -1,7 +1,8 @@
 //! Sites of a parse tree (Perses-style): delete a child the grammar allows to be absent (a
 //! field that is not required, or one of several nodes of a repeated slot; comments always),
 //! and hoist a node, i.e. replace it by a descendant of a kind its slot accepts (`f(g(x))` →
-//! `g(x)`, a block → a statement in it, `a ? b : c` → `b`).
+//! `g(x)`, a block → a statement in it, `a ? b : c` → `b`), and replace a name in a repeated
+//! slot (an argument, an element) by the grammar's number literal (`f(s, n)` → `f(s, 1)`).
 //!
 //! Sites nest like the tree (a node's deletion contains its hoistings, which contain its
 //! children's sites), so the text layer searches them level by level from the root (HDD).
@@ -24,6 +25,11 @@ pub const DELETE_ELEMENT: &str = "delete-element";
 pub const DELETE_NODE: &str = "delete-node";
 /// Kind of the replacement of a node by a descendant.
 pub const HOIST: &str = "hoist";
+/// Kind of the replacement of a name by the grammar's literal ([`Grammar::literal`]).
+pub const LITERAL: &str = "name-to-literal";
+
+/// The node kind of names: the same in every grammar of the table.
+const NAME: &str = "identifier";
 
 /// Most hoistings offered per node besides its smallest compatible descendant: its largest
 /// ones.
@@ -171,12 +177,30 @@ impl Listing {
                     }
                 }
             }
+            // A name in a repeated slot (an argument, an element) → a literal where one fits:
+            // the call keeps its arity and often its type error (`consume(s, n)` →
+            // `consume(s, 1)`), and `n`'s declaration may go. Only in repeated slots: elsewhere
+            // names are mostly callees and assigned places, where a literal fails.
+            if let Some(literal) = grammar.literal.filter(|_| slot.multiple) {
+                if child.kind() == NAME && slot.compatible(NAME, literal.kind) {
+                    let site = Site {
+                        kind: LITERAL,
+                        range: child.byte_range(),
+                        replacement: literal.text.to_owned(),
+                    };
+                    push(site, seen);
+                }
+            }
             let whole = &text[child.byte_range()];
             // Blanks the node starts or ends with (some grammars include a newline) stay.
             let before = &whole[..whole.len() - whole.trim_start().len()];
             let after = &whole[whole.trim_end().len()..];
             let fits = |kind: &str| slot.compatible(child.kind(), kind);
-            for hoisted in hoists(child, fits) {
+            let hoistable = !grammar
+                .no_hoist
+                .iter()
+                .any(|&(kind, name)| kind == parent.kind() && field == Some(name));
+            for hoisted in hoists(child, fits).into_iter().filter(|_| hoistable) {
                 let replacement = format!("{before}{}{after}", text[hoisted].trim());
                 let range = child.byte_range();
                 push(

@@ -8,7 +8,7 @@ use std::ops::Range;
 use minrepro_text::{splice, Language, Measure, Policy, Prepared, Site, SitesText};
 use tree_sitter::Node;
 
-use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST};
+use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST, LITERAL};
 use crate::{by_name, error_count, Group, PreparedSyntax, Syntax, SyntaxAware, GRAMMARS};
 
 /// A small clean program per grammar.
@@ -168,7 +168,7 @@ fn a_deletion_the_grammar_forbids_is_never_offered() {
             .listing(text)
             .sites
             .iter()
-            .filter(|s| s.kind != HOIST)
+            .filter(|s| s.kind != HOIST && s.kind != LITERAL)
             .map(|s| s.range.clone())
             .collect();
         let all = nodes_with_slots(tree.root_node());
@@ -439,4 +439,61 @@ fn the_outer_group_offers_the_outermost_sites_only() {
     // Checked like the syntax group.
     let broken = text.replace("int x;", "int x");
     assert_eq!(outer.check(&broken), None);
+}
+
+#[test]
+fn a_name_in_a_list_may_become_the_grammars_literal() {
+    // Arguments (one or several) and initializer elements; not the callee, a declarator, a
+    // parameter or an initializer's value.
+    let text = "int f(int a, int b) { int x = a, y = b; g(x, h(y)); int v[] = {x, 2}; }\n";
+    let one = |name: &str| (name.to_owned(), "1".to_owned());
+    assert_eq!(offered("c", text, LITERAL), [one("x"), one("y"), one("x")]);
+    // Java: `int`'s literal kind; Rust: a macro's tokens are not arguments.
+    let java = "class A { int f(int a) { return g(a, h(a)); } }\n";
+    assert_eq!(offered("java", java, LITERAL), [one("a"), one("a")]);
+    let rust = "fn f(a: i32) -> i32 { println!(\"{}\", a); g(a) }\n";
+    assert_eq!(offered("rust", rust, LITERAL), [one("a")]);
+    for grammar in GRAMMARS {
+        let syntax = syntax(grammar.name);
+        let text = sample(grammar.name);
+        let listing = syntax.listing(text);
+        let literals: Vec<&Site> = listing.sites.iter().filter(|s| s.kind == LITERAL).collect();
+        if grammar.literal.is_none() {
+            assert!(literals.is_empty(), "{}: {literals:?}", grammar.name);
+        }
+        if ["c", "cpp", "java", "javascript", "python", "rust"].contains(&grammar.name) {
+            assert!(!literals.is_empty(), "{}", grammar.name);
+        }
+        for site in literals {
+            let edited = splice(text, &[site]);
+            assert_eq!(syntax.errors(&edited), 0, "{}: {edited}", grammar.name);
+        }
+    }
+}
+
+#[test]
+fn the_syntax_group_re_sweeps_its_levels_as_the_grammar_says() {
+    for grammar in GRAMMARS {
+        let language = SyntaxAware::new(grammar, Words).unwrap();
+        let policy = language.level_policy(Group::Syntax);
+        assert_eq!(policy.resweep, grammar.resweep, "{}", grammar.name);
+        assert_eq!(policy.stop_after_fruitless, Some(2), "{}", grammar.name);
+    }
+    assert!(!by_name("llvm").unwrap().resweep);
+    assert!(by_name("rust").unwrap().resweep);
+}
+
+#[test]
+fn a_function_definitions_declarator_is_not_hoisted_in_c_like_grammars() {
+    let text = "static long fee(long amount, int kind) { return g(amount); }\n";
+    for name in ["c", "cpp", "cuda"] {
+        let hoisted = offered(name, text, HOIST);
+        assert!(
+            hoisted.iter().all(|(from, _)| !from.starts_with("fee(")),
+            "{name}: {hoisted:?}"
+        );
+        // What the body holds is still hoisted.
+        let call = ("g(amount)".to_owned(), "amount".to_owned());
+        assert!(hoisted.contains(&call), "{name}: {hoisted:?}");
+    }
 }
