@@ -234,7 +234,7 @@ pub trait Language: Send + Sync + 'static {
     ) -> Vec<[u8; 32]> {
         sites
             .iter()
-            .map(|site| crate::passes::line_identity(text, site))
+            .map(|site| crate::candidate::line_identity(text, site))
             .collect()
     }
     /// Whether a group's ProbDD searches start from the share of its sites that its previous

@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, ProbDd, Proposal, Search};
 
+use crate::candidate::{candidate, candidate_on, identities};
 use crate::language::{Language, LevelPolicy, Prepared, Strategy};
 use crate::levels;
-use crate::passes::{
-    candidate, candidate_on, failed_singles, identities, lock, BatchSites, SharedState,
-};
+use crate::passes::{failed_singles, BatchSites};
+use crate::state::{lock, SharedState};
 
 /// ProbDD's prior probability that a site must stay unapplied.
 pub(crate) const PROBDD_PRIOR: f64 = 0.1;
