@@ -79,6 +79,7 @@ mod explain;
 mod language;
 mod levels;
 mod limits;
+mod linear;
 mod oracle;
 mod passes;
 mod plain;

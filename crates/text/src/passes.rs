@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence};
 
 use crate::language::{Language, LevelPolicy};
+use crate::linear::LinearSearch;
 use crate::searches::{LevelSearch, SiteSearches};
 use crate::state::{lock, SharedState};
 
@@ -133,7 +134,9 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let levels = self.state.language.level_policy(group);
-        let inner: Box<dyn Search<String>> = if policy.levels && levels != LevelPolicy::default() {
+        let inner: Box<dyn Search<String>> = if self.state.language.sweeps(group) {
+            Box::new(LinearSearch::of(&sites))
+        } else if policy.levels && levels != LevelPolicy::default() {
             Box::new(LevelSearch::new(sites, levels))
         } else if policy.levels {
             Box::new(Sequence::new(Box::new(move |level, current: &String| {
@@ -266,7 +269,16 @@ mod tests {
         } else {
             Strategy::Ddmin
         };
-        let state = SharedState::new(Parens { levels, probdd }, text, strategy, jobs);
+        let state = SharedState::new(
+            Parens {
+                levels,
+                probdd,
+                sweeps: false,
+            },
+            text,
+            strategy,
+            jobs,
+        );
         let pass = &group_passes(&state)[0];
         let mut seen = Vec::new();
         let current = text.to_owned();

@@ -105,6 +105,15 @@ impl<L: Language> SharedState<L> {
         learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
     }
 
+    /// The single sites that failed alone so far when `skips` (the group skips them), else none.
+    pub(crate) fn failed_so_far(&self, skips: bool) -> HashSet<[u8; 32]> {
+        if skips {
+            lock(&self.failed_sites).clone()
+        } else {
+            HashSet::new()
+        }
+    }
+
     /// Records `text` as a text that has been current.
     pub fn mark_current(&self, text: &str) {
         lock(&self.seen).insert(*blake3::hash(text.as_bytes()).as_bytes());
