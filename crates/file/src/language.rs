@@ -19,6 +19,13 @@ pub struct TextFile {
     pub syntax: Syntax,
     /// Written in latin-1, byte for character (it was not UTF-8: see [`Content::Latin1`]).
     pub latin1: bool,
+    /// Reduced by the text layer itself, not as the fallback of a language that does not pass
+    /// [`Language::sweeps`] and [`Language::tidy_steps`] on (`minrepro_treesit::SyntaxAware`
+    /// does not yet): runs of tokens swept instead of ProbDD's runs of two and three, and, outside
+    /// indentation-sensitive syntaxes, whitespace normalised by the tidy instead of the `blank`
+    /// group. Otherwise the groups and tidy of before (searched with ProbDD, the sweeps cost runs
+    /// for nothing: bench/text's rust_trait 311 candidates, none accepted).
+    pub standalone: bool,
 }
 
 /// A text with the sites of one group, sized in tokens of its syntax.
@@ -92,12 +99,18 @@ impl Language for TextFile {
         // Outside indentation-sensitive syntaxes whitespace is normalised by the tidy (all at
         // once, one run a round) instead of the `blank` group (a run per accepted set of
         // sites for no token gain).
+        let tidies_whitespace = self.standalone && !self.syntax.indented;
         round()
             .into_iter()
             .filter(|g| *g != Group::Tidy)
-            .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_) | Group::Blank))
+            .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
+            .filter(|g| !(tidies_whitespace && *g == Group::Blank))
             // The sweeps of runs of tokens replace ProbDD's runs of two and three.
-            .filter(|g| *g != Group::TokenRuns)
+            .filter(|g| match g {
+                Group::TokenRuns => !self.standalone,
+                Group::Window(_) => self.standalone,
+                _ => true,
+            })
             .collect()
     }
 
@@ -197,7 +210,7 @@ impl Language for TextFile {
     }
 
     fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
-        if self.syntax.indented {
+        if self.syntax.indented || !self.standalone {
             return lines_tidied(text);
         }
         let normalised = self.normalised(text);
@@ -207,7 +220,9 @@ impl Language for TextFile {
     fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
         // All whitespace normalised, else (e.g. a space the test needs) only the blank lines
         // and trailing spaces gone.
-        let all = (!self.syntax.indented).then(|| self.tidy(text)).flatten();
+        let all = (self.standalone && !self.syntax.indented)
+            .then(|| self.tidy(text))
+            .flatten();
         all.into_iter().chain(lines_tidied(text)).collect()
     }
 
@@ -234,11 +249,13 @@ mod tests {
         let c = TextFile {
             syntax: Syntax::for_path(Path::new("a.c")),
             latin1: false,
+            standalone: true,
         };
         assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
         let yaml = TextFile {
             syntax: Syntax::for_path(Path::new("a.yaml")),
             latin1: false,
+            standalone: true,
         };
         assert!(yaml.groups().contains(&Group::Indented(0)));
         let prepared = c.prepare("int a; int b;\n", Group::Tokens);
@@ -254,6 +271,7 @@ mod tests {
         let c = TextFile {
             syntax: Syntax::for_path(Path::new("a.c")),
             latin1: false,
+            standalone: true,
         };
         assert!(!c.groups().contains(&Group::Blank));
         let text = "int  f ( int a ) {\n\n    return a ;  \n}\n";
@@ -263,10 +281,23 @@ mod tests {
         assert_eq!(steps[0].1, "int f(int a){\nreturn a;\n}\n");
         assert_eq!(steps[1].1, "int  f ( int a ) {\n    return a ;\n}\n");
         assert_eq!(c.size(&steps[0].1), c.size(text));
+        assert!(c.groups().contains(&Group::Window(2)));
+        assert!(!c.groups().contains(&Group::TokenRuns));
+        // As the fallback of a syntax-aware language: the groups and the tidy of before.
+        let wrapped = TextFile {
+            standalone: false,
+            ..c
+        };
+        let groups = wrapped.groups();
+        assert!(groups.contains(&Group::Blank) && groups.contains(&Group::TokenRuns));
+        assert!(!groups.iter().any(|g| matches!(g, Group::Window(_))));
+        let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
+        assert_eq!(kinds, ["tidy"]);
         // Indented syntaxes keep the group and the line tidy alone.
         let yaml = TextFile {
             syntax: Syntax::for_path(Path::new("a.yaml")),
             latin1: false,
+            standalone: true,
         };
         assert!(yaml.groups().contains(&Group::Blank));
         let kinds: Vec<&str> = yaml.tidy_steps("a:  1 \n\n").iter().map(|s| s.0).collect();
