@@ -9,6 +9,7 @@ use minrepro_text::{EncodeError, Language, Measure, Policy, SiteInfo, SitesText}
 use crate::passes::round;
 #[cfg(doc)]
 use crate::tree::Content;
+use crate::windows::WINDOW_NAMES;
 use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// A text file of one [`Syntax`] (chosen by its name).
@@ -18,6 +19,13 @@ pub struct TextFile {
     pub syntax: Syntax,
     /// Written in latin-1, byte for character (it was not UTF-8: see [`Content::Latin1`]).
     pub latin1: bool,
+    /// Reduced by the text layer itself, not as the fallback of a language that does not pass
+    /// [`Language::sweeps`] and [`Language::tidy_steps`] on (`minrepro_treesit::SyntaxAware`
+    /// does not yet): runs of tokens swept instead of ProbDD's runs of two and three, and, outside
+    /// indentation-sensitive syntaxes, whitespace normalised by the tidy instead of the `blank`
+    /// group. Otherwise the groups and tidy of before (searched with ProbDD, the sweeps cost runs
+    /// for nothing: bench/text's rust_trait 311 candidates, none accepted).
+    pub standalone: bool,
 }
 
 /// A text with the sites of one group, sized in tokens of its syntax.
@@ -26,6 +34,22 @@ pub type PreparedText = SitesText<Syntax>;
 impl Measure for Syntax {
     fn measure(&self, text: &str) -> usize {
         Lexed::new(text, *self).size().0
+    }
+}
+
+/// `text` without trailing whitespace and blank lines, if that changes it.
+fn lines_tidied(text: &str) -> Option<(&'static str, String)> {
+    crate::lexical::tidy_site(text).map(|site| ("tidy", site.replacement))
+}
+
+impl TextFile {
+    /// `text` with every `blank` site applied (runs of spaces made one, spaces next to
+    /// punctuation and indentation removed, words kept apart), then without trailing
+    /// whitespace and blank lines.
+    fn normalised(&self, text: &str) -> String {
+        let sites = Lexed::new(text, self.syntax).sites(Group::Blank);
+        let spaced = crate::apply(text, &sites.iter().collect::<Vec<_>>());
+        crate::lexical::tidy_site(&spaced).map_or(spaced, |site| site.replacement)
     }
 }
 
@@ -57,6 +81,7 @@ pub fn group_name(group: Group) -> &'static str {
         Group::Blank => "blank",
         Group::Tokens => "tokens",
         Group::TokenRuns => "token-runs",
+        Group::Window(n) => WINDOW_NAMES[n.min(WINDOW_NAMES.len() - 1)],
         Group::Rename => "rename",
         Group::Strings(false) => "strings-empty",
         Group::Strings(true) => "strings-halve",
@@ -71,10 +96,21 @@ impl Language for TextFile {
     type Prepared = PreparedText;
 
     fn groups(&self) -> Vec<Group> {
+        // Outside indentation-sensitive syntaxes whitespace is normalised by the tidy (all at
+        // once, one run a round) instead of the `blank` group (a run per accepted set of
+        // sites for no token gain).
+        let tidies_whitespace = self.standalone && !self.syntax.indented;
         round()
             .into_iter()
             .filter(|g| *g != Group::Tidy)
             .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
+            .filter(|g| !(tidies_whitespace && *g == Group::Blank))
+            // The sweeps of runs of tokens replace ProbDD's runs of two and three.
+            .filter(|g| match g {
+                Group::TokenRuns => !self.standalone,
+                Group::Window(_) => self.standalone,
+                _ => true,
+            })
             .collect()
     }
 
@@ -97,6 +133,7 @@ impl Language for TextFile {
                     | Group::Brackets(BracketEdit::Remove)
                     | Group::Tokens
                     | Group::TokenRuns
+                    | Group::Window(_)
                     | Group::Rename
                     | Group::Strings(_)
                     | Group::Integers(_)
@@ -143,6 +180,10 @@ impl Language for TextFile {
         crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
     }
 
+    fn sweeps(&self, group: Group) -> bool {
+        matches!(group, Group::Window(_))
+    }
+
     fn learns_prior(&self, _group: Group) -> bool {
         true
     }
@@ -169,7 +210,20 @@ impl Language for TextFile {
     }
 
     fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
-        crate::lexical::tidy_site(text).map(|site| ("tidy", site.replacement))
+        if self.syntax.indented || !self.standalone {
+            return lines_tidied(text);
+        }
+        let normalised = self.normalised(text);
+        (normalised != text).then_some(("tidy-whitespace", normalised))
+    }
+
+    fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
+        // All whitespace normalised, else (e.g. a space the test needs) only the blank lines
+        // and trailing spaces gone.
+        let all = (self.standalone && !self.syntax.indented)
+            .then(|| self.tidy(text))
+            .flatten();
+        all.into_iter().chain(lines_tidied(text)).collect()
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
@@ -195,11 +249,13 @@ mod tests {
         let c = TextFile {
             syntax: Syntax::for_path(Path::new("a.c")),
             latin1: false,
+            standalone: true,
         };
         assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
         let yaml = TextFile {
             syntax: Syntax::for_path(Path::new("a.yaml")),
             latin1: false,
+            standalone: true,
         };
         assert!(yaml.groups().contains(&Group::Indented(0)));
         let prepared = c.prepare("int a; int b;\n", Group::Tokens);
@@ -208,5 +264,43 @@ mod tests {
         let edited = prepared.apply(&[first]);
         assert_eq!(edited, " a; int b;\n");
         assert_eq!(prepared.check(&edited), Some(5));
+    }
+
+    #[test]
+    fn whitespace_is_tidied_at_once_outside_indented_syntaxes() {
+        let c = TextFile {
+            syntax: Syntax::for_path(Path::new("a.c")),
+            latin1: false,
+            standalone: true,
+        };
+        assert!(!c.groups().contains(&Group::Blank));
+        let text = "int  f ( int a ) {\n\n    return a ;  \n}\n";
+        let steps = c.tidy_steps(text);
+        let kinds: Vec<&str> = steps.iter().map(|(kind, _)| *kind).collect();
+        assert_eq!(kinds, ["tidy-whitespace", "tidy"]);
+        assert_eq!(steps[0].1, "int f(int a){\nreturn a;\n}\n");
+        assert_eq!(steps[1].1, "int  f ( int a ) {\n    return a ;\n}\n");
+        assert_eq!(c.size(&steps[0].1), c.size(text));
+        assert!(c.groups().contains(&Group::Window(2)));
+        assert!(!c.groups().contains(&Group::TokenRuns));
+        // As the fallback of a syntax-aware language: the groups and the tidy of before.
+        let wrapped = TextFile {
+            standalone: false,
+            ..c
+        };
+        let groups = wrapped.groups();
+        assert!(groups.contains(&Group::Blank) && groups.contains(&Group::TokenRuns));
+        assert!(!groups.iter().any(|g| matches!(g, Group::Window(_))));
+        let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
+        assert_eq!(kinds, ["tidy"]);
+        // Indented syntaxes keep the group and the line tidy alone.
+        let yaml = TextFile {
+            syntax: Syntax::for_path(Path::new("a.yaml")),
+            latin1: false,
+            standalone: true,
+        };
+        assert!(yaml.groups().contains(&Group::Blank));
+        let kinds: Vec<&str> = yaml.tidy_steps("a:  1 \n\n").iter().map(|s| s.0).collect();
+        assert_eq!(kinds, ["tidy"]);
     }
 }

@@ -26,6 +26,7 @@ pub mod run;
 pub mod structure;
 pub mod syntax;
 pub mod tree;
+pub mod windows;
 
 use std::fmt;
 
@@ -52,8 +53,12 @@ pub const MAX_LINE_LEVEL: usize = 8;
 pub const MAX_INDENT_RANK: usize = 4;
 
 /// The groups of a round after the lines by level and the indentation blocks, in order: the
-/// remaining coarse removals, whitespace, the finer removals and the shortenings, the tidy last.
-pub const GROUPS_AFTER_LEVELS: [Group; 16] = [
+/// remaining coarse removals, whitespace, the finer removals (single tokens, then runs of
+/// tokens) and the shortenings, the tidy last. A single file leaves out the ProbDD runs of two
+/// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
+/// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
+/// sweeps.
+pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
@@ -63,6 +68,9 @@ pub const GROUPS_AFTER_LEVELS: [Group; 16] = [
     Group::Brackets(BracketEdit::Hoist),
     Group::Tokens,
     Group::TokenRuns,
+    Group::Window(windows::WINDOW_SIZES[0]),
+    Group::Window(windows::WINDOW_SIZES[1]),
+    Group::Window(windows::WINDOW_SIZES[2]),
     Group::Elements,
     Group::Strings(false),
     Group::Strings(true),
@@ -90,8 +98,11 @@ pub enum Group {
     Blank,
     /// Single tokens.
     Tokens,
-    /// Runs of two and three tokens, on small texts.
+    /// Runs of two and three tokens, on small texts, searched with ProbDD (several files; a
+    /// single file sweeps runs instead: [`Group::Window`]).
     TokenRuns,
+    /// Runs of this many tokens, swept left to right (a single file; see [`windows`]).
+    Window(usize),
     /// Identifiers renamed to shorter unused names.
     Rename,
     /// String literals emptied (`false`) or halved (`true`).
@@ -164,6 +175,7 @@ impl<'a> Lexed<'a> {
             Group::Blank => lexical::blank_sites(text, tokens, self.syntax.indented),
             Group::Tokens => lexical::token_sites(tokens),
             Group::TokenRuns => lexical::token_run_sites(tokens),
+            Group::Window(n) => windows::window_sites(tokens, n),
             Group::Rename => lexical::rename_sites(text, tokens),
             Group::Strings(half) => lexical::string_sites(text, tokens, half),
             Group::Integers(half) => lexical::integer_sites(text, tokens, half),

@@ -204,6 +204,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             TextFile {
                 syntax: original.files[0].syntax(),
                 latin1: matches!(original.files[0].content, tree::Content::Latin1(_)),
+                standalone: true,
             },
             TextJob {
                 front_end: "minrepro file",

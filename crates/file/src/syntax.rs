@@ -47,6 +47,10 @@ pub fn reduce_single(
 ) -> Result<TextReduced, RunError> {
     match grammar {
         Some(grammar) => {
+            let file = TextFile {
+                standalone: false,
+                ..file
+            };
             let language = SyntaxAware::new(grammar, file)
                 .map_err(|e| RunError::Failed(e.to_string()))?
                 .checking_early(CHECKED_EARLY);

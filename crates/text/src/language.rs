@@ -199,6 +199,13 @@ pub trait Language: Send + Sync + 'static {
     fn level_policy(&self, _group: Self::Group) -> LevelPolicy {
         LevelPolicy::default()
     }
+    /// Whether a group's sites are tried one at a time in list order, the sweep going on at the
+    /// same position of the new text's list after an acceptance (C-Vise's `rm-toks-N`), instead
+    /// of ProbDD or ddmin: for sites listed so that those before an applied one stay the same
+    /// (runs of N tokens at every position). `false` by default.
+    fn sweeps(&self, _group: Self::Group) -> bool {
+        false
+    }
     /// The size of `text` (tokens, lines, …): what the reduction makes smaller.
     fn size(&self, text: &str) -> usize;
     /// The unit of [`Language::size`] in progress lines and statistics.
@@ -234,7 +241,7 @@ pub trait Language: Send + Sync + 'static {
     ) -> Vec<[u8; 32]> {
         sites
             .iter()
-            .map(|site| crate::passes::line_identity(text, site))
+            .map(|site| crate::candidate::line_identity(text, site))
             .collect()
     }
     /// Whether a group's ProbDD searches start from the share of its sites that its previous
@@ -263,6 +270,12 @@ pub trait Language: Send + Sync + 'static {
     /// judged like any other when it is smaller and valid; `None` (the default) for none.
     fn tidy(&self, _text: &str) -> Option<(&'static str, String)> {
         None
+    }
+    /// The cosmetic last candidates, tried in order until one is interesting (e.g. every
+    /// whitespace normalisation at once, then only without blank lines): by default the one
+    /// [`Language::tidy`] candidate.
+    fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
+        self.tidy(text).into_iter().collect()
     }
     /// Extra counters for `--stats-json` (e.g. the cost of runs that are not predicate runs);
     /// none by default.

@@ -7,7 +7,8 @@
 //! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
 //! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
 //! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
-//! or level by level (`levels`), plus a last tidy pass), the candidate [`TextOracle`] and its
+//! or level by level (`levels`); admissible candidates in `candidate`, the passes' shared
+//! `state`, plus a last `tidy` pass), the candidate [`TextOracle`] and its
 //! reused [`Workspaces`], the background output [`Saver`], run limits (`limits`), and `run`: the
 //! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
 //! its language, its predicate and its command line. The modules are private; what a front end
@@ -73,10 +74,12 @@
 //! `minrepro python` implements [`Language`] over `minrepro-pysyntax` (valid Python only, chunked
 //! re-checks, the name filter as `admissible`).
 
+mod candidate;
 mod explain;
 mod language;
 mod levels;
 mod limits;
+mod linear;
 mod oracle;
 mod passes;
 mod plain;
@@ -85,10 +88,13 @@ mod saver;
 mod searches;
 mod single_byte;
 mod sizes;
+mod state;
 #[cfg(test)]
 mod testlang;
+mod tidy;
 mod workspace;
 
+pub use candidate::{candidate, line_identity};
 pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
     size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
@@ -98,7 +104,7 @@ pub use limits::{
     apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
 };
 pub use oracle::TextOracle;
-pub use passes::{candidate, group_passes, line_identity, GroupPass, SharedState, TidyPass};
+pub use passes::{group_passes, GroupPass};
 pub use plain::{Measure, SitesText};
 pub use run::{
     check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,
@@ -108,4 +114,6 @@ pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};
 pub use sizes::Sizes;
+pub use state::SharedState;
+pub use tidy::TidyPass;
 pub use workspace::{Workspace, Workspaces};

@@ -1,139 +1,16 @@
 //! One engine [`Pass`] per group of a [`Language`]: a ddmin or ProbDD search over the group's
 //! sites in the current text (level by level when the group's [`Policy`](crate::Policy) says
-//! so), and a last [`TidyPass`].
-//!
-//! Only valid texts are proposed, never the current text itself. Termination: outside the groups
-//! whose candidates may grow, a candidate must be strictly smaller than the current text in the
-//! order (size, bytes, text), so those groups alone cannot cycle. A growing candidate (e.g. a
-//! canonicalization) is never larger than the original, never a text that was already current
-//! once, and only allowed within a budget of its group (each growing group has its own): the
-//! number of the group's sites in the text the group's first search starts from. Every accepted growing candidate spends as many sites as it
-//! applied (a site removed later, e.g. Python's added `*args` of a parameter list, may be offered
-//! again, which without the budget could loop forever through ever new whitespace variants).
-//! Once the budget is spent, every accepted candidate is strictly smaller, so the fixpoint is
-//! reached.
-//!
-//! That text comes after the first removals, not the original: on a large input most functions
-//! are gone by then, and a budget sized for all of them let Python's `add-varargs` and
-//! `remove-parameter` take turns re-adding and removing the same `*args` round after round, each
-//! round paying a full sweep of every other group for nothing.
+//! so). Which candidates are admissible is `candidate`'s; the state the passes share is
+//! `state`'s; the last, cosmetic pass is `tidy`'s.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Exhausted, OneShot, Pass, Proposal, Search, Sequence};
-use serde_json::json;
+use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence};
 
-use crate::language::{size_key, Edited, Language, LevelPolicy, Prepared, SiteInfo, Strategy};
-use crate::searches::{LevelSearch, SiteSearches, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
-use crate::sizes::Sizes;
-
-/// State shared by every group pass of one reduction.
-pub struct SharedState<L: Language> {
-    language: L,
-    /// Search strategy of the group passes.
-    pub(crate) strategy: Strategy,
-    /// Parallel evaluations (speculation width of ProbDD batches).
-    pub(crate) jobs: usize,
-    original_size: usize,
-    seen: Mutex<HashSet<[u8; 32]>>,
-    /// Sites growing candidates of each growing group (by name) may still apply; set by the
-    /// group's first search.
-    growth_budgets: Mutex<HashMap<&'static str, usize>>,
-    /// Single sites (by [`Language::site_identities`]) that were run alone and failed; later searches of the
-    /// groups that skip those leave them out.
-    pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
-    /// The last text prepared by any pass: the next one takes over what it computed (see
-    /// [`Prepared::inherit`]).
-    last_base: Mutex<Option<Arc<L::Prepared>>>,
-    /// The sizes of the original and of recent candidates.
-    sizes: Sizes,
-    /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
-    /// nothing on: a text with the same key is not searched again by that group.
-    fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
-    /// Per group (by name) that learns its prior: the share of its sites its last finished
-    /// search kept.
-    kept_shares: Mutex<HashMap<&'static str, f64>>,
-}
-
-impl<L: Language> SharedState<L> {
-    /// State for a reduction of `original` in `language` with search `strategy` and `jobs`
-    /// parallel evaluations.
-    pub fn new(language: L, original: &str, strategy: Strategy, jobs: usize) -> Arc<Self> {
-        let original_size = language.size(original);
-        let sizes = Sizes::default();
-        sizes.record(original, original_size);
-        Arc::new(SharedState {
-            original_size,
-            sizes,
-            language,
-            strategy,
-            jobs: jobs.max(1),
-            seen: Mutex::new(HashSet::new()),
-            growth_budgets: Mutex::new(HashMap::new()),
-            failed_sites: Mutex::new(HashSet::new()),
-            last_base: Mutex::new(None),
-            fruitless: Mutex::new(HashSet::new()),
-            kept_shares: Mutex::new(HashMap::new()),
-        })
-    }
-
-    /// The language.
-    pub fn language(&self) -> &L {
-        &self.language
-    }
-
-    /// The sizes of the original and of recent candidates (for the oracle).
-    pub fn sizes(&self) -> &Sizes {
-        &self.sizes
-    }
-
-    /// Sites growing candidates of `group` may still apply (`None` before its first search).
-    pub fn growth_budget(&self, group: L::Group) -> Option<usize> {
-        let name = self.language.group_name(group);
-        lock(&self.growth_budgets).get(name).copied()
-    }
-
-    /// Sets the sites growing candidates of `group` may still apply.
-    pub fn set_growth_budget(&self, group: L::Group, budget: usize) {
-        let name = self.language.group_name(group);
-        lock(&self.growth_budgets).insert(name, budget);
-    }
-
-    /// Makes `prepared` the last prepared text, handing it what the previous one computed.
-    pub(crate) fn follow(&self, prepared: &Arc<L::Prepared>) {
-        if let Some(earlier) = lock(&self.last_base).replace(Arc::clone(prepared)) {
-            prepared.inherit(&earlier);
-        }
-    }
-
-    /// ProbDD's prior for a search of `group` (see [`Language::learns_prior`]).
-    pub(crate) fn prior(&self, group: L::Group) -> f64 {
-        let name = self.language.group_name(group);
-        let shares = lock(&self.kept_shares);
-        let fallback = || {
-            let source = self.language.prior_fallback(group)?;
-            shares.get(self.language.group_name(source)).copied()
-        };
-        let learned = shares.get(name).copied().or_else(fallback);
-        drop(shares);
-        let max = self
-            .language
-            .max_prior(group)
-            .clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
-        learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
-    }
-
-    /// Records `text` as a text that has been current.
-    pub fn mark_current(&self, text: &str) {
-        lock(&self.seen).insert(*blake3::hash(text.as_bytes()).as_bytes());
-    }
-
-    /// Whether `text` has been current before.
-    fn was_current(&self, text: &str) -> bool {
-        lock(&self.seen).contains(blake3::hash(text.as_bytes()).as_bytes())
-    }
-}
+use crate::language::{Language, LevelPolicy};
+use crate::linear::LinearSearch;
+use crate::searches::{LevelSearch, SiteSearches};
+use crate::state::{lock, SharedState};
 
 /// The pass of one group.
 pub struct GroupPass<L: Language> {
@@ -153,99 +30,6 @@ pub fn group_passes<L: Language>(state: &Arc<SharedState<L>>) -> Vec<GroupPass<L
             state: Arc::clone(state),
         })
         .collect()
-}
-
-/// The default identity of a site across texts (see [`Language::site_identities`]): its kind,
-/// replacement, replaced text and the whole line(s) it sits on.
-pub fn line_identity(text: &str, site: &SiteInfo<'_>) -> [u8; 32] {
-    let start = text[..site.range.start.min(text.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let end = text[site.range.end.min(text.len())..]
-        .find('\n')
-        .map_or(text.len(), |i| site.range.end + i);
-    let fields: [&[u8]; 4] = [
-        site.kind.as_bytes(),
-        site.replacement.as_bytes(),
-        text.get(site.range.clone()).unwrap_or("").as_bytes(),
-        text.get(start..end).unwrap_or("").as_bytes(),
-    ];
-    *minrepro_predicate::digest_fields(&fields).as_bytes()
-}
-
-/// The identities of every site of `prepared` (of `group`), in site order.
-pub(crate) fn identities<L: Language>(
-    language: &L,
-    group: L::Group,
-    prepared: &L::Prepared,
-) -> Vec<[u8; 32]> {
-    let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(L::Prepared::info).collect();
-    language.site_identities(prepared.source(), group, &infos)
-}
-
-/// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).
-pub fn candidate<L: Language>(
-    group: L::Group,
-    state: &SharedState<L>,
-    current: &L::Prepared,
-    chosen: &[usize],
-) -> Option<Proposal<String>> {
-    candidate_on(group, state, current, current, chosen)
-}
-
-/// The candidate applying `chosen` sites of `base`, judged against the `current` text (prepared
-/// with [`Language::prepare_current`] at least), if it is admissible (see module docs).
-pub(crate) fn candidate_on<L: Language>(
-    group: L::Group,
-    state: &SharedState<L>,
-    base: &L::Prepared,
-    current: &L::Prepared,
-    chosen: &[usize],
-) -> Option<Proposal<String>> {
-    let on_base = std::ptr::eq(base, current) || base.source() == current.source();
-    let (judged, current) = (current, current.source());
-    let all = base.sites();
-    let selected: Vec<&<L::Prepared as Prepared>::Site> =
-        chosen.iter().filter_map(|&i| all.get(i)).collect();
-    let edited = base.apply(&selected);
-    if edited.text() == current {
-        return None;
-    }
-    let size = base.check(&edited)?;
-    let text = edited.text();
-    let policy = state.language.policy(group);
-    let admissible = if policy.may_grow {
-        selected.len() <= state.growth_budget(group).unwrap_or(usize::MAX)
-            && size <= state.original_size
-            && !state.was_current(text)
-    } else if policy.shrink_size {
-        size < judged.size()
-    } else {
-        size_key(size, text) < size_key(judged.size(), current)
-    };
-    if !admissible || !base.admissible(&edited, (!on_base).then_some(judged)) {
-        return None;
-    }
-    let text = edited.into_text();
-    state.sizes.record(&text, size);
-    let name = state.language.group_name(group);
-    // ProbDD hands over every site applied so far: list them only when few, so the in-memory
-    // log stays linear in the number of candidates.
-    let change = if selected.len() <= 16 {
-        json!({
-            "group": name,
-            "rewrites": selected
-                .iter()
-                .map(|&site| {
-                    let site = L::Prepared::info(site);
-                    json!({"kind": site.kind, "start": site.range.start, "end": site.range.end})
-                })
-                .collect::<Vec<_>>(),
-        })
-    } else {
-        json!({"group": name, "rewrites_applied": selected.len()})
-    };
-    Some(Proposal { case: text, change })
 }
 
 /// Sites a proposal applies, and the identity of its site when it applies only one.
@@ -325,10 +109,6 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
     }
 }
 
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl<L: Language> Pass<String> for GroupPass<L> {
     fn name(&self) -> String {
         self.state.language.group_name(self.group).to_owned()
@@ -354,7 +134,9 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let levels = self.state.language.level_policy(group);
-        let inner: Box<dyn Search<String>> = if policy.levels && levels != LevelPolicy::default() {
+        let inner: Box<dyn Search<String>> = if self.state.language.sweeps(group) {
+            Box::new(LinearSearch::of(&sites))
+        } else if policy.levels && levels != LevelPolicy::default() {
             Box::new(LevelSearch::new(sites, levels))
         } else if policy.levels {
             Box::new(Sequence::new(Box::new(move |level, current: &String| {
@@ -383,46 +165,10 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         })
     }
 }
-
-/// A last, cosmetic pass: the language's [`tidy`](Language::tidy) candidate (e.g. without
-/// blank and comment-only lines), proposed once when it is smaller and valid, and judged like
-/// any other candidate.
-pub struct TidyPass<L: Language> {
-    state: Arc<SharedState<L>>,
-}
-
-impl<L: Language> TidyPass<L> {
-    /// The tidy pass of the reduction `state` belongs to.
-    pub fn new(state: &Arc<SharedState<L>>) -> Self {
-        TidyPass {
-            state: Arc::clone(state),
-        }
-    }
-}
-
-impl<L: Language> Pass<String> for TidyPass<L> {
-    fn name(&self) -> String {
-        "tidy".to_owned()
-    }
-
-    fn search(&self, _current: &String) -> Box<dyn Search<String> + '_> {
-        let language = &self.state.language;
-        Box::new(OneShot::new(Box::new(move |current: &String| {
-            let (kind, text) = language.tidy(current)?;
-            let smaller =
-                size_key(language.size(&text), &text) < size_key(language.size(current), current);
-            (smaller && language.is_valid(&text)).then(|| Proposal {
-                case: text,
-                change: json!({"group": "tidy", "rewrites": [{"kind": kind}]}),
-            })
-        })))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::{LevelPolicy, Policy};
+    use crate::language::{LevelPolicy, Policy, Strategy};
     use crate::testlang::{Lines, Parens};
     use minrepro_engine::run_search;
 
@@ -523,7 +269,16 @@ mod tests {
         } else {
             Strategy::Ddmin
         };
-        let state = SharedState::new(Parens { levels, probdd }, text, strategy, jobs);
+        let state = SharedState::new(
+            Parens {
+                levels,
+                probdd,
+                sweeps: false,
+            },
+            text,
+            strategy,
+            jobs,
+        );
         let pass = &group_passes(&state)[0];
         let mut seen = Vec::new();
         let current = text.to_owned();
@@ -591,21 +346,5 @@ mod tests {
             let (_, seen) = proposed(levels(Some(1)), probdd, 1, wide, &keeps);
             assert!(seen.iter().any(|c| c == "(b(c(e)))\n"), "{seen:?}");
         }
-    }
-
-    #[test]
-    fn without_a_tidy_candidate_the_tidy_pass_proposes_nothing() {
-        let state = SharedState::new(
-            Lines {
-                policy: Policy::default(),
-            },
-            "a\n",
-            Strategy::Ddmin,
-            1,
-        );
-        let tidy = TidyPass::new(&state);
-        let mut search = tidy.search(&"a\n".to_owned());
-        assert!(search.next_batch(&"a\n".to_owned()).unwrap().is_empty());
-        assert!(search.next_batch(&"a\n".to_owned()).is_none());
     }
 }

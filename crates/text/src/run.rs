@@ -14,8 +14,10 @@ use minrepro_predicate::{Executor, Outcome, Predicate};
 use crate::language::{Language, Strategy};
 use crate::limits::timeout_cost;
 use crate::oracle::TextOracle;
-use crate::passes::{group_passes, SharedState, TidyPass};
+use crate::passes::group_passes;
 use crate::saver::Saver;
+use crate::state::SharedState;
+use crate::tidy::TidyPass;
 
 /// What a text reduction needs besides its language.
 pub struct TextJob<'a> {

@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, ProbDd, Proposal, Search};
 
+use crate::candidate::{candidate, candidate_on, identities};
 use crate::language::{Language, LevelPolicy, Prepared, Strategy};
 use crate::levels;
-use crate::passes::{
-    candidate, candidate_on, failed_singles, identities, lock, BatchSites, SharedState,
-};
+use crate::passes::{failed_singles, BatchSites};
+use crate::state::{lock, SharedState};
 
 /// ProbDD's prior probability that a site must stay unapplied.
 pub(crate) const PROBDD_PRIOR: f64 = 0.1;
@@ -58,14 +58,16 @@ type SiteMemo<P> = Arc<Mutex<Option<Sited<P>>>>;
 
 /// What the searches of one group pass share.
 pub(crate) struct SiteSearches<L: Language> {
-    group: L::Group,
-    state: Arc<SharedState<L>>,
+    /// The group searched.
+    pub(crate) group: L::Group,
+    /// The reduction's shared state.
+    pub(crate) state: Arc<SharedState<L>>,
     /// Whether the group skips single sites that already failed alone.
-    skips_failed: bool,
+    pub(crate) skips_failed: bool,
     /// Single sites that already failed alone (known when the pass's search started: the list
     /// must not change under ddmin between two acceptances), and those a level re-sweep leaves
     /// out; left out.
-    skip: Arc<HashSet<[u8; 32]>>,
+    pub(crate) skip: Arc<HashSet<[u8; 32]>>,
     /// For a group whose levels are re-swept ([`LevelPolicy::resweep`]): the single sites that
     /// failed alone since the last acceptance (ProbDD reports them here; ddmin's go through
     /// `batch_sites`).
@@ -74,7 +76,7 @@ pub(crate) struct SiteSearches<L: Language> {
     prior: Option<f64>,
     memo: SiteMemo<L::Prepared>,
     /// What each ddmin proposal of the last batch applies (see `GroupSearch`).
-    batch_sites: Arc<Mutex<Vec<BatchSites>>>,
+    pub(crate) batch_sites: Arc<Mutex<Vec<BatchSites>>>,
 }
 
 impl<L: Language> Clone for SiteSearches<L> {
@@ -101,11 +103,7 @@ impl<L: Language> SiteSearches<L> {
     ) -> Self {
         let policy = state.language().policy(group);
         let skips_failed = policy.skip_failed;
-        let skip = if skips_failed {
-            lock(&state.failed_sites).clone()
-        } else {
-            HashSet::new()
-        };
+        let skip = state.failed_so_far(skips_failed);
         let resweeps = policy.levels && state.language().level_policy(group).resweep;
         SiteSearches {
             group,

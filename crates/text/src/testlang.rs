@@ -79,12 +79,16 @@ impl Language for Lines {
 }
 
 /// Parenthesised regions, removed whole (nested regions are sites of deeper levels), searched
-/// level by level under a [`LevelPolicy`]; a text's size is its number of characters.
+/// level by level under a [`LevelPolicy`], or swept left to right; a text's size is its number
+/// of characters.
 pub struct Parens {
     /// How the level search moves between levels.
     pub levels: LevelPolicy,
     /// Whether ProbDD searches the levels (else ddmin).
     pub probdd: bool,
+    /// Whether the regions are swept left to right instead ([`Language::sweeps`]), skipping
+    /// those that failed alone.
+    pub sweeps: bool,
 }
 
 /// A text's number of characters.
@@ -112,8 +116,13 @@ impl Language for Parens {
         Policy {
             probdd: self.probdd,
             levels: true,
+            skip_failed: self.sweeps,
             ..Policy::default()
         }
+    }
+
+    fn sweeps(&self, _group: ()) -> bool {
+        self.sweeps
     }
 
     fn level_policy(&self, _group: ()) -> LevelPolicy {
@@ -152,5 +161,23 @@ impl Language for Parens {
 
     fn is_valid(&self, _text: &str) -> bool {
         true
+    }
+
+    /// Every space removed, then only the spaces ending a line, then every space again (a
+    /// duplicate).
+    fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
+        let squeezed = text.replace(' ', "");
+        let trimmed: String = text
+            .split_inclusive('\n')
+            .map(|line| match line.strip_suffix('\n') {
+                Some(body) => format!("{}\n", body.trim_end()),
+                None => line.trim_end().to_owned(),
+            })
+            .collect();
+        vec![
+            ("squeeze", squeezed.clone()),
+            ("trim", trimmed),
+            ("squeeze", squeezed),
+        ]
     }
 }

@@ -1,0 +1,84 @@
+//! Runs of N consecutive tokens removed, one group per N, each swept left to right by the text
+//! layer (C-Vise's `rm-toks-N`; see `minrepro_text::Language::sweeps`): after the coarse groups
+//! and the single tokens, what is left is mostly needed, and an edit that needs several
+//! neighbouring tokens gone at once (`template < T >`, `-> d`) is found where it is for one run
+//! per position, while ProbDD over overlapping runs mostly applies one run of each cluster and
+//! pays again for every run it finds needed.
+
+use crate::lex::Token;
+use crate::{removal, Site};
+
+/// The run lengths swept, one group each, in round order, after the single tokens: longer runs
+/// first. Runs of three catch `long f =` of `long f = s / 0`, runs of four `template < T >`.
+/// Runs of eight were tried too: on bench/text they cost about a run per token each round for
+/// one acceptance (rust_trait: 94 candidates, 1 accepted) and, swept before the single tokens,
+/// led js_type_error to 17 tokens instead of 5 (RESULTS.md, "Fifth round").
+pub const WINDOW_SIZES: [usize; 3] = [4, 3, 2];
+
+/// Largest text (in counted tokens) swept: a sweep costs up to a run per token each round. At
+/// 160, bench/text's shell script (130 tokens left) paid 526 more runs for one accepted run and
+/// no smaller result; at 64 the other cases ended as at 160 (RESULTS.md, "Fifth round").
+pub const WINDOW_MAX_TOKENS: usize = 64;
+
+/// Stable names of the groups, by run length (up to eight; see [`WINDOW_SIZES`]).
+pub const WINDOW_NAMES: [&str; 9] = [
+    "window-0", "window-1", "window-2", "window-3", "window-4", "window-5", "window-6", "window-7",
+    "window-8",
+];
+
+/// Removal of every run of `n` consecutive counted tokens, by position (the run starting at the
+/// k-th counted token is the k-th site, so the sites before an applied one stay the same); none
+/// on a text of more than [`WINDOW_MAX_TOKENS`] counted tokens or fewer than `n`. Runs of one
+/// token are `remove-token` sites, longer ones `remove-token-run` (as the token groups'), so a
+/// run that failed alone in one group is not tried again by another on an unchanged neighbourhood.
+pub fn window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
+    let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
+    if n == 0 || counted.len() > WINDOW_MAX_TOKENS {
+        return Vec::new();
+    }
+    let kind = if n == 1 {
+        "remove-token"
+    } else {
+        "remove-token-run"
+    };
+    counted
+        .windows(n)
+        .map(|w| removal(kind, w[0].range.start..w[n - 1].range.end))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply;
+    use crate::lex::{tokens, Syntax};
+
+    #[test]
+    fn runs_of_n_tokens_by_position_on_texts_up_to_the_limit() {
+        let text = "template<T> f() { g; }";
+        let toks = tokens(text, &Syntax::PLAIN);
+        // 11 counted tokens: 8 runs of four, in position order.
+        let sites = window_sites(&toks, 4);
+        assert_eq!(sites.len(), 8);
+        let out: Vec<String> = sites.iter().map(|s| apply(text, &[s])).collect();
+        assert_eq!(out[0], " f() { g; }");
+        assert_eq!(out[1], "template() { g; }");
+        assert_eq!(out[7], "template<T> f() ");
+        assert!(sites.iter().all(|s| s.kind == "remove-token-run"));
+        let singles = window_sites(&toks, 1);
+        assert_eq!(singles.len(), 11);
+        assert_eq!(singles[0].kind, "remove-token");
+        assert!(window_sites(&toks, 12).is_empty());
+        assert!(window_sites(&toks, 0).is_empty());
+        assert!(WINDOW_SIZES
+            .iter()
+            .all(|&n| WINDOW_NAMES[n] == format!("window-{n}")));
+        let large = "x ".repeat(WINDOW_MAX_TOKENS + 1);
+        assert!(window_sites(&tokens(&large, &Syntax::PLAIN), 2).is_empty());
+        let limit = "x ".repeat(WINDOW_MAX_TOKENS);
+        assert_eq!(
+            window_sites(&tokens(&limit, &Syntax::PLAIN), 2).len(),
+            WINDOW_MAX_TOKENS - 1
+        );
+    }
+}

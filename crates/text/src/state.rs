@@ -1,0 +1,131 @@
+//! [`SharedState`]: what every group pass of one reduction shares (the language, the strategy,
+//! texts already current, growth budgets, sites that failed alone, fruitless searches, learned
+//! priors); the admissibility rules that use it are in `candidate`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::language::{Language, Prepared, Strategy};
+use crate::searches::{PROBDD_MAX_PRIOR, PROBDD_PRIOR};
+use crate::sizes::Sizes;
+
+/// State shared by every group pass of one reduction.
+pub struct SharedState<L: Language> {
+    pub(crate) language: L,
+    /// Search strategy of the group passes.
+    pub(crate) strategy: Strategy,
+    /// Parallel evaluations (speculation width of ProbDD batches).
+    pub(crate) jobs: usize,
+    pub(crate) original_size: usize,
+    seen: Mutex<HashSet<[u8; 32]>>,
+    /// Sites growing candidates of each growing group (by name) may still apply; set by the
+    /// group's first search.
+    growth_budgets: Mutex<HashMap<&'static str, usize>>,
+    /// Single sites (by [`Language::site_identities`]) that were run alone and failed; later searches of the
+    /// groups that skip those leave them out.
+    pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
+    /// The last text prepared by any pass: the next one takes over what it computed (see
+    /// [`Prepared::inherit`]).
+    last_base: Mutex<Option<Arc<L::Prepared>>>,
+    /// The sizes of the original and of recent candidates.
+    pub(crate) sizes: Sizes,
+    /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
+    /// nothing on: a text with the same key is not searched again by that group.
+    pub(crate) fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
+    /// Per group (by name) that learns its prior: the share of its sites its last finished
+    /// search kept.
+    pub(crate) kept_shares: Mutex<HashMap<&'static str, f64>>,
+}
+
+impl<L: Language> SharedState<L> {
+    /// State for a reduction of `original` in `language` with search `strategy` and `jobs`
+    /// parallel evaluations.
+    pub fn new(language: L, original: &str, strategy: Strategy, jobs: usize) -> Arc<Self> {
+        let original_size = language.size(original);
+        let sizes = Sizes::default();
+        sizes.record(original, original_size);
+        Arc::new(SharedState {
+            original_size,
+            sizes,
+            language,
+            strategy,
+            jobs: jobs.max(1),
+            seen: Mutex::new(HashSet::new()),
+            growth_budgets: Mutex::new(HashMap::new()),
+            failed_sites: Mutex::new(HashSet::new()),
+            last_base: Mutex::new(None),
+            fruitless: Mutex::new(HashSet::new()),
+            kept_shares: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The language.
+    pub fn language(&self) -> &L {
+        &self.language
+    }
+
+    /// The sizes of the original and of recent candidates (for the oracle).
+    pub fn sizes(&self) -> &Sizes {
+        &self.sizes
+    }
+
+    /// Sites growing candidates of `group` may still apply (`None` before its first search).
+    pub fn growth_budget(&self, group: L::Group) -> Option<usize> {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).get(name).copied()
+    }
+
+    /// Sets the sites growing candidates of `group` may still apply.
+    pub fn set_growth_budget(&self, group: L::Group, budget: usize) {
+        let name = self.language.group_name(group);
+        lock(&self.growth_budgets).insert(name, budget);
+    }
+
+    /// Makes `prepared` the last prepared text, handing it what the previous one computed.
+    pub(crate) fn follow(&self, prepared: &Arc<L::Prepared>) {
+        if let Some(earlier) = lock(&self.last_base).replace(Arc::clone(prepared)) {
+            prepared.inherit(&earlier);
+        }
+    }
+
+    /// ProbDD's prior for a search of `group` (see [`Language::learns_prior`]).
+    pub(crate) fn prior(&self, group: L::Group) -> f64 {
+        let name = self.language.group_name(group);
+        let shares = lock(&self.kept_shares);
+        let fallback = || {
+            let source = self.language.prior_fallback(group)?;
+            shares.get(self.language.group_name(source)).copied()
+        };
+        let learned = shares.get(name).copied().or_else(fallback);
+        drop(shares);
+        let max = self
+            .language
+            .max_prior(group)
+            .clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
+        learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
+    }
+
+    /// The single sites that failed alone so far when `skips` (the group skips them), else none.
+    pub(crate) fn failed_so_far(&self, skips: bool) -> HashSet<[u8; 32]> {
+        if skips {
+            lock(&self.failed_sites).clone()
+        } else {
+            HashSet::new()
+        }
+    }
+
+    /// Records `text` as a text that has been current.
+    pub fn mark_current(&self, text: &str) {
+        lock(&self.seen).insert(*blake3::hash(text.as_bytes()).as_bytes());
+    }
+
+    /// Whether `text` has been current before.
+    pub(crate) fn was_current(&self, text: &str) -> bool {
+        lock(&self.seen).contains(blake3::hash(text.as_bytes()).as_bytes())
+    }
+}
+
+/// Locks `mutex`, also when a thread panicked while holding it (the state stays usable).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
