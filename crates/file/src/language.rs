@@ -43,6 +43,12 @@ fn lines_tidied(text: &str) -> Option<(&'static str, String)> {
 }
 
 impl TextFile {
+    /// Whether whitespace is normalised by the tidy instead of the `blank` group: a standalone
+    /// file outside indentation-sensitive syntaxes.
+    fn tidies_whitespace(&self) -> bool {
+        self.standalone && !self.syntax.indented
+    }
+
     /// `text` with every `blank` site applied (runs of spaces made one, spaces next to
     /// punctuation and indentation removed, words kept apart), then without trailing
     /// whitespace and blank lines.
@@ -99,7 +105,7 @@ impl Language for TextFile {
         // Outside indentation-sensitive syntaxes whitespace is normalised by the tidy (all at
         // once, one run a round) instead of the `blank` group (a run per accepted set of
         // sites for no token gain).
-        let tidies_whitespace = self.standalone && !self.syntax.indented;
+        let tidies_whitespace = self.tidies_whitespace();
         round()
             .into_iter()
             .filter(|g| *g != Group::Tidy)
@@ -210,7 +216,7 @@ impl Language for TextFile {
     }
 
     fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
-        if self.syntax.indented || !self.standalone {
+        if !self.tidies_whitespace() {
             return lines_tidied(text);
         }
         let normalised = self.normalised(text);
@@ -220,9 +226,7 @@ impl Language for TextFile {
     fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
         // All whitespace normalised, else (e.g. a space the test needs) only the blank lines
         // and trailing spaces gone.
-        let all = (self.standalone && !self.syntax.indented)
-            .then(|| self.tidy(text))
-            .flatten();
+        let all = self.tidies_whitespace().then(|| self.tidy(text)).flatten();
         all.into_iter().chain(lines_tidied(text)).collect()
     }
 

@@ -200,7 +200,13 @@ impl Listing {
                 .no_hoist
                 .iter()
                 .any(|&(kind, name)| kind == parent.kind() && field == Some(name));
-            for hoisted in hoists(child, fits).into_iter().filter(|_| hoistable) {
+            // A slot that is never hoisted does not walk the node's descendants at all.
+            let hoisted_nodes = if hoistable {
+                hoists(child, fits)
+            } else {
+                Vec::new()
+            };
+            for hoisted in hoisted_nodes {
                 let replacement = format!("{before}{}{after}", text[hoisted].trim());
                 let range = child.byte_range();
                 push(
