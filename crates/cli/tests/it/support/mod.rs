@@ -17,9 +17,30 @@ pub fn binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_minrepro"))
 }
 
-/// The `minrepro` binary under test as an `assert_cmd` command.
+/// The `minrepro` binary under test as an `assert_cmd` command, with [`search_path`].
 pub fn minrepro() -> assert_cmd::Command {
-    assert_cmd::Command::new(binary())
+    let mut command = assert_cmd::Command::new(binary());
+    command.env("PATH", search_path());
+    command
+}
+
+/// The PATH the binary under test runs with: the test process's own, with a directory first in
+/// which `python3` is [`python::python`], so shell predicates that run `python3` start the same
+/// fast interpreter as the Python front end's tests (not a slow pyenv shim).
+pub fn search_path() -> &'static std::ffi::OsStr {
+    static PATH: std::sync::OnceLock<std::ffi::OsString> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        // In cargo's per-target scratch directory; other test processes may set it up at the
+        // same time, so the link is made under a private name and renamed into place.
+        let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let staged = bin.join(format!("python3.{}", std::process::id()));
+        std::fs::remove_file(&staged).ok();
+        std::os::unix::fs::symlink(python::python(), &staged).unwrap();
+        std::fs::rename(&staged, bin.join("python3")).unwrap();
+        let inherited = std::env::var_os("PATH").unwrap_or_default();
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&inherited))).unwrap()
+    })
 }
 
 /// The repository root.
@@ -217,6 +238,7 @@ impl Area {
     pub fn process(&self, subcommand: &str) -> StdCommand {
         let mut command = StdCommand::new(binary());
         command
+            .env("PATH", search_path())
             .env("TMPDIR", self.tmp())
             .current_dir(self.root.path())
             .args([subcommand, "-q"])
