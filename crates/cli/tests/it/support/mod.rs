@@ -30,9 +30,14 @@ pub fn minrepro() -> assert_cmd::Command {
 pub fn search_path() -> &'static std::ffi::OsStr {
     static PATH: std::sync::OnceLock<std::ffi::OsString> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        // In cargo's per-target scratch directory; other test processes may set it up at the
-        // same time, so the link is made under a private name and renamed into place.
-        let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-bin");
+        // In cargo's per-target scratch directory, one directory per interpreter (test processes
+        // with another MINREPRO_TEST_PYTHON may run at the same time); a process setting up the
+        // same one at the same time is why the link is made under a private name and renamed.
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        python::python().hash(&mut hasher);
+        let bin = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("python-bin-{:016x}", hasher.finish()));
         std::fs::create_dir_all(&bin).unwrap();
         let staged = bin.join(format!("python3.{}", std::process::id()));
         std::fs::remove_file(&staged).ok();
