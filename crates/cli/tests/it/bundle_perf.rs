@@ -140,7 +140,7 @@ fn start_up_is_announced_before_sections_are_listed() {
     let area = Area::new();
     let bundle = marked_bundle(&area.input(), 3);
     let predicate = exiting(&area.input(), 0);
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_minrepro"))
+    let output = binary_command()
         .env("TMPDIR", area.tmp())
         .arg("bundle")
         .args(reduce_args(&bundle, &area.out("out"), &predicate))

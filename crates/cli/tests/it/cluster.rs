@@ -17,7 +17,7 @@ fn slurm_bundle(area: &Area, cluster: &Cluster, out: &Path, predicate: &Path) ->
     let work = area.root.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let bundle = three_object_bundle(&area.input());
-    let mut command = Command::new(binary());
+    let mut command = binary_command();
     command
         .env("TMPDIR", area.tmp())
         .env("SLURM_CONF", cluster.conf())
@@ -70,7 +70,7 @@ fn python_results_equal_local_ones(cluster: &Cluster) {
     let work = area.root.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let run = |out: &Path, extra: &[&str]| {
-        let output = Command::new(binary())
+        let output = binary_command()
             .env("TMPDIR", area.tmp())
             .env("SLURM_CONF", cluster.conf())
             .arg("python")
@@ -215,7 +215,7 @@ fn the_guardian_cancels_the_jobs_of_its_runs(cluster: &Cluster) {
         let jobs = cluster.jobs();
         (jobs.len() == 2).then_some(()).ok_or(format!("{jobs:?}"))
     });
-    let mut guardian = Command::new(binary())
+    let mut guardian = binary_command()
         .args(["__minrepro-guardian", prefix])
         .env("SLURM_CONF", cluster.conf())
         .stdin(Stdio::piped())

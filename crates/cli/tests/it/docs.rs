@@ -4,13 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::support::{assert_fails, binary, names};
+use crate::support::{assert_fails, binary_command, names};
 
 fn minrepro(args: &[&str]) -> Output {
-    let output = Command::new(binary())
-        .args(args)
-        .output()
-        .expect("minrepro runs");
+    let output = binary_command().args(args).output().expect("minrepro runs");
     assert!(
         output.status.success(),
         "minrepro {args:?} failed: {}",
@@ -166,10 +163,7 @@ fn man_pages_render_with_every_subcommand() {
 
 #[test]
 fn man_refuses_an_unknown_subcommand() {
-    let output = Command::new(binary())
-        .args(["man", "nope"])
-        .output()
-        .unwrap();
+    let output = binary_command().args(["man", "nope"]).output().unwrap();
     assert_fails(&output, 1, "no subcommand \"nope\"");
 }
 
@@ -188,7 +182,7 @@ fn help_lists_the_placeholders_and_bundle_takes_dash_o() {
         assert!(python.contains(placeholder), "{placeholder}: {python}");
     }
     // -o parses: the run gets as far as its own check of the predicate flag.
-    let output = Command::new(binary())
+    let output = binary_command()
         .args([
             "bundle",
             "--code-object",

@@ -7,10 +7,10 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{binary, stderr, text};
+use crate::support::{binary, binary_command, stderr, text};
 
 fn minrepro() -> Command {
-    Command::new(binary())
+    binary_command()
 }
 
 /// The first line of clap's complaint, e.g. `error: invalid value '0' for '--predicate-runs <N>':

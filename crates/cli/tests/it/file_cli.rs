@@ -5,10 +5,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use crate::support::{binary, send, stderr};
+use crate::support::{binary_command, send, stderr};
 
 const C_SOURCE: &str = "/* A small program. */\n#include <stdio.h>\n\nstatic int square(int x)\n{\n    return x * x;\n}\n\nint helper(int a, int b)\n{\n    int unused = 42;\n    return square(a) + b; // the sum\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", helper(3, 4));\n    return 0;\n}\n";
 
@@ -18,7 +18,7 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
 }
 
 fn minrepro(dir: &Path, args: &[&str]) -> Output {
-    Command::new(binary())
+    binary_command()
         .arg("file")
         .args(args)
         .current_dir(dir)
@@ -375,7 +375,7 @@ fn sigint_keeps_the_best_result_so_far() {
     fs::write(dir.path().join("big.txt"), &text).unwrap();
     script(dir.path(), "slow.sh", "sleep 0.2; grep -q needle big.txt");
     let out = dir.path().join("out.txt");
-    let mut child = Command::new(binary())
+    let mut child = binary_command()
         .args(["file", "./slow.sh", "big.txt", "-q", "-o", "out.txt"])
         .current_dir(dir.path())
         .env("TMPDIR", dir.path())

@@ -74,7 +74,7 @@ fn marker(tag: &str, area_root: &Path) -> (String, String) {
 /// the marker for `tag`; returns the command and the marker's environment entry.
 fn marked_bundle(area: &Area, tag: &str, bundle: &Path, predicate: &Path) -> (Command, String) {
     let (value, entry) = marker(tag, area.root.path());
-    let mut command = Command::new(binary());
+    let mut command = binary_command();
     command
         .env("TMPDIR", area.tmp())
         .env(MARKER_VAR, &value)

@@ -23,10 +23,7 @@ fn bundle_args(area: &Area, out: &str) -> Vec<String> {
 fn plain_lines_when_stderr_is_not_a_terminal_and_silence_with_q() {
     let area = Area::new();
     let args = bundle_args(&area, "plain");
-    let output = std::process::Command::new(binary())
-        .args(&args)
-        .output()
-        .unwrap();
+    let output = binary_command().args(&args).output().unwrap();
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -53,10 +50,7 @@ fn plain_lines_when_stderr_is_not_a_terminal_and_silence_with_q() {
 
     let mut quiet = bundle_args(&area, "quiet");
     quiet.push("-q".into());
-    let output = std::process::Command::new(binary())
-        .args(&quiet)
-        .output()
-        .unwrap();
+    let output = binary_command().args(&quiet).output().unwrap();
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }

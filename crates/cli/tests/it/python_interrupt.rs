@@ -28,7 +28,7 @@ fn sigint_stops_cleanly() {
     text.push_str("raise KeyError('slow needle')\n");
     std::fs::write(&source, &text).unwrap();
     let out = dir.path().join("out.py");
-    let mut child = std::process::Command::new(binary())
+    let mut child = binary_command()
         .arg("python")
         .arg(&source)
         .args(["--err-msg", "slow needle", "-q", "-o"])

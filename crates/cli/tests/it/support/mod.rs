@@ -17,11 +17,17 @@ pub fn binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_minrepro"))
 }
 
-/// The `minrepro` binary under test as an `assert_cmd` command, with [`search_path`].
-pub fn minrepro() -> assert_cmd::Command {
-    let mut command = assert_cmd::Command::new(binary());
+/// The `minrepro` binary under test as a command, with [`search_path`]: every test starts the
+/// binary through this (or [`minrepro`]).
+pub fn binary_command() -> StdCommand {
+    let mut command = StdCommand::new(binary());
     command.env("PATH", search_path());
     command
+}
+
+/// The `minrepro` binary under test as an `assert_cmd` command (see [`binary_command`]).
+pub fn minrepro() -> assert_cmd::Command {
+    assert_cmd::Command::from_std(binary_command())
 }
 
 /// The PATH the binary under test runs with: the test process's own, with a directory first in
@@ -241,9 +247,8 @@ impl Area {
     /// `minrepro SUBCOMMAND -q` run from the area with the private TMPDIR, no stdin and piped
     /// output, ready for more arguments; spawn it to learn its pid.
     pub fn process(&self, subcommand: &str) -> StdCommand {
-        let mut command = StdCommand::new(binary());
+        let mut command = binary_command();
         command
-            .env("PATH", search_path())
             .env("TMPDIR", self.tmp())
             .current_dir(self.root.path())
             .args([subcommand, "-q"])
