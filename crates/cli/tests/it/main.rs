@@ -33,6 +33,7 @@ mod python_timeout;
 mod python_values;
 mod python_wrappers;
 mod reliability_faults;
+mod reliability_hostile;
 mod reliability_inputs;
 mod reliability_props;
 mod reliability_python;

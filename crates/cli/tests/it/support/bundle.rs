@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use super::{bundle_json, fixtures, json, metadata, minrepro, names, script, Area};
+use super::{bundle_json, fixtures, json, metadata, minrepro, names, run_with_pid, script, Area};
 
 /// Copies a fixture to `dir/name` (creating parents).
 pub fn copy_fixture(fixture: &str, dir: &Path, name: &str) -> PathBuf {
@@ -335,4 +335,44 @@ pub fn verify_output(out: &Path) {
     }
     named.sort();
     assert_eq!(named, names(&out.join("objects")));
+}
+
+/// Asserts that no staging directory or temporary file of ours next to an output.
+pub fn assert_no_staging(dir: &Path) {
+    let mut left = names(dir);
+    left.retain(|n| n.contains(".minrepro-"));
+    assert!(left.is_empty(), "staging leftovers: {left:?}");
+}
+
+/// Asserts the input tree is `before` but for the files `ours` names (a predicate's bookkeeping).
+pub fn assert_inputs_kept(
+    area: &Area,
+    before: &[(String, usize, u64)],
+    ours: fn(&str) -> bool,
+    label: &str,
+) {
+    let kept = |files: &[(String, usize, u64)]| -> Vec<(String, usize, u64)> {
+        files.iter().filter(|(n, _, _)| !ours(n)).cloned().collect()
+    };
+    assert_eq!(
+        kept(&tree(&area.input())),
+        kept(before),
+        "{label}: inputs changed"
+    );
+}
+
+/// Runs `minrepro bundle` on `bundle` into `out` with `predicate` and `extra` flags (spawned, so
+/// its pid is known); returns (pid, output).
+pub fn run_reduction(
+    area: &Area,
+    bundle: &Path,
+    out: &Path,
+    predicate: &Path,
+    extra: &[&str],
+) -> (u32, std::process::Output) {
+    run_with_pid(
+        area.process("bundle")
+            .args(reduce_args(bundle, out, predicate))
+            .args(extra),
+    )
 }

@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::wait_for;
+
 /// Processes (not zombies) whose environment carries a run tag of minrepro process `pid`, as
 /// `"<pid>: <command line>"`.
 pub fn survivors_of(pid: u32) -> Vec<String> {
@@ -78,4 +80,21 @@ fn head(text: &str, max: usize) -> &str {
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0);
     &text[..end]
+}
+
+/// Waits until no process of run `pid` and none recorded in `pids` is alive, then asserts so.
+pub fn assert_clean_processes(label: &str, pid: u32, pids: &Path) {
+    wait_for(10, || {
+        survivors_of(pid).is_empty() && alive_pids(pids).is_empty()
+    });
+    assert_eq!(
+        survivors_of(pid),
+        Vec::<String>::new(),
+        "{label}: processes survived"
+    );
+    assert_eq!(
+        alive_pids(pids),
+        Vec::<String>::new(),
+        "{label}: recorded pids survived"
+    );
 }
