@@ -57,8 +57,8 @@ pub const MAX_INDENT_RANK: usize = 4;
 /// tokens) and the shortenings, the tidy last. A single file leaves out the ProbDD runs of two
 /// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
 /// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
-/// sweeps.
-pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
+/// sweeps and the braces made `;` (see `TextFile::groups`).
+pub const GROUPS_AFTER_LEVELS: [Group; 20] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
@@ -66,6 +66,7 @@ pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
     Group::Brackets(BracketEdit::Empty),
     Group::Brackets(BracketEdit::Unwrap),
     Group::Brackets(BracketEdit::Hoist),
+    Group::Brackets(BracketEdit::Semicolon),
     Group::Tokens,
     Group::TokenRuns,
     Group::Window(windows::WINDOW_SIZES[0]),
