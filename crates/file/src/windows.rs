@@ -29,8 +29,10 @@ pub const WINDOW_MAX_TOKENS: usize = 64;
 /// common size (RESULTS.md, "Sixth round").
 pub const LONG_WINDOW_SIZES: [usize; 4] = [8, 7, 6, 5];
 
-/// Largest text (in counted tokens) swept with [`LONG_WINDOW_SIZES`].
-pub const LONG_WINDOW_MAX_TOKENS: usize = 160;
+/// Largest text (in counted tokens) swept with [`LONG_WINDOW_SIZES`]: at 400 instead of 160,
+/// bench/text's C wrong-value case (293 tokens at 160) ended at 282 tokens for 1,317 more runs,
+/// the other cases measured as at 160 (RESULTS.md, "Sixth round").
+pub const LONG_WINDOW_MAX_TOKENS: usize = 400;
 
 /// The text sizes (counted tokens) on which runs of `n` tokens are swept.
 pub fn window_bounds(n: usize) -> std::ops::RangeInclusive<usize> {
@@ -91,7 +93,7 @@ mod tests {
         assert_eq!(singles.len(), 11);
         assert_eq!(singles[0].kind, "remove-token");
         assert!(window_sites(&toks, 12).is_empty());
-        // Runs longer than four only on texts of 65 to 160 tokens.
+        // Runs longer than four only on texts of 65 to 400 tokens.
         assert!(window_sites(&toks, 5).is_empty());
         assert!(window_sites(&toks, 0).is_empty());
         assert!(WINDOW_SIZES
@@ -112,7 +114,7 @@ mod tests {
         let largest = "x ".repeat(LONG_WINDOW_MAX_TOKENS);
         assert_eq!(
             window_sites(&tokens(&largest, &Syntax::PLAIN), 5).len(),
-            156
+            LONG_WINDOW_MAX_TOKENS - 4
         );
         let too_large = "x ".repeat(LONG_WINDOW_MAX_TOKENS + 1);
         assert!(window_sites(&tokens(&too_large, &Syntax::PLAIN), 5).is_empty());
