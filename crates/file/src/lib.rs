@@ -54,11 +54,11 @@ pub const MAX_INDENT_RANK: usize = 4;
 
 /// The groups of a round after the lines by level and the indentation blocks, in order: the
 /// remaining coarse removals, whitespace, the finer removals (single tokens, then runs of
-/// tokens) and the shortenings, the tidy last. A single file leaves out the ProbDD runs of two
+/// tokens) and the shortenings, the longer runs of tokens (on larger texts), the tidy last. A single file leaves out the ProbDD runs of two
 /// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
 /// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
-/// sweeps.
-pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
+/// sweeps and the braces made `;` (see `TextFile::groups`).
+pub const GROUPS_AFTER_LEVELS: [Group; 24] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
@@ -66,6 +66,7 @@ pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
     Group::Brackets(BracketEdit::Empty),
     Group::Brackets(BracketEdit::Unwrap),
     Group::Brackets(BracketEdit::Hoist),
+    Group::Brackets(BracketEdit::Semicolon),
     Group::Tokens,
     Group::TokenRuns,
     Group::Window(windows::WINDOW_SIZES[0]),
@@ -77,6 +78,10 @@ pub const GROUPS_AFTER_LEVELS: [Group; 19] = [
     Group::Integers(false),
     Group::Integers(true),
     Group::Rename,
+    Group::Window(windows::LONG_WINDOW_SIZES[0]),
+    Group::Window(windows::LONG_WINDOW_SIZES[1]),
+    Group::Window(windows::LONG_WINDOW_SIZES[2]),
+    Group::Window(windows::LONG_WINDOW_SIZES[3]),
     Group::Tidy,
 ];
 

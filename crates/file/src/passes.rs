@@ -10,7 +10,7 @@ use minrepro_engine::{Ddmin, Pass, ProbDd, Proposal, Search};
 use serde_json::json;
 
 use crate::tree::{Content, Tree};
-use crate::{apply, Site};
+use crate::{apply, BracketEdit, Site};
 use crate::{Group, GROUPS_AFTER_LEVELS, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// ProbDD's prior probability that a site must stay.
@@ -97,11 +97,16 @@ pub struct GroupPass {
 impl GroupPass {
     /// Every group's pass, in round order, but the token runs swept left to right (the text
     /// layer's sweep is not implemented over trees; ProbDD over overlapping runs mostly applies
-    /// one run of each cluster).
+    /// one run of each cluster) and the braces made `;` (measured on single files only).
     pub fn all(strategy: Strategy, jobs: usize) -> Vec<GroupPass> {
         round()
             .into_iter()
-            .filter(|g| !matches!(g, Group::Window(_)))
+            .filter(|g| {
+                !matches!(
+                    g,
+                    Group::Window(_) | Group::Brackets(BracketEdit::Semicolon)
+                )
+            })
             .map(|group| GroupPass {
                 group,
                 strategy,

@@ -166,6 +166,9 @@ pub enum BracketEdit {
     /// For a `{}` block with a header before it (`impl T {`, `if (x) {`, `void f()\n{`): keep
     /// only what is between the braces, without the header and the braces.
     Hoist,
+    /// Replace a `{}` region, braces included, by `;` (C-Vise's `curly2`): `struct S {}`
+    /// becomes `struct S;`, which its uses may then need without braces (`[S]`, not `[S {}]`).
+    Semicolon,
 }
 
 /// Balanced bracket pairs `() [] {}` (and `<>` closed on the same line with no other bracket
@@ -229,6 +232,11 @@ pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Sit
                     kind: "unwrap-brackets",
                     range: open..close + 1,
                     replacement: inside.to_string(),
+                }),
+                BracketEdit::Semicolon => (text.as_bytes()[open] == b'{').then(|| Site {
+                    kind: "brackets-to-semicolon",
+                    range: open..close + 1,
+                    replacement: ";".to_string(),
                 }),
                 BracketEdit::Hoist => {
                     let start = block_header(text, tokens, open)?;
@@ -373,6 +381,22 @@ mod tests {
         assert_eq!(apply(text, &[&unwrap[1]]), "f(a, gb) < x; v<int> y; p->q;");
         let empty = bracket_sites(text, &toks, BracketEdit::Empty);
         assert_eq!(apply(text, &[&empty[0]]), "f() < x; v<int> y; p->q;");
+        // Only braces become `;`, empty or not, nested ones too.
+        assert!(bracket_sites(text, &toks, BracketEdit::Semicolon).is_empty());
+        let text = "struct S {}
+fn f(a: [u8; 2]) { g(S {}); }";
+        let toks = tokens(text, &Syntax::PLAIN);
+        let semi = bracket_sites(text, &toks, BracketEdit::Semicolon);
+        let out: Vec<String> = semi.iter().map(|s| apply(text, &[s])).collect();
+        assert_eq!(
+            out,
+            [
+                "struct S ;\nfn f(a: [u8; 2]) { g(S {}); }",
+                "struct S {}\nfn f(a: [u8; 2]) ;",
+                "struct S {}\nfn f(a: [u8; 2]) { g(S ;); }"
+            ]
+        );
+        assert!(semi.iter().all(|s| s.kind == "brackets-to-semicolon"));
     }
 
     #[test]

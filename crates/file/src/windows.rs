@@ -20,7 +20,31 @@ pub const WINDOW_SIZES: [usize; 3] = [4, 3, 2];
 /// no smaller result; at 64 the other cases ended as at 160 (RESULTS.md, "Fifth round").
 pub const WINDOW_MAX_TOKENS: usize = 64;
 
-/// Stable names of the groups, by run length (up to eight; see [`WINDOW_SIZES`]).
+/// The longer run lengths, swept last in the round (after the shortenings), only on texts too
+/// large for [`WINDOW_SIZES`]' sweeps and at most [`LONG_WINDOW_MAX_TOKENS`]: there a construct
+/// spanning several lines can go as one run (bench/text's shell script: the dead branch
+/// `(( > )) then drop elif` of `if (( > )) then drop elif (( age >= b )) then`, and in the
+/// end 123 tokens instead of 130; its LLVM IR case 41 instead of 121), while on texts of at
+/// most 64 tokens, where the short sweeps run, they gained nothing and cost runs before the
+/// common size (RESULTS.md, "Sixth round").
+pub const LONG_WINDOW_SIZES: [usize; 4] = [8, 7, 6, 5];
+
+/// Largest text (in counted tokens) swept with [`LONG_WINDOW_SIZES`]: at 400 instead of 160,
+/// bench/text's C wrong-value case (293 tokens at 160) ended at 282 tokens for 1,317 more runs,
+/// the other cases measured as at 160 (RESULTS.md, "Sixth round").
+pub const LONG_WINDOW_MAX_TOKENS: usize = 400;
+
+/// The text sizes (counted tokens) on which runs of `n` tokens are swept.
+pub fn window_bounds(n: usize) -> std::ops::RangeInclusive<usize> {
+    if n > WINDOW_SIZES[0] {
+        WINDOW_MAX_TOKENS + 1..=LONG_WINDOW_MAX_TOKENS
+    } else {
+        0..=WINDOW_MAX_TOKENS
+    }
+}
+
+/// Stable names of the groups, by run length (up to eight; see [`WINDOW_SIZES`] and
+/// [`LONG_WINDOW_SIZES`]).
 pub const WINDOW_NAMES: [&str; 9] = [
     "window-0", "window-1", "window-2", "window-3", "window-4", "window-5", "window-6", "window-7",
     "window-8",
@@ -28,12 +52,12 @@ pub const WINDOW_NAMES: [&str; 9] = [
 
 /// Removal of every run of `n` consecutive counted tokens, by position (the run starting at the
 /// k-th counted token is the k-th site, so the sites before an applied one stay the same); none
-/// on a text of more than [`WINDOW_MAX_TOKENS`] counted tokens or fewer than `n`. Runs of one
+/// on a text whose counted tokens are outside [`window_bounds`] or fewer than `n`. Runs of one
 /// token are `remove-token` sites, longer ones `remove-token-run` (as the token groups'), so a
 /// run that failed alone in one group is not tried again by another on an unchanged neighbourhood.
 pub fn window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
-    if n == 0 || counted.len() > WINDOW_MAX_TOKENS {
+    if n == 0 || !window_bounds(n).contains(&counted.len()) {
         return Vec::new();
     }
     let kind = if n == 1 {
@@ -69,9 +93,12 @@ mod tests {
         assert_eq!(singles.len(), 11);
         assert_eq!(singles[0].kind, "remove-token");
         assert!(window_sites(&toks, 12).is_empty());
+        // Runs longer than four only on texts of 65 to 400 tokens.
+        assert!(window_sites(&toks, 5).is_empty());
         assert!(window_sites(&toks, 0).is_empty());
         assert!(WINDOW_SIZES
             .iter()
+            .chain(&LONG_WINDOW_SIZES)
             .all(|&n| WINDOW_NAMES[n] == format!("window-{n}")));
         let large = "x ".repeat(WINDOW_MAX_TOKENS + 1);
         assert!(window_sites(&tokens(&large, &Syntax::PLAIN), 2).is_empty());
@@ -80,5 +107,16 @@ mod tests {
             window_sites(&tokens(&limit, &Syntax::PLAIN), 2).len(),
             WINDOW_MAX_TOKENS - 1
         );
+        assert!(window_sites(&tokens(&limit, &Syntax::PLAIN), 8).is_empty());
+        let long = window_sites(&tokens(&large, &Syntax::PLAIN), 8);
+        assert_eq!(long.len(), WINDOW_MAX_TOKENS + 1 - 7);
+        assert_eq!(apply(&large, &[&long[0]]).trim_start(), "x ".repeat(57));
+        let largest = "x ".repeat(LONG_WINDOW_MAX_TOKENS);
+        assert_eq!(
+            window_sites(&tokens(&largest, &Syntax::PLAIN), 5).len(),
+            LONG_WINDOW_MAX_TOKENS - 4
+        );
+        let too_large = "x ".repeat(LONG_WINDOW_MAX_TOKENS + 1);
+        assert!(window_sites(&tokens(&too_large, &Syntax::PLAIN), 5).is_empty());
     }
 }
