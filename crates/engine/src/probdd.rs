@@ -53,6 +53,16 @@ impl<C> ProbDd<C> {
         }
     }
 
+    /// Starts element `i` from `priors[i]` instead of the common prior (an element missing from
+    /// `priors` keeps it): a set is the prefix of the undecided elements by ascending
+    /// probability, so elements that likely fail are tried after the others and in smaller sets.
+    pub fn with_priors(mut self, priors: &[f64]) -> Self {
+        for (p, &prior) in self.p.iter_mut().zip(priors) {
+            *p = prior.clamp(1e-6, 0.999);
+        }
+        self
+    }
+
     /// Proposes chains of up to `width` speculative candidates per batch (e.g. the `-j` value).
     pub fn with_width(mut self, width: usize) -> Self {
         self.width = width.max(1);
@@ -260,6 +270,33 @@ mod tests {
         let mut failed = failed.lock().unwrap().clone();
         failed.sort_unstable();
         assert_eq!(failed, needed.to_vec());
+    }
+
+    #[test]
+    fn higher_priors_are_tried_after_the_others() {
+        let len = 12;
+        // The sets tried, as the elements removed by each candidate, with or without a higher
+        // prior for element 2; only element 5 is needed.
+        let sets_of = |priors: &[f64]| {
+            let all: Vec<usize> = (0..len).collect();
+            let mut search = ProbDd::new(len, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
+                remove_positions(&all, removed)
+            })
+            .with_priors(priors);
+            let mut sets = Vec::new();
+            let current = run_search(&mut search, (0..len).collect(), &mut |p| {
+                sets.push((0..len).filter(|i| !p.case.contains(i)).collect::<Vec<_>>());
+                p.case.contains(&5)
+            });
+            assert_eq!(current, vec![5]);
+            sets
+        };
+        assert!(sets_of(&[])[0].contains(&2));
+        let mut priors = vec![0.1; len];
+        priors[2] = 0.6;
+        let sets = sets_of(&priors);
+        assert!(!sets[0].contains(&2), "{sets:?}");
+        assert!(sets[0].len() >= 5, "{sets:?}");
     }
 
     #[test]

@@ -49,7 +49,19 @@ pub(crate) fn identities<L: Language>(
     prepared: &L::Prepared,
 ) -> Vec<[u8; 32]> {
     let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(L::Prepared::info).collect();
-    language.site_identities(prepared.source(), group, &infos)
+    let mut ids = language.site_identities(prepared.source(), group, &infos);
+    // A site the language defers (a higher prior) is another site once it is no longer
+    // deferred (e.g. the last use of the name its deletion would leave undeclared went).
+    let prior = crate::searches::PROBDD_PRIOR;
+    for (id, p) in ids.iter_mut().zip(prepared.priors(prior)) {
+        if p > prior {
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(b"deferred");
+            hasher.update(id);
+            *id = *hasher.finalize().as_bytes();
+        }
+    }
+    ids
 }
 
 /// The candidate applying `chosen` sites of `current`, if it is admissible (see module docs).

@@ -157,6 +157,13 @@ pub trait Prepared: Send + Sync + Sized {
     fn admissible(&self, _edited: &Self::Edited, _judged: Option<&Self>) -> bool {
         true
     }
+    /// ProbDD's starting probability that each site is needed, given the search's `prior`: the
+    /// same for every site by default. A language may raise it for sites that likely fail (a
+    /// deletion that leaves a name undeclared), which ProbDD then tries after the others and in
+    /// smaller sets; they are still tried.
+    fn priors(&self, prior: f64) -> Vec<f64> {
+        vec![prior; self.sites().len()]
+    }
     /// Takes over what an `earlier` prepared text already computed (called in preparation
     /// order). Nothing by default.
     fn inherit(&self, _earlier: &Self) {}

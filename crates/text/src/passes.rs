@@ -318,6 +318,31 @@ mod tests {
     }
 
     #[test]
+    fn a_deferred_site_that_failed_alone_stays_out_of_the_levels_re_sweeps() {
+        // `(!d)` may go only once `(!e)` is gone. Both are deferred: tried after `(a)`, alone,
+        // in order; `(!d)` fails, `(!e)` goes, and the re-sweep does not try `(!d)` again
+        // (its line is unchanged; the language would mark it anew if its deferral changed).
+        let text = "(!d)\n(!e)\n(a)\n";
+        let interesting =
+            |t: &str| t.contains("(a)") && (t.contains("(!d)") || !t.contains("(!e)"));
+        let levels = LevelPolicy {
+            resweep: true,
+            stop_after_fruitless: None,
+        };
+        let (end, seen) = proposed(levels, true, 1, text, &interesting);
+        assert_eq!(seen[0], "(!d)\n(!e)\n\n", "{seen:?}");
+        let alone = seen.iter().filter(|c| *c == "\n(!e)\n(a)\n").count();
+        assert_eq!(alone, 1, "{seen:?}");
+        assert_eq!(end, "(!d)\n\n(a)\n");
+        // Not deferred: removed together at once.
+        let plain = |t: &str| t.contains("(a)") && (t.contains("(d)") || !t.contains("(e)"));
+        assert_eq!(
+            proposed(levels, true, 1, "(d)\n(e)\n(a)\n", &plain).0,
+            "\n\n(a)\n"
+        );
+    }
+
+    #[test]
     fn a_search_stops_descending_after_fruitless_levels_only_once_it_accepted_something() {
         // Levels: `(a)` and `(b(c(d))(e))`; `(c(d))` and `(e)`; `(d)`.
         let text = "(a)(b(c(d))(e))\n";

@@ -16,6 +16,8 @@ pub struct SitesText<M> {
     size: usize,
     sites: Vec<Site>,
     measure: M,
+    /// Sites of this kind start from at least this prior ([`Prepared::priors`]).
+    deferred: Option<(&'static str, f64)>,
 }
 
 impl<M: Measure> SitesText<M> {
@@ -31,6 +33,15 @@ impl<M: Measure> SitesText<M> {
             source: source.to_owned(),
             sites,
             measure,
+            deferred: None,
+        }
+    }
+
+    /// The sites of `kind` start ProbDD from at least `prior` (tried after the others).
+    pub fn deferring(self, kind: &'static str, prior: f64) -> Self {
+        Self {
+            deferred: Some((kind, prior)),
+            ..self
         }
     }
 }
@@ -65,5 +76,13 @@ impl<M: Measure> Prepared for SitesText<M> {
 
     fn check(&self, edited: &String) -> Option<usize> {
         Some(self.measure.measure(edited))
+    }
+
+    fn priors(&self, prior: f64) -> Vec<f64> {
+        let of = |site: &Site| match self.deferred {
+            Some((kind, floor)) if site.kind == kind => prior.max(floor),
+            _ => prior,
+        };
+        self.sites.iter().map(of).collect()
     }
 }

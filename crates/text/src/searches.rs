@@ -72,6 +72,10 @@ pub(crate) struct SiteSearches<L: Language> {
     /// failed alone since the last acceptance (ProbDD reports them here; ddmin's go through
     /// `batch_sites`).
     level_failed: Option<Arc<Mutex<HashSet<[u8; 32]>>>>,
+    /// Of those, the sites the language deferred ([`Prepared::priors`] above the search's
+    /// prior): kept out of the group's later re-sweeps while their identity stays, also after
+    /// an acceptance (a deferred site's identity changes when it stops being deferred).
+    deferred_failed: Option<Arc<Mutex<HashSet<[u8; 32]>>>>,
     /// ProbDD's prior when not the group's (a re-sweep expects most sites to be needed).
     prior: Option<f64>,
     memo: SiteMemo<L::Prepared>,
@@ -87,6 +91,7 @@ impl<L: Language> Clone for SiteSearches<L> {
             skips_failed: self.skips_failed,
             skip: Arc::clone(&self.skip),
             level_failed: self.level_failed.clone(),
+            deferred_failed: self.deferred_failed.clone(),
             prior: self.prior,
             memo: Arc::clone(&self.memo),
             batch_sites: Arc::clone(&self.batch_sites),
@@ -111,6 +116,7 @@ impl<L: Language> SiteSearches<L> {
             skips_failed,
             skip: Arc::new(skip),
             level_failed: resweeps.then(|| Arc::new(Mutex::new(HashSet::new()))),
+            deferred_failed: resweeps.then(|| Arc::new(Mutex::new(HashSet::new()))),
             prior: None,
             memo: Arc::new(Mutex::new(None)),
             batch_sites: Arc::clone(batch_sites),
@@ -266,6 +272,7 @@ impl<L: Language> SiteSearches<L> {
         let failed_state = Arc::clone(&state);
         let width = state.jobs;
         let prior = self.prior.unwrap_or_else(|| state.prior(group));
+        let priors = base.priors(prior);
         let search = ProbDd::new(
             base.sites().len(),
             prior,
@@ -283,11 +290,14 @@ impl<L: Language> SiteSearches<L> {
                 candidate_on(group, &state, &*base, &*judged, applied)
             },
         )
+        .with_priors(&priors)
         .with_width(width);
         if !self.tracks_singles() {
             return Box::new(search);
         }
         let (global, level) = (self.skips_failed, self.level_failed.clone());
+        let deferred_failed = self.deferred_failed.clone();
+        let deferred: Vec<bool> = priors.iter().map(|&p| p > prior).collect();
         Box::new(search.on_failed_alone(move |i| {
             if let Some(&failed) = ids.get(i) {
                 if global {
@@ -295,6 +305,9 @@ impl<L: Language> SiteSearches<L> {
                 }
                 if let Some(level) = &level {
                     lock(level).insert(failed);
+                }
+                if let (Some(sticky), true) = (&deferred_failed, deferred[i]) {
+                    lock(sticky).insert(failed);
                 }
             }
         }))
@@ -388,6 +401,10 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                             .as_ref()
                             .map(|set| std::mem::take(&mut *lock(set)))
                             .unwrap_or_default();
+                        let mut failed = failed;
+                        if let Some(sticky) = &self.sites.deferred_failed {
+                            failed.extend(lock(sticky).iter().copied());
+                        }
                         self.sites
                             .resweeping(failed)
                             .open(current, Some(self.level))

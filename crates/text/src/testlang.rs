@@ -91,6 +91,9 @@ pub struct Parens {
     pub sweeps: bool,
 }
 
+/// The kind of the removal of a region `(!…)`, which ProbDD tries late.
+const DEFERRED: &str = "remove-deferred-parens";
+
 /// A text's number of characters.
 pub struct CharCount;
 
@@ -141,8 +144,10 @@ impl Language for Parens {
                 '(' => open.push(at),
                 ')' => {
                     if let Some(start) = open.pop() {
+                        // `(!…)` is deferred (see `SitesText::deferring`).
+                        let deferred = text[start..].starts_with("(!");
                         sites.push(Site {
-                            kind: "remove-parens",
+                            kind: if deferred { DEFERRED } else { "remove-parens" },
                             range: start..at + 1,
                             replacement: String::new(),
                         });
@@ -152,7 +157,7 @@ impl Language for Parens {
             }
         }
         sites.sort_by_key(|s| s.range.start);
-        SitesText::new(text, sites, CharCount)
+        SitesText::new(text, sites, CharCount).deferring(DEFERRED, 0.9)
     }
 
     fn prepare_current(&self, text: &str) -> SitesText<CharCount> {

@@ -17,8 +17,14 @@ use minrepro_text::{splice, EncodeError, Language, LevelPolicy, Policy, Prepared
 
 use crate::facts::Facts;
 use crate::grammars::Grammar;
-use crate::sites::Listing;
+use crate::sites::{Listing, LITERAL};
 use crate::GrammarError;
+
+/// ProbDD's starting probability that a deferred site is needed (see [`Prepared::priors`]):
+/// above every undecided site's at first, so it is tried after them and alone. On the bench's
+/// `c_wrong_value`, 0.9 reached C-Vise's size 14 runs earlier than 0.6, and 0.35 (sets of a
+/// few deferred sites) made `generated_large` longer (RESULTS.md, "Sixth round").
+pub const DEFERRED_PRIOR: f64 = 0.9;
 
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,6 +224,26 @@ where
         match &self.sites {
             Sites::Syntax(_) => Some(self.fallback.size(edited)),
             Sites::Other(prepared) => prepared.check(edited),
+        }
+    }
+
+    fn priors(&self, prior: f64) -> Vec<f64> {
+        match &self.sites {
+            // Deferred: a deletion that likely leaves a name undeclared, and a name replaced by
+            // a literal (it keeps an error's shape but mostly changes what a program
+            // computes).
+            Sites::Syntax(listing) => {
+                let deferred = prior.max(DEFERRED_PRIOR);
+                let of = |site: &Site| {
+                    if listing.is_deferred(site) || site.kind == LITERAL {
+                        deferred
+                    } else {
+                        prior
+                    }
+                };
+                listing.sites.iter().map(of).collect()
+            }
+            Sites::Other(prepared) => prepared.priors(prior),
         }
     }
 

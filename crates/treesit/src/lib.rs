@@ -4,7 +4,8 @@
 //! of a node to a compatible descendant ([`sites`]) — and [`SyntaxAware`], a text-layer
 //! `Language` that puts those sites before a language-independent fallback's groups and refuses
 //! every syntax-group candidate whose re-parse has more `ERROR`/`MISSING` nodes than the text
-//! it came from.
+//! it came from. A site that likely leaves a name undeclared (module `names`) or replaces a
+//! name by a literal starts from a higher ProbDD prior: tried after the others, alone.
 //!
 //! One implementation serves every grammar: grammars differ only in their node-types facts and
 //! a small table: list separators, the number literal a name may become, and whether the syntax
@@ -13,6 +14,7 @@
 pub mod facts;
 pub mod grammars;
 pub mod language;
+mod names;
 pub mod sites;
 #[cfg(test)]
 mod tests;

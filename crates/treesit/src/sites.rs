@@ -18,6 +18,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::facts::Facts;
 use crate::grammars::Grammar;
+use crate::names::Names;
 
 /// Kind of the deletion of a separated list's element.
 pub const DELETE_ELEMENT: &str = "delete-element";
@@ -49,12 +50,16 @@ pub struct Listing {
     trailing: Vec<Option<usize>>,
     /// An element deletion's range → (list, position in it).
     members: HashMap<(usize, usize), (usize, usize)>,
+    /// The sites (range, replacement) that take away the only declaration of a name the text
+    /// still uses elsewhere ([`Names::strands`]): likely to fail, tried late.
+    deferred: HashSet<(usize, usize, String)>,
 }
 
 impl Listing {
     /// Lists the sites of `tree` (a parse of `text`).
     pub fn new(tree: &Tree, text: &str, facts: &Facts, grammar: &Grammar) -> Listing {
         let mut listing = Listing::default();
+        let names = Names::new(tree, text);
         let mut seen: HashSet<(usize, usize, String)> = HashSet::new();
         // Nodes that may go; the root may (its text may become empty).
         let mut deletable = HashSet::from([tree.root_node().id()]);
@@ -69,6 +74,7 @@ impl Listing {
                 text,
                 facts,
                 grammar,
+                names: &names,
             };
             listing.add_children(parent, &children, &context, &mut seen, &mut deletable);
         }
@@ -82,6 +88,12 @@ impl Listing {
         let mut sites: Vec<Option<Site>> = listing.sites.drain(..).map(Some).collect();
         listing.sites = order.into_iter().filter_map(|i| sites[i].take()).collect();
         listing
+    }
+
+    /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).
+    pub fn is_deferred(&self, site: &Site) -> bool {
+        let key = (site.range.start, site.range.end, site.replacement.clone());
+        self.deferred.contains(&key)
     }
 
     /// Only the sites no other site contains (a node's deletion and hoistings, which share
@@ -113,6 +125,7 @@ impl Listing {
             text,
             facts,
             grammar,
+            names,
         } = *context;
         let members: Vec<(Node<'_>, Option<&'static str>)> = children
             .iter()
@@ -128,9 +141,13 @@ impl Listing {
             self.trailing.push(trailing_separator(children, grammar));
             self.lists.len() - 1
         });
-        let mut push = |site: Site, seen: &mut HashSet<_>| {
+        // `removed`: the bytes the site takes away (a hoisting keeps its descendant's).
+        let mut push = |site: Site, removed: &[Range<usize>], seen: &mut HashSet<_>| {
             let key = (site.range.start, site.range.end, site.replacement.clone());
-            if !site.range.is_empty() && seen.insert(key) {
+            if !site.range.is_empty() && seen.insert(key.clone()) {
+                if names.strands(removed) {
+                    self.deferred.insert(key);
+                }
                 self.sites.push(site);
             }
         };
@@ -138,10 +155,9 @@ impl Listing {
             .iter()
             .filter(|(c, _)| c.is_extra() && c.is_named())
         {
-            push(
-                deletion(DELETE_NODE, lines_of(text, child.byte_range())),
-                seen,
-            );
+            let site = deletion(DELETE_NODE, lines_of(text, child.byte_range()));
+            let removed = [site.range.clone()];
+            push(site, &removed, seen);
         }
         for (index, &(child, field)) in members.iter().enumerate() {
             if child.is_error() || child.is_missing() {
@@ -160,7 +176,7 @@ impl Listing {
                     Some(list) => {
                         let range = child.byte_range();
                         self.members.insert((range.start, range.end), (list, index));
-                        push(deletion(DELETE_ELEMENT, range), seen);
+                        push(deletion(DELETE_ELEMENT, range.clone()), &[range], seen);
                     }
                     None => {
                         // An optional field goes with the tokens that introduce it (`: T`,
@@ -170,10 +186,9 @@ impl Listing {
                         } else {
                             child.start_byte()
                         };
-                        push(
-                            deletion(DELETE_NODE, lines_of(text, start..child.end_byte())),
-                            seen,
-                        );
+                        let site = deletion(DELETE_NODE, lines_of(text, start..child.end_byte()));
+                        let removed = [site.range.clone()];
+                        push(site, &removed, seen);
                     }
                 }
             }
@@ -188,7 +203,8 @@ impl Listing {
                         range: child.byte_range(),
                         replacement: literal.text.to_owned(),
                     };
-                    push(site, seen);
+                    let removed = [site.range.clone()];
+                    push(site, &removed, seen);
                 }
             }
             let whole = &text[child.byte_range()];
@@ -207,16 +223,15 @@ impl Listing {
                 Vec::new()
             };
             for hoisted in hoisted_nodes {
-                let replacement = format!("{before}{}{after}", text[hoisted].trim());
+                let replacement = format!("{before}{}{after}", text[hoisted.clone()].trim());
                 let range = child.byte_range();
-                push(
-                    Site {
-                        kind: HOIST,
-                        range,
-                        replacement,
-                    },
-                    seen,
-                );
+                let removed = [range.start..hoisted.start, hoisted.end..range.end];
+                let site = Site {
+                    kind: HOIST,
+                    range,
+                    replacement,
+                };
+                push(site, &removed, seen);
             }
         }
     }
@@ -273,6 +288,7 @@ struct Context<'a> {
     text: &'a str,
     facts: &'a Facts,
     grammar: &'a Grammar,
+    names: &'a Names,
 }
 
 /// The children of `node` with their field names.

@@ -32,10 +32,10 @@ fn sample(name: &str) -> &'static str {
 
 /// A fallback that deletes whitespace-separated words (size: their count).
 #[derive(Debug, Clone, Copy)]
-struct Words;
+pub(crate) struct Words;
 
 /// A text's number of words.
-struct WordCount;
+pub(crate) struct WordCount;
 
 impl Measure for WordCount {
     fn measure(&self, text: &str) -> usize {
