@@ -90,6 +90,7 @@ pub fn group_name(group: Group) -> &'static str {
         Group::TokenRuns => "token-runs",
         Group::Window(n) => WINDOW_NAMES[n.min(WINDOW_NAMES.len() - 1)],
         Group::Rename => "rename",
+        Group::Substitute => "substitute-words",
         Group::Strings(false) => "strings-empty",
         Group::Strings(true) => "strings-halve",
         Group::Integers(false) => "integers-zero",
@@ -145,6 +146,7 @@ impl Language for TextFile {
                     | Group::TokenRuns
                     | Group::Window(_)
                     | Group::Rename
+                    | Group::Substitute
                     | Group::Strings(_)
                     | Group::Integers(_)
                     | Group::Blank
@@ -194,7 +196,7 @@ impl Language for TextFile {
     }
 
     fn sweeps(&self, group: Group) -> bool {
-        matches!(group, Group::Window(_))
+        matches!(group, Group::Window(_) | Group::Substitute)
     }
 
     fn learns_prior(&self, _group: Group) -> bool {

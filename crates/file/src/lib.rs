@@ -24,6 +24,7 @@ pub mod oracle;
 pub mod passes;
 pub mod run;
 pub mod structure;
+pub mod substitute;
 pub mod syntax;
 pub mod tree;
 pub mod windows;
@@ -58,7 +59,7 @@ pub const MAX_INDENT_RANK: usize = 4;
 /// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
 /// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
 /// sweeps and the braces made `;` (see `TextFile::groups`).
-pub const GROUPS_AFTER_LEVELS: [Group; 24] = [
+pub const GROUPS_AFTER_LEVELS: [Group; 25] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
@@ -78,6 +79,7 @@ pub const GROUPS_AFTER_LEVELS: [Group; 24] = [
     Group::Integers(false),
     Group::Integers(true),
     Group::Rename,
+    Group::Substitute,
     Group::Window(windows::LONG_WINDOW_SIZES[0]),
     Group::Window(windows::LONG_WINDOW_SIZES[1]),
     Group::Window(windows::LONG_WINDOW_SIZES[2]),
@@ -110,6 +112,9 @@ pub enum Group {
     Window(usize),
     /// Identifiers renamed to shorter unused names.
     Rename,
+    /// A word replaced by a smaller word of the same text, swept (a single file; see
+    /// [`substitute`]).
+    Substitute,
     /// String literals emptied (`false`) or halved (`true`).
     Strings(bool),
     /// Integers made zero (`false`) or halved (`true`).
@@ -182,6 +187,7 @@ impl<'a> Lexed<'a> {
             Group::TokenRuns => lexical::token_run_sites(tokens),
             Group::Window(n) => windows::window_sites(tokens, n),
             Group::Rename => lexical::rename_sites(text, tokens),
+            Group::Substitute => substitute::substitution_sites(text, tokens),
             Group::Strings(half) => lexical::string_sites(text, tokens, half),
             Group::Integers(half) => lexical::integer_sites(text, tokens, half),
             Group::Tidy => lexical::tidy_site(text).into_iter().collect(),

@@ -97,14 +97,15 @@ pub struct GroupPass {
 impl GroupPass {
     /// Every group's pass, in round order, but the token runs swept left to right (the text
     /// layer's sweep is not implemented over trees; ProbDD over overlapping runs mostly applies
-    /// one run of each cluster) and the braces made `;` (measured on single files only).
+    /// one run of each cluster), and the braces made `;` and the words substituted (measured
+    /// on single files only).
     pub fn all(strategy: Strategy, jobs: usize) -> Vec<GroupPass> {
         round()
             .into_iter()
             .filter(|g| {
                 !matches!(
                     g,
-                    Group::Window(_) | Group::Brackets(BracketEdit::Semicolon)
+                    Group::Window(_) | Group::Brackets(BracketEdit::Semicolon) | Group::Substitute
                 )
             })
             .map(|group| GroupPass {

@@ -330,6 +330,15 @@ where
         }
     }
 
+    /// The fallback's sweeps (its groups of before are searched with ProbDD; the word
+    /// substitutions, which it offers on small texts, are swept).
+    fn sweeps(&self, group: Self::Group) -> bool {
+        match group {
+            Group::Syntax | Group::Outer => false,
+            Group::Checked(group) | Group::Other(group) => self.fallback.sweeps(group),
+        }
+    }
+
     fn size(&self, text: &str) -> usize {
         self.fallback.size(text)
     }
