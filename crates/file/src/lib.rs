@@ -59,7 +59,7 @@ pub const MAX_INDENT_RANK: usize = 4;
 /// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
 /// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
 /// sweeps and the braces made `;` (see `TextFile::groups`).
-pub const GROUPS_AFTER_LEVELS: [Group; 25] = [
+pub const GROUPS_AFTER_LEVELS: [Group; 27] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
     Group::Comments,
@@ -84,6 +84,8 @@ pub const GROUPS_AFTER_LEVELS: [Group; 25] = [
     Group::Window(windows::LONG_WINDOW_SIZES[1]),
     Group::Window(windows::LONG_WINDOW_SIZES[2]),
     Group::Window(windows::LONG_WINDOW_SIZES[3]),
+    Group::LateWindow(windows::LATE_WINDOW_SIZES[0]),
+    Group::LateWindow(windows::LATE_WINDOW_SIZES[1]),
     Group::Tidy,
 ];
 
@@ -110,6 +112,9 @@ pub enum Group {
     TokenRuns,
     /// Runs of this many tokens, swept left to right (a single file; see [`windows`]).
     Window(usize),
+    /// Runs of this many (two or three) tokens swept again last in the round, on the longer
+    /// runs' texts (a single file; see [`windows::LATE_WINDOW_SIZES`]).
+    LateWindow(usize),
     /// Identifiers renamed to shorter unused names.
     Rename,
     /// A word replaced by a smaller word of the same text, swept (a single file; see
@@ -186,6 +191,7 @@ impl<'a> Lexed<'a> {
             Group::Tokens => lexical::token_sites(tokens),
             Group::TokenRuns => lexical::token_run_sites(tokens),
             Group::Window(n) => windows::window_sites(tokens, n),
+            Group::LateWindow(n) => windows::late_window_sites(tokens, n),
             Group::Rename => lexical::rename_sites(text, tokens),
             Group::Substitute => substitute::substitution_sites(text, tokens),
             Group::Strings(half) => lexical::string_sites(text, tokens, half),

@@ -105,7 +105,10 @@ impl GroupPass {
             .filter(|g| {
                 !matches!(
                     g,
-                    Group::Window(_) | Group::Brackets(BracketEdit::Semicolon) | Group::Substitute
+                    Group::Window(_)
+                        | Group::LateWindow(_)
+                        | Group::Brackets(BracketEdit::Semicolon)
+                        | Group::Substitute
                 )
             })
             .map(|group| GroupPass {

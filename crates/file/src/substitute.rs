@@ -1,8 +1,10 @@
-//! Words replaced by a smaller word of the same text or by `0`, one occurrence at a time, swept left to
-//! right by the text layer (see `minrepro_text::Language::sweeps`). After renaming, a small
-//! reproducer often still declares something only to name it once more (`class g { class h {}
-//! h k() {} }`): using a name that is there anyway (`g k()`) lets the declaration go. Neither a
-//! removal nor a rename (to an unused name) reaches that text.
+//! Small substitutions, one at a time, swept left to right by the text layer (see
+//! `minrepro_text::Language::sweeps`): a word replaced by a smaller word of the same text or by
+//! `0`, and an empty bracket pair by `0`. After renaming, a small reproducer often still
+//! declares something only to name it once more (`class g { class h {} h k() {} }`): using a
+//! name that is there anyway (`g k()`) lets the declaration go; `long f = f / 0` needs `f`
+//! declared where `0 / 0` does not; `"tier": {}` is a token larger than `"tier": 0`. Neither a
+//! removal nor a rename (to an unused name) reaches those texts.
 
 use std::collections::BTreeSet;
 
@@ -23,25 +25,37 @@ fn shortlex(word: &str) -> (usize, &str) {
     (word.len(), word)
 }
 
-/// Every word occurrence replaced by `0` and by every distinct smaller word of the text
-/// (shortlex order), by position, the smallest replacement first; none on a text of more than
-/// [`SUBSTITUTE_MAX_TOKENS`] counted tokens.
+/// Every empty bracket pair (`()`, `[]`, `{}`, blanks inside allowed) replaced by `0`, and, on
+/// a text of at most [`SUBSTITUTE_MAX_TOKENS`] counted tokens, every word occurrence replaced by
+/// `0` and by every distinct smaller word of the text (shortlex order, the smallest first); by
+/// position.
 pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
-    if tokens.iter().filter(|t| t.counts()).count() > SUBSTITUTE_MAX_TOKENS {
-        return Vec::new();
-    }
-    let words: Vec<&Token> = tokens.iter().filter(|t| t.kind == Kind::Word).collect();
-    // `0` too: the smallest replacement, an expression almost everywhere a name is one
-    // (`long f = 0 / 0` lets `long f =` go where `f / 0` needed the declaration).
+    let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
+    let small = counted.len() <= SUBSTITUTE_MAX_TOKENS;
+    let words = counted.iter().filter(|t| small && t.kind == Kind::Word);
+    // `0` too: the smallest replacement, an expression almost everywhere a name is one.
     let distinct: BTreeSet<(usize, &str)> = words
-        .iter()
         .map(|t| shortlex(&text[t.range.clone()]))
         .chain([shortlex(ZERO)])
         .collect();
     let mut sites = Vec::new();
-    for token in words {
-        let word = shortlex(&text[token.range.clone()]);
-        for &(_, smaller) in distinct.range(..word) {
+    for (i, token) in counted.iter().enumerate() {
+        let here = &text[token.range.clone()];
+        let closer = counted.get(i + 1).map(|t| &text[t.range.clone()]);
+        if matches!(
+            (here, closer),
+            ("(", Some(")")) | ("[", Some("]")) | ("{", Some("}"))
+        ) {
+            sites.push(Site {
+                kind: "zero-empty-brackets",
+                range: token.range.start..counted[i + 1].range.end,
+                replacement: ZERO.to_owned(),
+            });
+        }
+        if !small || token.kind != Kind::Word {
+            continue;
+        }
+        for &(_, smaller) in distinct.range(..shortlex(here)) {
             sites.push(Site {
                 kind: "substitute-word",
                 range: token.range.clone(),
@@ -72,11 +86,16 @@ mod tests {
             .iter()
             .map(|s| (s.range.start, s.replacement.as_str()))
             .collect();
-        // Every word → 0 first; `class` (twice) → g, h, k; `h` (twice) → g; `k` → g, h.
+        // Every word → 0 first; `class` (twice) → g, h, k; `h` (twice) → g; `k` → g, h; and
+        // the empty pairs `{}`, `()`, `{}` → 0.
         let class2 = text.rfind("class").unwrap();
         let g = text.find('g').unwrap();
         let (h1, h2) = (text.find('h').unwrap(), text.rfind('h').unwrap());
         let k = text.find('k').unwrap();
+        let pairs: Vec<usize> = ["{}", "()", "(){}"]
+            .iter()
+            .map(|p| text.find(p).unwrap() + p.len() - 2)
+            .collect();
         let expected = [
             (0, "0"),
             (0, "g"),
@@ -89,11 +108,14 @@ mod tests {
             (class2, "k"),
             (h1, "0"),
             (h1, "g"),
+            (pairs[0], "0"),
             (h2, "0"),
             (h2, "g"),
             (k, "0"),
             (k, "g"),
             (k, "h"),
+            (pairs[1], "0"),
+            (pairs[2], "0"),
         ];
         assert_eq!(offered, expected);
         let return_type = all
@@ -104,7 +126,20 @@ mod tests {
     }
 
     #[test]
-    fn nothing_is_offered_on_larger_texts_or_without_words() {
+    fn empty_bracket_pairs_become_zero_on_texts_of_any_size() {
+        let text = format!(
+            "{}x = f( ) + {{}} + g[1];",
+            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS)
+        );
+        let all = sites(&text);
+        let kinds: Vec<&str> = all.iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, ["zero-empty-brackets", "zero-empty-brackets"]);
+        let zeroed = apply(&text, &all.iter().collect::<Vec<_>>());
+        assert!(zeroed.ends_with("x = f0 + 0 + g[1];"), "{zeroed}");
+    }
+
+    #[test]
+    fn no_word_is_offered_on_larger_texts_or_without_words() {
         let large = "int a; ".repeat(SUBSTITUTE_MAX_TOKENS);
         assert!(sites(&large).is_empty());
         assert!(sites("42 + \"b\"").is_empty());

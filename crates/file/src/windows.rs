@@ -43,6 +43,14 @@ pub fn window_bounds(n: usize) -> std::ops::RangeInclusive<usize> {
     }
 }
 
+/// Stable names of the late groups, by run length (two and three; see [`LATE_WINDOW_SIZES`]).
+pub const LATE_WINDOW_NAMES: [&str; 4] = [
+    "late-window-0",
+    "late-window-1",
+    "late-window-2",
+    "late-window-3",
+];
+
 /// Stable names of the groups, by run length (up to eight; see [`WINDOW_SIZES`] and
 /// [`LONG_WINDOW_SIZES`]).
 pub const WINDOW_NAMES: [&str; 9] = [
@@ -56,8 +64,25 @@ pub const WINDOW_NAMES: [&str; 9] = [
 /// token are `remove-token` sites, longer ones `remove-token-run` (as the token groups'), so a
 /// run that failed alone in one group is not tried again by another on an unchanged neighbourhood.
 pub fn window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
+    runs_of(tokens, n, window_bounds(n))
+}
+
+/// Runs of two and three tokens swept again, last in the round (after the longer runs), on the
+/// texts the longer runs are swept on: a short run whose removal failed next to something
+/// since removed (bench/text's `int ae=0;` of `struct h aa[b]; int ae=0;` left by an earlier
+/// path, `.len()` of `q.len();`) is otherwise never tried on those texts.
+pub const LATE_WINDOW_SIZES: [usize; 2] = [3, 2];
+
+/// Removal of every run of `n` consecutive counted tokens on texts of 65 to 400 counted
+/// tokens (see [`LATE_WINDOW_SIZES`]), like [`window_sites`].
+pub fn late_window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
+    runs_of(tokens, n, WINDOW_MAX_TOKENS + 1..=LONG_WINDOW_MAX_TOKENS)
+}
+
+/// Runs of `n` counted tokens, by position, if the text's counted tokens are within `bounds`.
+fn runs_of(tokens: &[Token], n: usize, bounds: std::ops::RangeInclusive<usize>) -> Vec<Site> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
-    if n == 0 || !window_bounds(n).contains(&counted.len()) {
+    if n == 0 || !bounds.contains(&counted.len()) {
         return Vec::new();
     }
     let kind = if n == 1 {
@@ -118,5 +143,14 @@ mod tests {
         );
         let too_large = "x ".repeat(LONG_WINDOW_MAX_TOKENS + 1);
         assert!(window_sites(&tokens(&too_large, &Syntax::PLAIN), 5).is_empty());
+        // The late short runs: on the long runs' texts only.
+        assert!(late_window_sites(&tokens(&limit, &Syntax::PLAIN), 2).is_empty());
+        assert!(late_window_sites(&tokens(&too_large, &Syntax::PLAIN), 2).is_empty());
+        let late = late_window_sites(&tokens(&largest, &Syntax::PLAIN), 2);
+        assert_eq!(late.len(), LONG_WINDOW_MAX_TOKENS - 1);
+        assert!(late.iter().all(|s| s.kind == "remove-token-run"));
+        assert!(LATE_WINDOW_SIZES
+            .iter()
+            .all(|&n| LATE_WINDOW_NAMES[n] == format!("late-window-{n}")));
     }
 }
