@@ -19,12 +19,13 @@ pub struct TextFile {
     pub syntax: Syntax,
     /// Written in latin-1, byte for character (it was not UTF-8: see [`Content::Latin1`]).
     pub latin1: bool,
-    /// Reduced by the text layer itself, not as the fallback of a language that does not pass
-    /// [`Language::sweeps`] and [`Language::tidy_steps`] on (`minrepro_treesit::SyntaxAware`
-    /// does not yet): runs of tokens swept instead of ProbDD's runs of two and three, and, outside
-    /// indentation-sensitive syntaxes, whitespace normalised by the tidy instead of the `blank`
-    /// group. Otherwise the groups and tidy of before (searched with ProbDD, the sweeps cost runs
-    /// for nothing: bench/text's rust_trait 311 candidates, none accepted).
+    /// Reduced by the text layer itself, not as the fallback of a syntax-aware language
+    /// (`minrepro_treesit::SyntaxAware`, which passes [`Language::sweeps`] on but not
+    /// [`Language::tidy_steps`]): bracket regions emptied first, runs of tokens swept instead of
+    /// ProbDD's runs of two and three, braces made `;`, and, outside indentation-sensitive
+    /// syntaxes, whitespace normalised by the tidy instead of the `blank` group. Otherwise the
+    /// groups and tidy of before, plus the swept substitutions (the window sweeps cost runs for
+    /// nothing there: bench/text's rust_trait 311 candidates, none accepted).
     pub standalone: bool,
 }
 

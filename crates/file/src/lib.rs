@@ -6,7 +6,8 @@
 //! ([`size`]). Each reduction [`Group`] lists [`Site`]s of a text — plain byte ranges with
 //! their replacements — modelled on C-Reduce's and C-Vise's generic passes: lines at decreasing
 //! nesting levels (top-level forms first, C-Reduce's `topformflat` view), indentation blocks,
-//! balanced bracket regions, comments, whitespace, single tokens, identifiers renamed shorter,
+//! balanced bracket regions, comments, whitespace, single tokens, runs of tokens ([`windows`]),
+//! identifiers renamed shorter, words and empty bracket pairs substituted ([`substitute`]),
 //! string literals, integers, and a final tidy. A search (ddmin or ProbDD, in the engine)
 //! picks subsets of a group's sites; [`apply`] (the text layer's `splice`) applies them.
 //!
