@@ -1,7 +1,7 @@
 //! `minrepro file` end to end through the binary: C-Reduce's `TEST FILE...` form and the
-//! `--predicate` form, `-o` for a file and for a tree, `--in-place`, whole-file removal, binary
-//! files, bad inputs, SIGINT, and identical results for -j 1 and -j 3. Predicates are real
-//! shell scripts run by /bin/sh.
+//! `--predicate` form, `-o` for a file and for a tree, `--in-place`, whole-file removal, a word
+//! substituted, binary files, bad inputs, SIGINT, and identical results for -j 1 and -j 3.
+//! Predicates are real shell scripts run by /bin/sh.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -400,5 +400,47 @@ fn sigint_keeps_the_best_result_so_far() {
         fs::read_to_string(dir.path().join("big.txt")).unwrap(),
         text
     );
+    no_leftovers(dir.path());
+}
+
+#[test]
+fn a_name_used_once_more_is_replaced_by_one_already_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "class Outer {\n    class Inner {}\n    int count;\n    Inner make() {}\n}\n";
+    fs::write(dir.path().join("Outer.java"), source).unwrap();
+    // Interesting while one class wraps an empty method whose return type is a class declared
+    // in the file (javac's "missing return statement" without the compiler).
+    let check = "import re, sys\n\
+        text = open('Outer.java').read()\n\
+        outer = re.fullmatch(r'\\s*class\\s+\\w+\\s*\\{(.*)\\}\\s*', text, re.S)\n\
+        declared = set(re.findall(r'class\\s+(\\w+)', text))\n\
+        body = outer.group(1) if outer else ''\n\
+        depths = [body[:i].count('{') - body[:i].count('}') for i in range(len(body) + 1)]\n\
+        balanced = outer is not None and min(depths) == 0 and depths[-1] == 0\n\
+        methods = re.findall(r'(\\w+)\\s+\\w+\\s*\\(\\)\\s*\\{\\s*\\}', body) if balanced else []\n\
+        sys.exit(0 if any(m in declared for m in methods) else 1)\n";
+    // Outside the candidate directory the test runs in.
+    let checker = dir.path().join("check.py");
+    fs::write(&checker, check).unwrap();
+    let body = format!("python3 -S '{}'", checker.display());
+    script(dir.path(), "interesting.sh", &body);
+    let out = minrepro(
+        dir.path(),
+        &[
+            "./interesting.sh",
+            "Outer.java",
+            "--language",
+            "none",
+            "-o",
+            "small.java",
+            "-q",
+        ],
+    );
+    ok(&out);
+    let small = fs::read_to_string(dir.path().join("small.java")).unwrap();
+    // Without the substitution of a return type by the outer class's name the nested class
+    // stays (`class b{class c d(){}}`); with it, it goes.
+    assert_eq!(small.matches("class").count(), 1, "{small:?}");
+    assert!(!small.contains("count"), "{small:?}");
     no_leftovers(dir.path());
 }
