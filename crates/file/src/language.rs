@@ -310,22 +310,23 @@ mod tests {
     use minrepro_text::Prepared;
     use std::path::Path;
 
+    /// A standalone UTF-8 text file named `name`.
+    fn standalone(name: &str) -> TextFile {
+        TextFile {
+            syntax: Syntax::for_path(Path::new(name)),
+            latin1: false,
+            standalone: true,
+        }
+    }
+
     #[test]
     fn names_match_display_and_groups_follow_the_syntax() {
         for group in round() {
             assert_eq!(group_name(group), group.to_string());
         }
-        let c = TextFile {
-            syntax: Syntax::for_path(Path::new("a.c")),
-            latin1: false,
-            standalone: true,
-        };
+        let c = standalone("a.c");
         assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
-        let yaml = TextFile {
-            syntax: Syntax::for_path(Path::new("a.yaml")),
-            latin1: false,
-            standalone: true,
-        };
+        let yaml = standalone("a.yaml");
         assert!(yaml.groups().contains(&Group::Indented(0)));
         let prepared = c.prepare("int a; int b;\n", Group::Tokens);
         assert_eq!(prepared.size(), 6);
@@ -337,11 +338,7 @@ mod tests {
 
     #[test]
     fn whitespace_is_tidied_at_once_outside_indented_syntaxes() {
-        let c = TextFile {
-            syntax: Syntax::for_path(Path::new("a.c")),
-            latin1: false,
-            standalone: true,
-        };
+        let c = standalone("a.c");
         assert!(!c.groups().contains(&Group::Blank));
         let text = "int  f ( int a ) {\n\n    return a ;  \n}\n";
         let steps = c.tidy_steps(text);
@@ -372,22 +369,14 @@ mod tests {
         let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
         // Indented syntaxes keep the group and the line tidy alone.
-        let yaml = TextFile {
-            syntax: Syntax::for_path(Path::new("a.yaml")),
-            latin1: false,
-            standalone: true,
-        };
+        let yaml = standalone("a.yaml");
         assert!(yaml.groups().contains(&Group::Blank));
         let kinds: Vec<&str> = yaml.tidy_steps("a:  1 \n\n").iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
     }
     #[test]
     fn a_number_and_the_word_after_it_are_joined_first() {
-        let ll = TextFile {
-            syntax: Syntax::for_path(Path::new("a.ll")),
-            latin1: false,
-            standalone: true,
-        };
+        let ll = standalone("a.ll");
         let text = "%a = or i32 %r, 0\ncall void @f(i32 %a)\n";
         let steps = ll.tidy_steps(text);
         let kinds: Vec<&str> = steps.iter().map(|(kind, _)| *kind).collect();

@@ -56,10 +56,12 @@ pub const MAX_INDENT_RANK: usize = 4;
 
 /// The groups of a round after the lines by level and the indentation blocks, in order: the
 /// remaining coarse removals, whitespace, the finer removals (single tokens, then runs of
-/// tokens) and the shortenings, the longer runs of tokens (on larger texts), the tidy last. A single file leaves out the ProbDD runs of two
-/// and three tokens (its sweeps of runs replace them) and, outside indentation-sensitive
-/// syntaxes, the whitespace group (its tidy normalises whitespace); several files leave out the
-/// sweeps and the braces made `;` (see `TextFile::groups`).
+/// tokens) and the shortenings, the substitutions, the longer and the late short runs of tokens
+/// (on larger texts), the tidy last. A single file empties bracket regions first, and leaves out
+/// the ProbDD runs of two and three tokens (its sweeps of runs replace them) and, outside
+/// indentation-sensitive syntaxes, the whitespace group (its tidy normalises whitespace);
+/// several files leave out the sweeps, the substitutions and the braces made `;` (see
+/// `TextFile::groups` and `GroupPass::all`).
 pub const GROUPS_AFTER_LEVELS: [Group; 27] = [
     Group::Lines(None),
     Group::Brackets(BracketEdit::Remove),
@@ -118,8 +120,8 @@ pub enum Group {
     LateWindow(usize),
     /// Identifiers renamed to shorter unused names.
     Rename,
-    /// A word replaced by a smaller word of the same text, swept (a single file; see
-    /// [`substitute`]).
+    /// A word replaced by `0` or a smaller word of the same text, or an empty bracket pair by
+    /// `0`, swept (a single file, also under a syntax-aware language; see [`substitute`]).
     Substitute,
     /// String literals emptied (`false`) or halved (`true`).
     Strings(bool),

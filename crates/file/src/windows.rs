@@ -37,10 +37,15 @@ pub const LONG_WINDOW_MAX_TOKENS: usize = 400;
 /// The text sizes (counted tokens) on which runs of `n` tokens are swept.
 pub fn window_bounds(n: usize) -> std::ops::RangeInclusive<usize> {
     if n > WINDOW_SIZES[0] {
-        WINDOW_MAX_TOKENS + 1..=LONG_WINDOW_MAX_TOKENS
+        long_bounds()
     } else {
         0..=WINDOW_MAX_TOKENS
     }
+}
+
+/// The text sizes (counted tokens) the longer runs, and the late short ones, are swept on.
+fn long_bounds() -> std::ops::RangeInclusive<usize> {
+    WINDOW_MAX_TOKENS + 1..=LONG_WINDOW_MAX_TOKENS
 }
 
 /// Stable names of the late groups, by run length (two and three; see [`LATE_WINDOW_SIZES`]).
@@ -76,7 +81,7 @@ pub const LATE_WINDOW_SIZES: [usize; 2] = [3, 2];
 /// Removal of every run of `n` consecutive counted tokens on texts of 65 to 400 counted
 /// tokens (see [`LATE_WINDOW_SIZES`]), like [`window_sites`].
 pub fn late_window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
-    runs_of(tokens, n, WINDOW_MAX_TOKENS + 1..=LONG_WINDOW_MAX_TOKENS)
+    runs_of(tokens, n, long_bounds())
 }
 
 /// Runs of `n` counted tokens, by position, if the text's counted tokens are within `bounds`.
