@@ -6,7 +6,7 @@
 //! declared where `0 / 0` does not; `"tier": {}` is a token larger than `"tier": 0`. Neither a
 //! removal nor a rename (to an unused name) reaches those texts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::lex::{Kind, Token};
 use crate::Site;
@@ -15,6 +15,15 @@ use crate::Site;
 /// words) sites, each tried alone, so they are a last-mile edit, like the runs of two and three
 /// tokens ([`crate::lexical::TOKEN_RUNS_MAX_TOKENS`]).
 pub const SUBSTITUTE_MAX_TOKENS: usize = 32;
+
+/// Largest text (in counted tokens) whose words that occur exactly twice are offered
+/// substitutions: on a mid-size reproducer a name named twice is mostly declared once and used
+/// once (`struct Job; … VecDeque<Job>`), and replacing the use by a word already there
+/// (`VecDeque<fn>`, which rustc still types) lets the declaration and what it needed go
+/// (the bench's `rust_borrow`: 82 → 72 tokens). Words named more often rarely free anything
+/// by one occurrence, and a word named once is not declared elsewhere: both are left out, so
+/// the sites stay a few per distinct word named twice.
+pub const SUBSTITUTE_TWICE_MAX_TOKENS: usize = 128;
 
 /// The number every word may also become.
 const ZERO: &str = "0";
@@ -27,12 +36,23 @@ fn shortlex(word: &str) -> (usize, &str) {
 
 /// Every empty bracket pair (`()`, `[]`, `{}`, blanks inside allowed) replaced by `0`, and, on
 /// a text of at most [`SUBSTITUTE_MAX_TOKENS`] counted tokens, every word occurrence replaced by
-/// `0` and by every distinct smaller word of the text (shortlex order, the smallest first); by
-/// position.
+/// `0` and by every distinct smaller word of the text (shortlex order, the smallest first), on
+/// one of at most [`SUBSTITUTE_TWICE_MAX_TOKENS`] only the occurrences of words named exactly
+/// twice; by position.
 pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
     let small = counted.len() <= SUBSTITUTE_MAX_TOKENS;
-    let words = counted.iter().filter(|t| small && t.kind == Kind::Word);
+    let mid = !small && counted.len() <= SUBSTITUTE_TWICE_MAX_TOKENS;
+    let mut occurrences: HashMap<&str, usize> = HashMap::new();
+    for token in counted.iter().filter(|t| t.kind == Kind::Word) {
+        *occurrences.entry(&text[token.range.clone()]).or_default() += 1;
+    }
+    // Which words are offered replacements: every word of a small text, the words named
+    // exactly twice of a mid-size one.
+    let offered = |word: &str| small || (mid && occurrences.get(word) == Some(&2));
+    let words = counted
+        .iter()
+        .filter(|t| (small || mid) && t.kind == Kind::Word);
     // `0` too: the smallest replacement, an expression almost everywhere a name is one.
     let distinct: BTreeSet<(usize, &str)> = words
         .map(|t| shortlex(&text[t.range.clone()]))
@@ -52,7 +72,7 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
                 replacement: ZERO.to_owned(),
             });
         }
-        if !small || token.kind != Kind::Word {
+        if token.kind != Kind::Word || !offered(here) {
             continue;
         }
         for &(_, smaller) in distinct.range(..shortlex(here)) {
@@ -136,6 +156,33 @@ mod tests {
         assert_eq!(kinds, ["zero-empty-brackets", "zero-empty-brackets"]);
         let zeroed = apply(&text, &all.iter().collect::<Vec<_>>());
         assert!(zeroed.ends_with("x = f0 + 0 + g[1];"), "{zeroed}");
+    }
+
+    #[test]
+    fn on_a_mid_size_text_only_the_words_named_twice_are_offered() {
+        // `Job` is named twice (declared, used), `x` once, `int` and `a` many times.
+        let text = format!(
+            "enum Job; {}struct S {{ q: Vec<Job> }} x",
+            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS / 3 + 1)
+        );
+        let all = sites(&text);
+        let (declared, used) = (text.find("Job").unwrap(), text.rfind("Job").unwrap());
+        let at: Vec<usize> = all.iter().map(|s| s.range.start).collect();
+        assert!(at.iter().all(|&a| a == declared || a == used), "{all:?}");
+        // Every smaller word of the text (shortlex), `0` first; `Vec` and `int` are larger.
+        let offered: Vec<&str> = all
+            .iter()
+            .filter(|s| s.range.start == used)
+            .map(|s| s.replacement.as_str())
+            .collect();
+        assert_eq!(offered, ["0", "S", "a", "q", "x"]);
+        let freed = all
+            .iter()
+            .find(|s| s.range.start == used && s.replacement == "S")
+            .unwrap();
+        assert!(apply(&text, &[freed]).ends_with("q: Vec<S> } x"));
+        let large = format!("{text}{}", "b; ".repeat(SUBSTITUTE_TWICE_MAX_TOKENS));
+        assert!(sites(&large).iter().all(|s| s.kind != "substitute-word"));
     }
 
     #[test]
