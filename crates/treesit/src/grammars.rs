@@ -33,6 +33,10 @@ pub struct Grammar {
     /// never compiles; on the bench's `c_wrong_value` such candidates were about 50 of the
     /// first 600 runs).
     pub no_hoist: &'static [(&'static str, &'static str)],
+    /// Whether C's rewrites apply (`crate::rewrites`: a function inlined into its calls, an
+    /// aggregate variable made scalars): tree-sitter's C, C++ and CUDA grammars share the node
+    /// kinds they read.
+    pub rewrites: bool,
 }
 
 /// A C-like function definition's declarator (see [`Grammar::no_hoist`]).
@@ -66,6 +70,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: None,
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "c",
@@ -76,6 +81,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number_literal"),
         no_hoist: DEFINITION_DECLARATOR,
+        rewrites: true,
     },
     Grammar {
         name: "cpp",
@@ -86,6 +92,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number_literal"),
         no_hoist: DEFINITION_DECLARATOR,
+        rewrites: true,
     },
     Grammar {
         name: "cuda",
@@ -96,6 +103,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number_literal"),
         no_hoist: DEFINITION_DECLARATOR,
+        rewrites: true,
     },
     Grammar {
         name: "go",
@@ -106,6 +114,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("int_literal"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "java",
@@ -116,6 +125,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("decimal_integer_literal"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "javascript",
@@ -126,6 +136,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "json",
@@ -136,6 +147,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: None,
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "llvm",
@@ -146,6 +158,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: false,
         literal: None,
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "python",
@@ -156,6 +169,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("integer"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "rust",
@@ -166,6 +180,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("integer_literal"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "tsx",
@@ -176,6 +191,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number"),
         no_hoist: &[],
+        rewrites: false,
     },
     Grammar {
         name: "typescript",
@@ -186,6 +202,7 @@ pub static GRAMMARS: &[Grammar] = &[
         resweep: true,
         literal: one("number"),
         no_hoist: &[],
+        rewrites: false,
     },
 ];
 

@@ -35,6 +35,10 @@ pub enum Group<G> {
     /// group's inner edits freed (a function whose last use a hoisting removed) goes before
     /// the finer groups chip at it.
     Outer,
+    /// The C-like grammars' rewrites (a function inlined, an aggregate made scalars: see
+    /// `crate::rewrites`), each alone, right after the syntax groups: they need a text that
+    /// still parses as C, which the fallback's token edits soon make it not.
+    Rewrites,
     /// A group of the fallback language whose candidates are re-parsed, right after the syntax
     /// group (see [`SyntaxAware::checking_early`]).
     Checked(G),
@@ -65,6 +69,14 @@ impl Syntax {
     /// timeout or cancellation flag).
     pub fn parse(&self, text: &str) -> Option<tree_sitter::Tree> {
         self.grammar.parser().ok()?.parse(text, None)
+    }
+
+    /// The C-like rewrite sites of `text` (none for other grammars or an unparsable text).
+    pub fn rewrites(&self, text: &str) -> Listing {
+        match self.parse(text).filter(|_| self.grammar.rewrites) {
+            Some(tree) => Listing::plain(crate::rewrites::rewrite_sites(&tree, text)),
+            None => Listing::default(),
+        }
     }
 
     /// The number of `ERROR` and `MISSING` nodes of `text`'s parse (`usize::MAX` when it cannot
@@ -269,6 +281,9 @@ where
     fn groups(&self) -> Vec<Self::Group> {
         let fallback = self.fallback.groups();
         let mut groups = vec![Group::Syntax, Group::Outer];
+        if self.syntax.grammar.rewrites {
+            groups.push(Group::Rewrites);
+        }
         for (name, _) in self.early {
             let found = fallback
                 .iter()
@@ -283,6 +298,7 @@ where
         match group {
             Group::Syntax => "syntax",
             Group::Outer => "syntax-outer",
+            Group::Rewrites => "syntax-rewrites",
             Group::Checked(group) => {
                 let name = self.fallback.group_name(group);
                 self.early
@@ -309,6 +325,11 @@ where
                 skip_failed: true,
                 ..Policy::default()
             },
+            // Failed on an unchanged neighbourhood: not tried again.
+            Group::Rewrites => Policy {
+                skip_failed: true,
+                ..Policy::default()
+            },
             Group::Checked(group) | Group::Other(group) => self.fallback.policy(group),
         }
     }
@@ -325,7 +346,7 @@ where
                 resweep: self.syntax.grammar.resweep,
                 stop_after_fruitless: Some(2),
             },
-            Group::Outer => LevelPolicy::default(),
+            Group::Outer | Group::Rewrites => LevelPolicy::default(),
             Group::Checked(group) | Group::Other(group) => self.fallback.level_policy(group),
         }
     }
@@ -335,6 +356,7 @@ where
     fn sweeps(&self, group: Self::Group) -> bool {
         match group {
             Group::Syntax | Group::Outer => false,
+            Group::Rewrites => true,
             Group::Checked(group) | Group::Other(group) => self.fallback.sweeps(group),
         }
     }
@@ -351,6 +373,7 @@ where
         let sites = match group {
             Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
             Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
+            Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),
             Group::Checked(group) | Group::Other(group) => {
                 Sites::Other(self.fallback.prepare(text, group))
             }
@@ -369,7 +392,7 @@ where
     /// names and blanks).
     fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
         match group {
-            Group::Syntax | Group::Outer => {
+            Group::Syntax | Group::Outer | Group::Rewrites => {
                 let first = *self.fallback.groups().first()?;
                 self.fallback.fruitless_key(text, first)
             }
@@ -380,6 +403,7 @@ where
     fn learns_prior(&self, group: Self::Group) -> bool {
         match group {
             Group::Syntax | Group::Outer => true,
+            Group::Rewrites => false,
             Group::Checked(group) | Group::Other(group) => self.fallback.learns_prior(group),
         }
     }
@@ -387,7 +411,7 @@ where
     fn prior_fallback(&self, group: Self::Group) -> Option<Self::Group> {
         match group {
             Group::Other(group) => self.fallback.prior_fallback(group).map(Group::Other),
-            Group::Syntax | Group::Outer | Group::Checked(_) => None,
+            Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => None,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod facts;
 pub mod grammars;
 pub mod language;
 mod names;
+pub mod rewrites;
 pub mod sites;
 #[cfg(test)]
 mod tests;

@@ -90,6 +90,14 @@ impl Listing {
         listing
     }
 
+    /// A listing of `sites` that delete no list elements (their ranges as they are).
+    pub fn plain(sites: Vec<Site>) -> Listing {
+        Listing {
+            sites,
+            ..Listing::default()
+        }
+    }
+
     /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).
     pub fn is_deferred(&self, site: &Site) -> bool {
         let key = (site.range.start, site.range.end, site.replacement.clone());

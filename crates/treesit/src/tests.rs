@@ -400,6 +400,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
         [
             Group::Syntax,
             Group::Outer,
+            Group::Rewrites,
             Group::Checked(()),
             Group::Other(())
         ]

@@ -200,3 +200,49 @@ fn list_languages_names_every_grammar_and_language_overrides_the_extension() {
         .unwrap();
     assert_fails(&bad, 2, "unknown --language cobol");
 }
+
+#[test]
+fn c_functions_are_inlined_and_an_array_of_structs_made_one_scalar() {
+    // A wrong value computed through a helper function and an array of accounts, judged by
+    // gcc and the program's output (the bench's c_wrong_value in small). Without warnings: a
+    // body that lost its `return` still "returns" its last value at -O0.
+    let source = "#include <stdio.h>\n\
+        struct account { long balance; int kind; };\n\
+        static struct account accounts[4];\n\
+        static long fee(long amount)\n{\n    long f = amount / 100;\n    return f > 0 ? f : 1;\n}\n\
+        int main(void)\n{\n    int bank = 2;\n    accounts[bank].balance = 7300;\n\
+        accounts[bank].balance -= fee(accounts[bank].balance);\n\
+        printf(\"bank %ld\\n\", accounts[bank].balance);\n    return 0;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("ledger.c"), source).unwrap();
+    let test = "grep -q 7227 ledger.c && exit 1\n\
+        gcc -Werror=return-type -Werror=implicit-int ledger.c -o prog 2>/dev/null || exit 1\n\
+        ./prog | grep -q 'bank 7227'";
+    support::script(dir.path(), "test.sh", &format!("#!/bin/sh\n{test}\n"));
+    let args = [
+        "./test.sh",
+        "ledger.c",
+        "-o",
+        "small.c",
+        "-q",
+        "--stats-json",
+        "stats.json",
+    ];
+    reduce(dir.path(), &args);
+    let small = fs::read_to_string(dir.path().join("small.c")).unwrap();
+    let stats = support::json(&dir.path().join("stats.json"));
+    // Both rewrites were accepted: `fee` inlined (no function but main is left) and the
+    // array made one scalar (no `[` is left: C-Vise's `accounts_0_0`).
+    let rewrites = stats["passes"]["syntax-rewrites"]["accepted"].as_u64();
+    assert!(rewrites >= Some(2), "{stats}\n{small}");
+    assert!(!small.contains('['), "{small}");
+    assert_eq!(small.matches('{').count(), 1, "{small}");
+    let check = tempfile::tempdir().unwrap();
+    fs::write(check.path().join("ledger.c"), &small).unwrap();
+    let status = Command::new("sh")
+        .args(["-c", test])
+        .current_dir(check.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "the result does not reproduce: {small}");
+}

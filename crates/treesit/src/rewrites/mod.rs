@@ -1,0 +1,99 @@
+//! Rewrites beyond what a grammar lets go or hoist, for the C-like grammars
+//! ([`crate::Grammar::rewrites`]): what C-Reduce's and C-Vise's `clang_delta` does that
+//! deletions cannot, each as one site that edits several places at once: a function inlined
+//! into all its calls ([`inline`]) and an aggregate variable whose accesses all name a field
+//! (or an element) made one scalar per field ([`scalars`]). Such sites are few (one per
+//! function or variable) and each is tried alone (swept): they change what a program computes
+//! only where a reduction may (merging the elements of an array), and a predicate decides.
+
+pub mod inline;
+pub mod scalars;
+
+use std::ops::Range;
+
+use minrepro_text::Site;
+use tree_sitter::{Node, Tree};
+
+pub use inline::INLINE;
+pub use scalars::SCALARIZE;
+
+/// The rewrite sites of `tree` (a parse of `text`): inlinings, then scalarisations.
+pub fn rewrite_sites(tree: &Tree, text: &str) -> Vec<Site> {
+    let mut sites = inline::inline_sites(tree, text);
+    sites.extend(scalars::scalar_sites(tree, text));
+    sites
+}
+
+/// Whether `node` lies inside `outer`.
+fn within(node: Node<'_>, outer: Node<'_>) -> bool {
+    outer.start_byte() <= node.start_byte() && node.end_byte() <= outer.end_byte()
+}
+
+/// The named children of `node`.
+fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
+}
+
+/// Every node of `node`'s subtree (itself included) that `pick` selects, in text order.
+fn collect<'t>(node: Node<'t>, pick: &mut dyn FnMut(Node<'t>) -> bool, out: &mut Vec<Node<'t>>) {
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(next) = stack.pop() {
+        if pick(next) {
+            out.push(next);
+        }
+        let children: Vec<Node<'t>> = next.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+/// The identifiers (`kind`: `identifier`) of `node`'s subtree named `name`.
+fn named<'t>(node: Node<'t>, name: &str, text: &str) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    collect(
+        node,
+        &mut |n| n.kind() == "identifier" && &text[n.byte_range()] == name,
+        &mut found,
+    );
+    found
+}
+
+/// The name a declarator declares (`*p`, `x = 1`, `a[3]`), if it is a plain one.
+fn declared_name<'t>(declarator: Node<'_>, text: &'t str) -> Option<&'t str> {
+    match declarator.kind() {
+        "identifier" => Some(&text[declarator.byte_range()]),
+        "pointer_declarator" | "init_declarator" | "array_declarator" => {
+            declared_name(declarator.child_by_field_name("declarator")?, text)
+        }
+        _ => None,
+    }
+}
+
+/// One site of `kind` applying every edit (disjoint ranges) at once: the text from the first
+/// edit's start to the last one's end, edited; `None` when edits overlap.
+fn combined(
+    kind: &'static str,
+    text: &str,
+    mut edits: Vec<(Range<usize>, String)>,
+) -> Option<Site> {
+    edits.sort_by_key(|(r, _)| r.start);
+    if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
+        return None;
+    }
+    let start = edits.first()?.0.start;
+    let end = edits.last()?.0.end;
+    let mut replacement = String::new();
+    let mut at = start;
+    for (range, by) in &edits {
+        replacement.push_str(&text[at..range.start]);
+        replacement.push_str(by);
+        at = range.end;
+    }
+    Some(Site {
+        kind,
+        range: start..end,
+        replacement,
+    })
+}
+#[cfg(test)]
+mod tests;
