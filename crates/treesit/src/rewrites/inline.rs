@@ -286,10 +286,11 @@ fn inline_call(
         .copied()
         .collect::<Vec<_>>()
         .join(&format!("\n{indent}"));
-    let replacement = if in_block || prelude.is_empty() {
-        joined
-    } else {
-        format!("{{\n{joined}\n}}")
+    // A branch or loop body needs a statement: braces around the prelude, or `;` for none.
+    let replacement = match (in_block, prelude.is_empty(), joined.is_empty()) {
+        (true, _, _) | (false, true, false) => joined,
+        (false, true, true) => ";".to_owned(),
+        (false, false, _) => format!("{{\n{joined}\n}}"),
     };
     Some((host.byte_range(), replacement))
 }

@@ -37,6 +37,13 @@ fn a_void_call_in_an_unbraced_branch_gets_braces_and_an_assigned_parameter_a_loc
 }
 
 #[test]
+fn a_call_of_an_empty_function_as_a_branch_becomes_an_empty_statement() {
+    let text = "void nop(int a) { }\nint main(void) { if (1) nop(2); return 0; }\n";
+    let expected = "int main(void) { if (1) ; return 0; }\n";
+    assert_eq!(rewritten(text, INLINE), [expected]);
+}
+
+#[test]
 fn a_pure_function_is_inlined_into_every_call_at_once() {
     let text = "int sq(int v) { return v * v; }\nint main(void) { int a = sq(2); return sq(a) + sq(a + 1); }\n";
     let expected = "int main(void) { int a = (2 * 2); return (a * a) + ((a + 1) * (a + 1)); }\n";
