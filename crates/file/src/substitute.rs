@@ -5,6 +5,12 @@
 //! name that is there anyway (`g k()`) lets the declaration go; `long f = f / 0` needs `f`
 //! declared where `0 / 0` does not; `"tier": {}` is a token larger than `"tier": 0`. Neither a
 //! removal nor a rename (to an unused name) reaches those texts.
+//!
+//! On larger texts only the cheap subset that matters there is offered: a word that is a whole
+//! element of a bracketed comma-separated list (`{ag, ac, 3300}`) and occurs elsewhere too
+//! becomes `0`, so that an argument or field the reproducer no longer reads stops naming a
+//! declaration, which can then go (bench/text's c_wrong_value ends with
+//! `int ag; … z[n++]=(struct h){ag,ac,3300};`).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -25,6 +31,11 @@ pub const SUBSTITUTE_MAX_TOKENS: usize = 32;
 /// the sites stay a few per distinct word named twice.
 pub const SUBSTITUTE_TWICE_MAX_TOKENS: usize = 128;
 
+/// Tokens before a word that make it the first or a later element of a bracketed list.
+const LIST_OPENERS: [&str; 4] = ["(", "[", "{", ","];
+/// Tokens after a word that end its element.
+const LIST_CLOSERS: [&str; 4] = [",", ")", "]", "}"];
+
 /// The number every word may also become.
 const ZERO: &str = "0";
 
@@ -34,11 +45,12 @@ fn shortlex(word: &str) -> (usize, &str) {
     (word.len(), word)
 }
 
-/// Every empty bracket pair (`()`, `[]`, `{}`, blanks inside allowed) replaced by `0`, and, on
-/// a text of at most [`SUBSTITUTE_MAX_TOKENS`] counted tokens, every word occurrence replaced by
-/// `0` and by every distinct smaller word of the text (shortlex order, the smallest first), on
+/// Every empty bracket pair (`()`, `[]`, `{}`, blanks inside allowed) replaced by `0`; on a
+/// text of at most [`SUBSTITUTE_MAX_TOKENS`] counted tokens, every word occurrence replaced by
+/// `0` and by every distinct smaller word of the text (shortlex order, the smallest first); on
 /// one of at most [`SUBSTITUTE_TWICE_MAX_TOKENS`] only the occurrences of words named exactly
-/// twice; by position.
+/// twice; on a larger text than [`SUBSTITUTE_MAX_TOKENS`], every list word (see
+/// [`list_words`]) replaced by `0` too (once); by position.
 pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
     let small = counted.len() <= SUBSTITUTE_MAX_TOKENS;
@@ -50,6 +62,13 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
     // Which words are offered replacements: every word of a small text, the words named
     // exactly twice of a mid-size one.
     let offered = |word: &str| small || (mid && occurrences.get(word) == Some(&2));
+    let mut listed = if small {
+        Vec::new()
+    } else {
+        list_words(text, &counted)
+    }
+    .into_iter()
+    .peekable();
     let words = counted
         .iter()
         .filter(|t| (small || mid) && t.kind == Kind::Word);
@@ -72,10 +91,21 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
                 replacement: ZERO.to_owned(),
             });
         }
+        let zeroed = listed.next_if_eq(&i).is_some();
+        if zeroed {
+            sites.push(Site {
+                kind: "zero-list-word",
+                range: token.range.clone(),
+                replacement: ZERO.to_owned(),
+            });
+        }
         if token.kind != Kind::Word || !offered(here) {
             continue;
         }
         for &(_, smaller) in distinct.range(..shortlex(here)) {
+            if zeroed && smaller == ZERO {
+                continue;
+            }
             sites.push(Site {
                 kind: "substitute-word",
                 range: token.range.clone(),
@@ -84,6 +114,27 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
         }
     }
     sites
+}
+
+/// The indices (into `counted`) of the words that are a whole element of a bracketed
+/// comma-separated list (the previous counted token is one of [`LIST_OPENERS`], the next one of
+/// [`LIST_CLOSERS`]) and occur more than once in the text: a word named once declares nothing
+/// another token needs, so making it `0` gains nothing later. Each such site is one run a round
+/// until it fails (then it is skipped while its neighbouring tokens stay the same).
+fn list_words(text: &str, counted: &[&Token]) -> Vec<usize> {
+    let word = |t: &Token| (t.kind == Kind::Word).then(|| &text[t.range.clone()]);
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for w in counted.iter().filter_map(|t| word(t)) {
+        *uses.entry(w).or_insert(0) += 1;
+    }
+    let is = |i: Option<usize>, set: &[&str]| {
+        i.and_then(|i| counted.get(i))
+            .is_some_and(|t| set.contains(&&text[t.range.clone()]))
+    };
+    (0..counted.len())
+        .filter(|&i| word(counted[i]).is_some_and(|w| uses[w] > 1))
+        .filter(|&i| is(i.checked_sub(1), &LIST_OPENERS) && is(Some(i + 1), &LIST_CLOSERS))
+        .collect()
 }
 
 #[cfg(test)]
@@ -183,12 +234,53 @@ mod tests {
         assert!(apply(&text, &[freed]).ends_with("q: Vec<S> } x"));
         let large = format!("{text}{}", "b; ".repeat(SUBSTITUTE_TWICE_MAX_TOKENS));
         assert!(sites(&large).iter().all(|s| s.kind != "substitute-word"));
+        // A list word named twice is made `0` once, by the list-word site.
+        let listed = format!("{text} f(x);");
+        let zeros: Vec<&str> = sites(&listed)
+            .iter()
+            .filter(|s| s.replacement == "0" && s.range.start == listed.rfind('x').unwrap())
+            .map(|s| s.kind)
+            .collect();
+        assert_eq!(zeros, ["zero-list-word"]);
     }
 
     #[test]
-    fn no_word_is_offered_on_larger_texts_or_without_words() {
+    fn on_larger_texts_only_repeated_list_words_become_zero() {
+        let text = format!(
+            "{}int ag; int ac; z=(struct h){{ag,ac,3300}}; f(ag); g[ac]; f(once); f(ag+1); x=ag,y;",
+            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS)
+        );
+        let all = sites(&text);
+        let at: Vec<(&str, usize)> = all.iter().map(|s| (s.kind, s.range.start)).collect();
+        let expected: Vec<(&str, usize)> = ["{ag", ",ac", "(ag)", "[ac"]
+            .iter()
+            .map(|w| ("zero-list-word", text.find(w).unwrap() + 1))
+            .collect();
+        assert_eq!(at, expected);
+        let zeroed = apply(&text, &all.iter().collect::<Vec<_>>());
+        assert!(
+            zeroed.ends_with("{0,0,3300}; f(0); g[0]; f(once); f(ag+1); x=ag,y;"),
+            "{zeroed}"
+        );
+        assert!(zeroed.contains("int ag; int ac;"), "{zeroed}");
+        // A small text keeps its word substitutions (`ag` -> `0`, `f`), with no second site
+        // for a list word.
+        let small = sites("int ag; f(ag, 1);");
+        let ag = "int ag; f(".len();
+        let kinds: Vec<&str> = small
+            .iter()
+            .filter(|s| s.range.start == ag)
+            .map(|s| s.kind)
+            .collect();
+        assert_eq!(kinds, ["substitute-word", "substitute-word"]);
+    }
+
+    #[test]
+    fn no_word_is_offered_on_larger_texts_outside_lists_or_without_words() {
         let large = "int a; ".repeat(SUBSTITUTE_MAX_TOKENS);
         assert!(sites(&large).is_empty());
+        let once = format!("{large}f(a0, b);");
+        assert!(sites(&once).is_empty());
         assert!(sites("42 + \"b\"").is_empty());
         let only_zero: Vec<String> = sites("a a;").into_iter().map(|s| s.replacement).collect();
         assert_eq!(only_zero, ["0", "0"]);
