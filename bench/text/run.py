@@ -23,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,15 +36,22 @@ sys.path.insert(0, str(TEXT / "support"))
 from measure import measure  # noqa: E402
 
 TOOLS = ["minrepro", "minrepro-plain", "treereduce", "cvise-not-c", "cvise", "creduce",
-         "shrinkray", "picire", "lithium"]
+         "shrinkray", "picire", "lithium", "picireny"]
 # treereduce's per-language binaries (published for these grammars), by case language.
 TREEREDUCE = {"c": "treereduce-c", "rust": "treereduce-rust", "java": "treereduce-java",
               "javascript": "treereduce-javascript"}
 TREEREDUCE_ROOT = REPO / "bench" / "out" / "treereduce"
+# picireny's ANTLR grammars (its own package ships none), by case language: (file in
+# support/grammars, start rule). Only JSON: no other grammar is at hand here.
+PICIRENY = {"json": ("JSON.g4", "json")}
+# The ANTLR tool as one jar (picireny runs `java -jar`), made from Debian's antlr4 jars:
+# picireny's own download of it (antlerinator) needs the ANTLR site.
+ANTLR_JAR = REPO / "bench" / "out" / "antlr4-complete.jar"
+ANTLR_PARTS = ["stringtemplate4", "antlr4", "antlr4-runtime", "antlr3-runtime", "treelayout"]
 # Tools that reduce without knowing the language: the done-when bar compares against these.
 LANGUAGE_INDEPENDENT = ["cvise-not-c", "shrinkray", "picire", "lithium"]
 # Tools that reduce one file only.
-SINGLE_FILE = {"picire", "lithium", "treereduce"}
+SINGLE_FILE = {"picire", "lithium", "treereduce", "picireny"}
 # Tools run only on C and C++ cases (their passes are C passes).
 C_ONLY = {"cvise", "creduce"}
 
@@ -63,6 +71,21 @@ def install(tools):
     if ({"picire", "lithium"} & set(tools)) and not (VENV / "bin" / "lithium").exists():
         sh([sys.executable, "-m", "venv", str(VENV)])
         sh([str(VENV / "bin" / "pip"), "install", "-q", "picire", "lithium-reducer"])
+    if "picireny" in tools and not (VENV / "bin" / "picireny").exists():
+        if not (VENV / "bin" / "pip").exists():
+            sh([sys.executable, "-m", "venv", str(VENV)])
+        sh([str(VENV / "bin" / "pip"), "install", "-q", "picireny"])
+    if "picireny" in tools and not ANTLR_JAR.exists():
+        if not Path("/usr/share/java/antlr4.jar").exists():
+            sh(["apt-get", "install", "-y", "--no-install-recommends", "antlr4"],
+               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        with tempfile.TemporaryDirectory() as tmp:
+            for part in ANTLR_PARTS:
+                sh(["unzip", "-q", "-o", f"/usr/share/java/{part}.jar", "-x", "META-INF/*",
+                    "-d", tmp])
+            manifest = Path(tmp) / "manifest.txt"
+            manifest.write_text("Main-Class: org.antlr.v4.Tool\n")
+            sh(["jar", "cfm", str(ANTLR_JAR), str(manifest), "-C", tmp, "."])
     if "treereduce" in tools and not (TREEREDUCE_ROOT / "bin" / "treereduce-c").exists():
         # Its binaries are separate crates; a failed build leaves the tool out.
         subprocess.run(["cargo", "install", "--root", str(TREEREDUCE_ROOT),
@@ -148,6 +171,14 @@ def command(tool, case, test, work, out, args):
         wrapper.chmod(0o755)
         return ([str(VENV / "bin" / "picire"), "-i", str(work / files[0]), "--test",
                  str(wrapper), "-a", "line", "-o", str(out)], work.parent, out)
+    if tool == "picireny":
+        wrapper = work.parent / "picireny-test.sh"
+        wrapper.write_text(f'#!/bin/sh\nexec {" ".join(runner)} {test} {files[0]} "$1"\n')
+        wrapper.chmod(0o755)
+        grammar, start = PICIRENY[case["language"]]
+        return ([str(VENV / "bin" / "picireny"), "-i", str(work / files[0]), "--test",
+                 str(wrapper), "-g", str(TEXT / "support" / "grammars" / grammar), "-s", start,
+                 "--antlr", str(ANTLR_JAR), "-o", str(out)], work.parent, out)
     if tool == "lithium":
         return ([str(VENV / "bin" / "lithium"), "--lines", str(TEXT / "support" / "in_copy.py"),
                  str(test), files[0], str(work / files[0])], work.parent, work)
@@ -439,6 +470,8 @@ def main():
             if tool in SINGLE_FILE and len(case["files"]) > 1:
                 continue
             if tool == "shrinkray" and not (VENV312 / "bin" / "shrinkray").exists():
+                continue
+            if tool == "picireny" and case.get("language") not in PICIRENY:
                 continue
             if tool == "treereduce" and not (
                     case.get("language") in TREEREDUCE and
