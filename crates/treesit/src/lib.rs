@@ -5,11 +5,13 @@
 //! `Language` that puts those sites before a language-independent fallback's groups and refuses
 //! every syntax-group candidate whose re-parse has more `ERROR`/`MISSING` nodes than the text
 //! it came from. A site that likely leaves a name undeclared (module `names`) or replaces a
-//! name by a literal starts from a higher ProbDD prior: tried after the others, alone.
+//! name by a literal starts from a higher ProbDD prior: tried after the others, alone. For the
+//! C-like grammars, [`rewrites`] adds what deletions cannot do (C-Reduce's `clang_delta`): a
+//! function inlined into its calls, an aggregate variable made scalars.
 //!
 //! One implementation serves every grammar: grammars differ only in their node-types facts and
-//! a small table: list separators, the number literal a name may become, and whether the syntax
-//! group re-sweeps its levels.
+//! a small table: list separators, the number literal a name may become, whether the syntax
+//! group re-sweeps its levels, and whether C's rewrites apply.
 
 pub mod facts;
 pub mod grammars;

@@ -42,7 +42,7 @@ const PRIMARY: [&str; 11] = [
     "parenthesized_expression",
 ];
 
-/// Statements a call may sit in (outermost statement of the call).
+/// Kinds the nearest statement around a call may have for the call to be inlined.
 const HOSTS: [&str; 4] = [
     "expression_statement",
     "declaration",
