@@ -21,7 +21,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, declared_name, named, named_children, within};
+use super::{collect, combined, declared_name, named, named_children, within, Identifiers};
 use crate::sites::lines_of;
 
 /// Kind of the inlining of a function into all its calls.
@@ -53,8 +53,7 @@ const HOSTS: [&str; 4] = [
 /// One site per function of `tree` (a parse of `text`) that can be inlined into all its calls.
 pub fn inline_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut identifiers = Vec::new();
-    collect(root, &mut |n| n.kind() == "identifier", &mut identifiers);
+    let identifiers = Identifiers::new(root, text);
     let mut sites = Vec::new();
     for definition in named_children(root) {
         if definition.kind() != "function_definition" || definition.has_error() {
@@ -84,13 +83,14 @@ struct Function<'t> {
 /// The site inlining `definition` into its calls, if every use of its name allows it.
 fn inline_function<'t>(
     definition: Node<'t>,
-    identifiers: &[Node<'t>],
+    identifiers: &Identifiers<'t>,
     text: &'t str,
 ) -> Option<Site> {
     let function = function(definition, text)?;
     let mut calls = Vec::new();
-    for &use_ in identifiers {
-        if &text[use_.byte_range()] != function.name || within(use_, definition) {
+    let root = definition.parent()?;
+    for use_ in identifiers.named_within(function.name, root) {
+        if within(use_, definition) {
             continue;
         }
         let parent = use_.parent()?;

@@ -9,6 +9,7 @@
 pub mod inline;
 pub mod scalars;
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use minrepro_text::Site;
@@ -44,6 +45,37 @@ fn collect<'t>(node: Node<'t>, pick: &mut dyn FnMut(Node<'t>) -> bool, out: &mut
         }
         let children: Vec<Node<'t>> = next.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
+    }
+}
+
+/// Every identifier (`kind`: `identifier`) of a tree by its text, in text order: looked up once
+/// per function or variable instead of walking the tree again (a generated file has thousands).
+struct Identifiers<'t>(HashMap<&'t str, Vec<Node<'t>>>);
+
+impl<'t> Identifiers<'t> {
+    /// The identifiers of `root`'s subtree (`text` is its source).
+    fn new(root: Node<'t>, text: &'t str) -> Identifiers<'t> {
+        let mut all = Vec::new();
+        collect(root, &mut |n| n.kind() == "identifier", &mut all);
+        let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+        for node in all {
+            by_name
+                .entry(&text[node.byte_range()])
+                .or_default()
+                .push(node);
+        }
+        Identifiers(by_name)
+    }
+
+    /// The identifiers named `name` inside `scope`.
+    fn named_within(&self, name: &str, scope: Node<'_>) -> Vec<Node<'t>> {
+        self.0.get(name).map_or(Vec::new(), |nodes| {
+            nodes
+                .iter()
+                .copied()
+                .filter(|n| within(*n, scope))
+                .collect()
+        })
     }
 }
 

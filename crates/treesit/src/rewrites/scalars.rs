@@ -15,7 +15,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, named, named_children};
+use super::{collect, combined, named_children, Identifiers};
 
 /// Kind of the scalarisation of an aggregate variable.
 pub const SCALARIZE: &str = "scalarize";
@@ -33,9 +33,10 @@ pub fn scalar_sites(tree: &Tree, text: &str) -> Vec<Site> {
         &mut leaves,
     );
     let taken: HashSet<&str> = leaves.iter().map(|n| &text[n.byte_range()]).collect();
+    let identifiers = Identifiers::new(root, text);
     declarations
         .into_iter()
-        .flat_map(|declaration| scalarize(declaration, root, &taken, text))
+        .flat_map(|declaration| scalarize(declaration, root, &identifiers, &taken, text))
         .collect()
 }
 
@@ -44,6 +45,7 @@ pub fn scalar_sites(tree: &Tree, text: &str) -> Vec<Site> {
 fn scalarize(
     declaration: Node<'_>,
     root: Node<'_>,
+    identifiers: &Identifiers<'_>,
     taken: &HashSet<&str>,
     text: &str,
 ) -> Vec<Site> {
@@ -53,7 +55,7 @@ fn scalarize(
     let mut sites = Vec::new();
     // Each access (the indexing, if an array) of the variable.
     let mut bases = Vec::new();
-    for use_ in named(variable.scope, variable.name, text) {
+    for use_ in identifiers.named_within(variable.name, variable.scope) {
         if use_.id() == variable.node.id() {
             continue;
         }
