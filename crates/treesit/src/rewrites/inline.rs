@@ -21,7 +21,9 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, declared_name, named, named_children, within, Identifiers};
+use super::{
+    collect, combined, declarators, declared_name, named, named_children, within, Identifiers,
+};
 use crate::sites::lines_of;
 
 /// Kind of the inlining of a function into all its calls.
@@ -173,15 +175,10 @@ fn function<'t>(definition: Node<'t>, text: &'t str) -> Option<Function<'t>> {
     if mentioned.contains(&text[name.byte_range()]) {
         return None;
     }
-    let mut locals = HashSet::new();
-    let mut declarations = Vec::new();
-    collect(body, &mut |n| n.kind() == "declaration", &mut declarations);
-    for declaration in declarations {
-        let mut cursor = declaration.walk();
-        for declarator in declaration.children_by_field_name("declarator", &mut cursor) {
-            locals.insert(declared_name(declarator, text)?);
-        }
-    }
+    let locals = declarators(body, &["declaration"])
+        .into_iter()
+        .map(|d| declared_name(d, text))
+        .collect::<Option<HashSet<&str>>>()?;
     Some(Function {
         name: &text[name.byte_range()],
         parameters,
@@ -211,6 +208,12 @@ fn inline_call(
     let mut caller_names = Vec::new();
     collect(caller, &mut |n| n.kind() == "identifier", &mut caller_names);
     let caller_names: HashSet<&str> = caller_names.iter().map(|n| &text[n.byte_range()]).collect();
+    // The caller's parameters and locals.
+    let caller_declared: HashSet<&str> =
+        declarators(caller, &["declaration", "parameter_declaration"])
+            .into_iter()
+            .filter_map(|d| declared_name(d, text))
+            .collect();
     // Parameters substituted by their arguments, or declared as locals.
     let mut copies = String::new();
     let mut substitutions: Vec<(&str, String)> = Vec::new();
@@ -219,7 +222,7 @@ fn inline_call(
         let argument_text = &text[argument.byte_range()];
         let uses = named(function.body, name, text);
         let effects = has_side_effects(*argument);
-        if assigned(function.body, name, text) || (effects && uses.len() > 1) {
+        if assigned(&uses) || (effects && uses.len() > 1) {
             copies.push_str(&format!("{declaration} = {argument_text};\n"));
             locals.insert(name);
         } else {
@@ -231,7 +234,7 @@ fn inline_call(
     if locals.iter().any(|l| caller_names.contains(l))
         || function.mentioned.iter().any(|m| {
             let parameter = function.parameters.iter().any(|(_, p)| p == m);
-            !locals.contains(m) && !parameter && caller_declares(caller, m, text)
+            !locals.contains(m) && !parameter && caller_declared.contains(m)
         })
     {
         return None;
@@ -385,9 +388,9 @@ fn parenthesized(node: Node<'_>, node_text: &str) -> String {
     }
 }
 
-/// Whether `node` assigns `name`, increments it or takes its address.
-fn assigned(node: Node<'_>, name: &str, text: &str) -> bool {
-    named(node, name, text).iter().any(|use_| {
+/// Whether one of `uses` (of a name) assigns it, increments it or takes its address.
+fn assigned(uses: &[Node<'_>]) -> bool {
+    uses.iter().any(|use_| {
         let Some(parent) = use_.parent() else {
             return false;
         };
@@ -411,23 +414,6 @@ fn has_side_effects(node: Node<'_>) -> bool {
     };
     collect(node, &mut |n| effect(n), &mut found);
     !found.is_empty()
-}
-
-/// Whether `caller` declares `name` (a parameter or a local).
-fn caller_declares(caller: Node<'_>, name: &str, text: &str) -> bool {
-    let mut declarations = Vec::new();
-    collect(
-        caller,
-        &mut |n| matches!(n.kind(), "declaration" | "parameter_declaration"),
-        &mut declarations,
-    );
-    declarations.iter().any(|declaration| {
-        let mut cursor = declaration.walk();
-        let found = declaration
-            .children_by_field_name("declarator", &mut cursor)
-            .any(|d| declared_name(d, text) == Some(name));
-        found
-    })
 }
 
 /// Whether `node` (the parent of a function's name) is a prototype's declarator.

@@ -90,15 +90,33 @@ fn named<'t>(node: Node<'t>, name: &str, text: &str) -> Vec<Node<'t>> {
     found
 }
 
-/// The name a declarator declares (`*p`, `x = 1`, `a[3]`), if it is a plain one.
-fn declared_name<'t>(declarator: Node<'_>, text: &'t str) -> Option<&'t str> {
+/// The leaf of `kind` a declarator declares (`*p`, `x = 1`, `a[3]`: an `identifier`, or a
+/// struct's `field_identifier`), if it is a plain one (not a function's).
+fn declarator_leaf<'t>(declarator: Node<'t>, kind: &str) -> Option<Node<'t>> {
     match declarator.kind() {
-        "identifier" => Some(&text[declarator.byte_range()]),
+        k if k == kind => Some(declarator),
         "pointer_declarator" | "init_declarator" | "array_declarator" => {
-            declared_name(declarator.child_by_field_name("declarator")?, text)
+            declarator_leaf(declarator.child_by_field_name("declarator")?, kind)
         }
         _ => None,
     }
+}
+
+/// The name a declarator declares, if it is a plain one (see [`declarator_leaf`]).
+fn declared_name<'t>(declarator: Node<'_>, text: &'t str) -> Option<&'t str> {
+    declarator_leaf(declarator, "identifier").map(|leaf| &text[leaf.byte_range()])
+}
+
+/// The declarators of every node of `kinds` (declarations) in `node`'s subtree.
+fn declarators<'t>(node: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
+    let mut declarations = Vec::new();
+    collect(node, &mut |n| kinds.contains(&n.kind()), &mut declarations);
+    let mut out = Vec::new();
+    for declaration in declarations {
+        let mut cursor = declaration.walk();
+        out.extend(declaration.children_by_field_name("declarator", &mut cursor));
+    }
+    out
 }
 
 /// One site of `kind` applying every edit (disjoint ranges) at once: the text from the first

@@ -15,7 +15,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, named_children, Identifiers};
+use super::{collect, combined, declarator_leaf, named_children, Identifiers};
 
 /// Kind of the scalarisation of an aggregate variable.
 pub const SCALARIZE: &str = "scalarize";
@@ -209,7 +209,7 @@ fn only_field<'t>(body: Node<'_>, text: &'t str) -> Option<&'t str> {
     for declaration in named_children(body).filter(|n| n.kind() == "field_declaration") {
         let mut cursor = declaration.walk();
         for declarator in declaration.children_by_field_name("declarator", &mut cursor) {
-            names.push(&text[field_name(declarator)?.byte_range()]);
+            names.push(&text[declarator_leaf(declarator, "field_identifier")?.byte_range()]);
         }
     }
     match names.as_slice() {
@@ -259,7 +259,7 @@ fn field_declaration(body: Node<'_>, field: &str, scalar: &str, text: &str) -> O
             .children_by_field_name("declarator", &mut cursor)
             .collect();
         for declarator in &declarators {
-            let Some(name) = field_name(*declarator) else {
+            let Some(name) = declarator_leaf(*declarator, "field_identifier") else {
                 continue;
             };
             if &text[name.byte_range()] != field {
@@ -272,15 +272,4 @@ fn field_declaration(body: Node<'_>, field: &str, scalar: &str, text: &str) -> O
         }
     }
     None
-}
-
-/// The `field_identifier` a field declarator declares.
-fn field_name(declarator: Node<'_>) -> Option<Node<'_>> {
-    match declarator.kind() {
-        "field_identifier" => Some(declarator),
-        "pointer_declarator" | "array_declarator" => {
-            field_name(declarator.child_by_field_name("declarator")?)
-        }
-        _ => None,
-    }
 }
