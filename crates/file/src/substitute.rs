@@ -55,8 +55,9 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
     let counted: Vec<&Token> = tokens.iter().filter(|t| t.counts()).collect();
     let small = counted.len() <= SUBSTITUTE_MAX_TOKENS;
     let mid = !small && counted.len() <= SUBSTITUTE_TWICE_MAX_TOKENS;
+    // How often each word occurs (what larger texts' sites depend on).
     let mut occurrences: HashMap<&str, usize> = HashMap::new();
-    for token in counted.iter().filter(|t| t.kind == Kind::Word) {
+    for token in counted.iter().filter(|t| !small && t.kind == Kind::Word) {
         *occurrences.entry(&text[token.range.clone()]).or_default() += 1;
     }
     // Which words are offered replacements: every word of a small text, the words named
@@ -65,7 +66,7 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
     let mut listed = if small {
         Vec::new()
     } else {
-        list_words(text, &counted)
+        list_words(text, &counted, &occurrences)
     }
     .into_iter()
     .peekable();
@@ -121,12 +122,9 @@ pub fn substitution_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
 /// [`LIST_CLOSERS`]) and occur more than once in the text: a word named once declares nothing
 /// another token needs, so making it `0` gains nothing later. Each such site is one run a round
 /// until it fails (then it is skipped while its neighbouring tokens stay the same).
-fn list_words(text: &str, counted: &[&Token]) -> Vec<usize> {
+/// `uses`: how often each word occurs in the text.
+fn list_words(text: &str, counted: &[&Token], uses: &HashMap<&str, usize>) -> Vec<usize> {
     let word = |t: &Token| (t.kind == Kind::Word).then(|| &text[t.range.clone()]);
-    let mut uses: HashMap<&str, usize> = HashMap::new();
-    for w in counted.iter().filter_map(|t| word(t)) {
-        *uses.entry(w).or_insert(0) += 1;
-    }
     let is = |i: Option<usize>, set: &[&str]| {
         i.and_then(|i| counted.get(i))
             .is_some_and(|t| set.contains(&&text[t.range.clone()]))
