@@ -14,7 +14,8 @@ pub struct CommonArgs {
     /// candidates are accepted in the order a -j 1 run would accept them.
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// No progress output and no statistics (errors are still printed).
+    /// No progress output and no statistics; errors and the final line that names the output
+    /// (`wrote FILE …`) are still printed.
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
     /// Persistent outcome cache (versioned JSON, written atomically). It may not be an input,

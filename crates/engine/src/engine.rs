@@ -207,7 +207,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         verdict.map(|(outcome, _)| outcome).map_err(eval_error)
     }
 
-    /// Runs `passes` in order, again and again, until a complete round accepts nothing.
+    /// Runs `passes` in order, again and again, until a complete round accepts nothing (a
+    /// pass that [confirms](Pass::confirms) runs only in a round that has changed nothing so
+    /// far).
     /// `on_accept` sees every new current case (e.g. to save it).
     pub fn reduce(
         &mut self,
@@ -244,6 +246,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             let mut changed = false;
             self.stats.rounds += 1;
             for (index, pass) in passes.iter().enumerate() {
+                if changed && pass.confirms() {
+                    continue;
+                }
                 let name = pass.name();
                 self.progress.start_pass(&name);
                 let mut search = pass.search(&current);
@@ -254,8 +259,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     let dispatcher = dispatcher.as_deref_mut();
                     // The pass that runs next if this one ends now (a new round when this
                     // one changed something).
-                    let following = match passes.get(index + 1) {
-                        Some(pass) => Some(*pass),
+                    let later = passes[index + 1..].iter();
+                    let following = match later.copied().find(|p| !changed || !p.confirms()) {
+                        Some(pass) => Some(pass),
                         None if changed => passes.first().copied(),
                         None => None,
                     };

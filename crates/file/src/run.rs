@@ -224,6 +224,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
                 },
                 jobs,
+                rejudge: minrepro_text::Rejudge::Never,
             },
         )?;
         return Ok(format!(

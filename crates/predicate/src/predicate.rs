@@ -338,6 +338,12 @@ impl Predicate {
         self.timeout
     }
 
+    /// The configured timeout (`timeout_secs`), whatever [`Predicate::with_run_limit`] lowered
+    /// the run limit to.
+    pub fn full_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout_secs)
+    }
+
     /// blake3 of [`Predicate::describe`], hex: the configuration half of every cache key.
     pub fn config_digest(&self) -> &str {
         &self.digest
@@ -390,6 +396,20 @@ impl Predicate {
         lookup: &dyn Fn(&str) -> Option<String>,
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
+        self.evaluate_within(self.timeout, executor, workspace, lookup, cancel)
+    }
+
+    /// Like [`Predicate::evaluate_with`], each run cut at `limit` instead of the run limit (at
+    /// most the configured timeout), e.g. to judge once more a candidate that timed out.
+    pub fn evaluate_within(
+        &self,
+        limit: Duration,
+        executor: &dyn Executor,
+        workspace: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
+        let limit = limit.min(self.full_timeout());
         self.verify_identities()?;
         // Held for all runs of this evaluation: no other running evaluation gets its number.
         let slot = self.launch.acquire_slot();
@@ -413,7 +433,7 @@ impl Predicate {
             args: &args,
             cwd: self.working_dir.as_deref().unwrap_or(workspace),
             env: &env,
-            timeout: self.timeout,
+            timeout: limit,
             needle: self.acceptance.substring.as_deref().map(str::as_bytes),
             workspace_text: Some(&workspace_text),
             cancel,
@@ -433,7 +453,7 @@ impl Predicate {
                     stop_status = Some(Status::Timeout);
                     (
                         None,
-                        Some(format!("timed out after {} s", self.timeout.as_secs_f64())),
+                        Some(format!("timed out after {} s", limit.as_secs_f64())),
                     )
                 }
                 RunEnd::LaunchError(text) => {

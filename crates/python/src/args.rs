@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use minrepro_driver::{CommonArgs, PredicateArgs};
-use minrepro_text::{parse_timeout_factor, Strategy, TimeoutFactor};
+use minrepro_text::{parse_timeout_factor, Rejudge, Strategy, TimeoutFactor};
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,11 +39,16 @@ not end in one either. --any-exception turns the guard off.\n\
 Every candidate is valid Python (checked before it runs). A candidate is not run either when\n\
 it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
 more calls that do not fit the signature of the program's own function they call (it would die\n\
-with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
-ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
+with NameError, AttributeError or TypeError); what this guess refuses, and what a round\n\
+skips because it failed on an earlier text, is tried once more, one edit at a time, before the\n\
+reduction ends. Size is measured in Python tokens: every token of the lexer except comments and\n\
+the newlines of blank or continued lines, so NEWLINE, INDENT and DEDENT count, and an f-string\n\
+counts as its parts (`f\"a{b}\"`: start, `a`, `{`, `b`, `}`, end) as Python 3.12's `tokenize`\n\
+splits it (3.11's counts it as one token); ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
 string shortening may save bytes alone), and a method keeps its first parameter (`self`).\n\
 Rewrite groups (statement removals, canonicalizations, simplifications, integer halving, slow\n\
-removals) are applied in rounds until a whole round changes nothing;\n\
+removals) are applied in rounds until a whole round changes nothing (and a last round\n\
+searching as a fresh reduction of the result would changes nothing either);\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
 tries the text without whitespace-only lines (anywhere, frozen code included) and comment-only\n\
 lines (not freeze annotations, comments in frozen code, a #! line or an encoding declaration).\n\
@@ -141,6 +146,13 @@ pub struct PythonArgs {
         allow_hyphen_values = true
     )]
     pub timeout_factor: TimeoutFactor,
+    /// When a candidate that timed out at the --timeout-factor limit is run once more, at the
+    /// full --timeout, before it is rejected: `auto` when the machine is oversubscribed at that
+    /// moment (1-minute load average above its number of processors, so the limit measured on
+    /// the original may be too short); `always` (every hanging candidate then costs a whole
+    /// --timeout more); `never`. The summary says how many were re-judged.
+    #[arg(long = "rejudge-timeouts", value_name = "WHEN", default_value = "auto")]
+    pub rejudge_timeouts: Rejudge,
     /// Directory every candidate runs in [default: the directory minrepro was started in, as in
     /// AutoDD, so relative paths such as open("data.json") resolve as they did for the original].
     #[arg(long = "cwd", value_name = "DIR", conflicts_with = "isolated_cwd")]

@@ -138,6 +138,10 @@ impl Language for Python {
                 group,
                 Group::FastRemovals | Group::Simplifications | Group::SlowRemovals
             ),
+            // The result must be a fixpoint: the sites skipped after failing on an earlier
+            // text, and the candidates the name filter refuses by its guess, are tried once
+            // more, each alone, when a round changed nothing.
+            confirm: true,
         }
     }
 

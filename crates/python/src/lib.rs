@@ -54,14 +54,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let stats_file = args.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
     let python = interpreter.path.clone();
-    let runner = start_runner(args, &source, &python, &launch)?;
+    let runner = start_runner(args, &source, &python, &launch)?.map(Arc::new);
     let executor: &dyn Executor = match &runner {
-        Some(pool) => pool,
+        Some(pool) => &**pool,
         None => launch.executor(),
     };
 
     // First judge the original without the guard, to learn which exception it ends in.
-    let backend_tag = backend_tag(args, runner.as_ref());
+    let backend_tag = backend_tag(args, runner.as_deref());
     // The predicate with the exception guard `guard` (none: any ending).
     let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
         let config = predicate_config(
@@ -101,6 +101,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         stats_json: stats_file,
         strategy: args.strategy,
         jobs: args.common.jobs as usize,
+        rejudge: minrepro_text::Rejudge::Never,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
@@ -165,16 +166,17 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         working_dir.as_deref(),
         &temp,
         original_seconds,
-        &progress,
+        (runner.as_ref(), &progress),
     );
     job.predicate = &predicate;
+    job.rejudge = args.rejudge_timeouts;
     let reduced = reduce_text(language, job)?;
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
         reduced.size_after,
         reduced.size_before,
-        timeouts_note(reduced.timeouts, reduced.run_limit),
+        timeouts_note(&reduced.timeouts),
         how_to_run(args)
     ))
 }
@@ -184,7 +186,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
 /// the predicate runs the program), under a remote launcher (the program may need the nodes), or
 /// for a source in another encoding than UTF-8. A run may take as long as a predicate run
 /// (`--timeout`), or 50 times the original's run time when that is longer (the recording slows
-/// the program), at most ten times `--timeout`. Never less than `--timeout`: a shorter limit
+/// the program), at most ten times `--timeout`. Under the runner backend the runs fork from its
+/// warm helpers, as candidates do. Never less than `--timeout`: a shorter limit
 /// that a loaded machine overruns would make the values, and so the result, depend on the load.
 #[allow(clippy::too_many_arguments)]
 fn value_recorder(
@@ -195,7 +198,7 @@ fn value_recorder(
     working_dir: Option<&Path>,
     temp: &TempRoot,
     original_seconds: f64,
-    progress: &Progress,
+    (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
 ) -> Option<Arc<ValueRecorder>> {
     if args.no_value_substitution {
         return None;
@@ -226,12 +229,18 @@ fn value_recorder(
     // The last value (the evaluation closest before the failure), not only values every
     // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
     let last_values = true;
-    Some(Arc::new(ValueRecorder::new(
+    let recorder = ValueRecorder::new(
         program,
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
         last_values,
-    )))
+    );
+    // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
+    // interpreter would import the preloaded modules again for every recorded text.
+    Some(Arc::new(match runner {
+        Some(pool) => recorder.with_executor(Arc::clone(pool) as _),
+        None => recorder,
+    }))
 }
 
 /// The command that runs the result as the candidates were run (without `--predicate`: the

@@ -83,6 +83,29 @@ pub(crate) fn candidate_on<L: Language>(
     current: &L::Prepared,
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
+    build(group, state, (base, current), chosen, true)
+}
+
+/// The candidate applying `chosen` sites of `current` under the size and growth rules only,
+/// without [`Prepared::admissible`]'s guess (for the fixpoint check).
+pub(crate) fn unguessed_candidate<L: Language>(
+    group: L::Group,
+    state: &SharedState<L>,
+    current: &L::Prepared,
+    chosen: &[usize],
+) -> Option<Proposal<String>> {
+    build(group, state, (current, current), chosen, false)
+}
+
+/// The candidate applying `chosen` sites of `base`, judged against `current`, if it keeps the
+/// size and growth rules and, when `guessed`, is [admissible](Prepared::admissible).
+fn build<L: Language>(
+    group: L::Group,
+    state: &SharedState<L>,
+    (base, current): (&L::Prepared, &L::Prepared),
+    chosen: &[usize],
+    guessed: bool,
+) -> Option<Proposal<String>> {
     let on_base = std::ptr::eq(base, current) || base.source() == current.source();
     let (judged, current) = (current, current.source());
     let all = base.sites();
@@ -104,7 +127,7 @@ pub(crate) fn candidate_on<L: Language>(
     } else {
         size_key(size, text) < size_key(judged.size(), current)
     };
-    if !admissible || !base.admissible(&edited, (!on_base).then_some(judged)) {
+    if !admissible || (guessed && !base.admissible(&edited, (!on_base).then_some(judged))) {
         return None;
     }
     let text = edited.into_text();

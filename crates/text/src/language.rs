@@ -42,6 +42,13 @@ pub struct Policy {
     /// the size (for Python, `break` → `pass` or an operand wrapped in parentheses) makes the
     /// output no smaller and often harder to read.
     pub shrink_size: bool,
+    /// The group's sites are tried once more, each alone, before the reduction ends: when a
+    /// round changed nothing, the fixpoint check (`confirm`) sweeps them without the sites
+    /// skipped for failing on an earlier text ([`Policy::skip_failed`], fruitless searches)
+    /// and without [`Prepared::admissible`]'s guess (a static guess may order candidates, never
+    /// forbid one the predicate can judge). What it accepts starts another round, so the
+    /// result is a text on which no single site of these groups is interesting.
+    pub confirm: bool,
 }
 
 /// How a group searched level by level ([`Policy::levels`]) moves between levels (see

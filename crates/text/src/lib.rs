@@ -8,7 +8,7 @@
 //! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
 //! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
 //! or level by level (`levels`); admissible candidates in `candidate`, the passes' shared
-//! `state`, plus a last `tidy` pass), the candidate [`TextOracle`] and its
+//! `state`, plus a last `tidy` pass and the fixpoint check `confirm`), the candidate [`TextOracle`] and its
 //! reused [`Workspaces`], the background output [`Saver`], run limits (`limits`), and `run`: the
 //! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
 //! its language, its predicate and its command line. The modules are private; what a front end
@@ -75,6 +75,7 @@
 //! re-checks, the name filter as `admissible`).
 
 mod candidate;
+mod confirm;
 mod explain;
 mod language;
 mod levels;
@@ -95,13 +96,15 @@ mod tidy;
 mod workspace;
 
 pub use candidate::{candidate, line_identity};
+pub use confirm::ConfirmPass;
 pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
     size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
     Prepared, Site, SiteInfo, Strategy,
 };
 pub use limits::{
-    apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
+    apply_timeout_factor, parse_timeout_factor, slowdown, timeouts_note, Rejudge, TimeoutFactor,
+    TimeoutFactorError, Timeouts,
 };
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};

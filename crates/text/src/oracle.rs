@@ -13,13 +13,17 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::language::Language;
+use crate::limits::Rejudge;
 use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
-use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
+use minrepro_predicate::{
+    CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate, Status,
+};
 
 /// Judges candidate texts of language `L`.
 pub struct TextOracle<'a, L> {
@@ -34,6 +38,11 @@ pub struct TextOracle<'a, L> {
     timing_log: Option<PathBuf>,
     /// Sizes already measured (e.g. by the candidates' validity checks).
     sizes: Option<&'a Sizes>,
+    /// When a candidate that timed out is judged once more, at a longer limit.
+    rejudge: Rejudge,
+    /// Re-judged candidates: all, the interesting ones, those that timed out again; the
+    /// longest second limit and the milliseconds the second runs that timed out again cost.
+    rejudged: [AtomicUsize; 5],
 }
 
 impl<'a, L: Language> TextOracle<'a, L> {
@@ -53,7 +62,16 @@ impl<'a, L: Language> TextOracle<'a, L> {
             placeholders: Vec::new(),
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
             sizes: None,
+            rejudge: Rejudge::Never,
+            rejudged: Default::default(),
         }
+    }
+
+    /// Runs a candidate that timed out once more when `when` says so (at a longer limit, at
+    /// most the predicate's full timeout), and takes that verdict.
+    pub fn with_rejudge(mut self, when: Rejudge) -> Self {
+        self.rejudge = when;
+        self
     }
 
     /// Answers [`Oracle::size`] from `sizes` when it knows the text.
@@ -80,6 +98,21 @@ impl<'a, L: Language> TextOracle<'a, L> {
         self.executor = executor;
         self
     }
+
+    /// What re-judging cost so far (with the run limit and the candidates that timed out
+    /// filled in by the caller).
+    pub fn rejudged(&self) -> crate::limits::Timeouts {
+        let [all, interesting, again, longest, cost] =
+            self.rejudged.each_ref().map(|n| n.load(Ordering::Relaxed));
+        crate::limits::Timeouts {
+            rejudged: all,
+            rejudged_interesting: interesting,
+            rejudged_timed_out: again,
+            rejudge_limit: longest as f64 / 1000.0,
+            rejudge_cost: cost as f64 / 1000.0,
+            ..Default::default()
+        }
+    }
 }
 
 impl<L: Language> Oracle<String> for TextOracle<'_, L> {
@@ -93,6 +126,44 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
+        let predicate = self.predicate;
+        let outcome = self.run(predicate.run_limit(), case, cancel)?;
+        if outcome.status != Status::Timeout {
+            return Ok(outcome);
+        }
+        let limit = self
+            .rejudge
+            .limit(predicate.run_limit(), predicate.full_timeout());
+        let Some(limit) = limit else {
+            return Ok(outcome);
+        };
+        let again = self.run(limit, case, cancel)?;
+        let millis = limit.as_millis() as usize;
+        let counted = match again.status {
+            Status::Interesting => Some(1),
+            Status::Timeout => Some(2),
+            _ => None,
+        };
+        self.rejudged[0].fetch_add(1, Ordering::Relaxed);
+        if let Some(i) = counted {
+            self.rejudged[i].fetch_add(1, Ordering::Relaxed);
+        }
+        self.rejudged[3].fetch_max(millis, Ordering::Relaxed);
+        if again.status == Status::Timeout {
+            self.rejudged[4].fetch_add(millis, Ordering::Relaxed);
+        }
+        Ok(again)
+    }
+}
+
+impl<L: Language> TextOracle<'_, L> {
+    /// One judgement of `case`, each run cut at `limit`.
+    fn run(
+        &self,
+        limit: std::time::Duration,
+        case: &String,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
         let bytes = self.language.encode(case).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
         })?;
@@ -116,7 +187,7 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
         let started = SystemTime::now();
         let outcome =
             self.predicate
-                .evaluate_with(self.executor, workspace.path(), &lookup, cancel);
+                .evaluate_within(limit, self.executor, workspace.path(), &lookup, cancel);
         let ended = SystemTime::now();
         self.workspaces.give_back(workspace);
         if let Some(log) = &self.timing_log {
@@ -187,6 +258,7 @@ mod tests {
             skip_failed: false,
             may_grow: false,
             shrink_size: false,
+            confirm: false,
         },
     };
 

@@ -1,5 +1,5 @@
 //! The reduction of one text file, end to end once the original is known to reproduce: the
-//! group passes and the tidy pass run by the engine, every accepted candidate saved in the
+//! group passes, the tidy pass and the fixpoint check run by the engine, every accepted candidate saved in the
 //! background, statistics written, the output written even when nothing smaller was found.
 //! Also the original's first judgement and the small rules every text front end applies around
 //! the reduction (output and statistics paths, the candidates' working directory).
@@ -11,8 +11,9 @@ use minrepro_driver::{stats_json, write_atomically, RunError};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{Executor, Outcome, Predicate};
 
+use crate::confirm::ConfirmPass;
 use crate::language::{Language, Strategy};
-use crate::limits::timeout_cost;
+use crate::limits::{Rejudge, Timeouts};
 use crate::oracle::TextOracle;
 use crate::passes::group_passes;
 use crate::saver::Saver;
@@ -49,6 +50,9 @@ pub struct TextJob<'a> {
     pub strategy: Strategy,
     /// Parallel evaluations.
     pub jobs: usize,
+    /// When a candidate that timed out at the predicate's run limit (e.g. an adaptive one) is
+    /// judged once more at a longer limit.
+    pub rejudge: Rejudge,
 }
 
 /// What a finished reduction reports.
@@ -58,10 +62,8 @@ pub struct TextReduced {
     pub size_before: u64,
     /// The result's size.
     pub size_after: u64,
-    /// Candidates that timed out.
-    pub timeouts: usize,
-    /// A candidate's run limit (seconds).
-    pub run_limit: f64,
+    /// Runs that timed out, and the limits they ran under.
+    pub timeouts: Timeouts,
 }
 
 /// Reduces `job.original` in `language` and writes the result to `job.output` (see the module
@@ -76,13 +78,16 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
     for (name, value) in &job.placeholders {
         oracle = oracle.with_placeholder(name, value);
     }
+    oracle = oracle.with_rejudge(job.rejudge);
     let group_passes = group_passes(&state);
     let tidy = TidyPass::new(&state);
+    let confirm = ConfirmPass::new(&state);
     let mut passes: Vec<&dyn Pass<String>> = group_passes
         .iter()
         .map(|p| p as &dyn Pass<String>)
         .collect();
     passes.push(&tidy);
+    passes.push(&confirm);
     let options = EngineOptions {
         jobs: job.jobs,
         config_digest: job.predicate.config_digest().to_owned(),
@@ -106,14 +111,21 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
     }
     let (result, stats) = minrepro_driver::reduce(reduction, job.original.to_owned());
     let saved = saver.finish();
+    let timeouts = Timeouts {
+        candidates: stats.timeouts,
+        run_limit,
+        ..oracle.rejudged()
+    };
     if let Some(path) = job.stats_json {
         // The original's first run was counted when it ran (or answered from the cache).
         let mut value = stats_json(&stats, 0, result.is_ok());
         if let Some(object) = value.as_object_mut() {
             object.insert("run_limit_seconds".into(), run_limit.into());
+            object.insert("timeout_seconds".into(), timeouts.cost().into());
+            object.insert("rejudged_timeouts".into(), timeouts.rejudged.into());
             object.insert(
-                "timeout_seconds".into(),
-                timeout_cost(stats.timeouts, run_limit).into(),
+                "rejudged_interesting".into(),
+                timeouts.rejudged_interesting.into(),
             );
             object.extend(
                 language
@@ -154,8 +166,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
     Ok(TextReduced {
         size_before: stats.size_before,
         size_after: stats.size_after,
-        timeouts: stats.timeouts,
-        run_limit,
+        timeouts,
     })
 }
 

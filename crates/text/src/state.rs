@@ -125,6 +125,37 @@ impl<L: Language> SharedState<L> {
     }
 }
 
+/// What the group passes remember across rounds to skip work: single sites that failed alone,
+/// fruitless searches, learned priors (see [`SharedState`]). The fixpoint check (`confirm`)
+/// searches without it, as a fresh reduction of the same text would.
+#[derive(Default)]
+pub(crate) struct Memory {
+    failed_sites: HashSet<[u8; 32]>,
+    fruitless: HashSet<(&'static str, [u8; 32])>,
+    kept_shares: HashMap<&'static str, f64>,
+}
+
+impl<L: Language> SharedState<L> {
+    /// Takes the memory out (the passes then search as if nothing were remembered).
+    pub(crate) fn take_memory(&self) -> Memory {
+        Memory {
+            failed_sites: std::mem::take(&mut *lock(&self.failed_sites)),
+            fruitless: std::mem::take(&mut *lock(&self.fruitless)),
+            kept_shares: std::mem::take(&mut *lock(&self.kept_shares)),
+        }
+    }
+
+    /// Puts `saved` back, with what was learned since it was taken (learned priors: the newer).
+    pub(crate) fn restore_memory(&self, saved: Memory) {
+        lock(&self.failed_sites).extend(saved.failed_sites);
+        lock(&self.fruitless).extend(saved.fruitless);
+        let mut shares = lock(&self.kept_shares);
+        for (group, share) in saved.kept_shares {
+            shares.entry(group).or_insert(share);
+        }
+    }
+}
+
 /// Locks `mutex`, also when a thread panicked while holding it (the state stays usable).
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())

@@ -144,3 +144,49 @@ fn a_preloaded_module_is_usable_by_candidates() {
         "{text}"
     );
 }
+
+/// The instrumented runs of value substitution fork from the warm helper too: the preloaded
+/// module is imported once per helper, never by a recording run.
+#[test]
+fn value_recording_runs_fork_from_the_warm_helper() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("imports.log");
+    std::fs::write(
+        dir.path().join("counted.py"),
+        format!(
+            "with open({:?}, 'a') as f:\n    f.write('imported\\n')\nSCALE = 3\n",
+            log.display().to_string()
+        ),
+    )
+    .unwrap();
+    let source = dir.path().join("uses_counted.py");
+    std::fs::write(
+        &source,
+        "import counted\nwidth = 2 * 7\nunused = [1, 2, 3]\nraise ValueError('width %d scaled' % (width * counted.SCALE))\n",
+    )
+    .unwrap();
+    let stats = dir.path().join("stats.json");
+    let stats_flag = stats.to_string_lossy().into_owned();
+    let (out, (after, before)) = reduce(
+        &source,
+        dir.path(),
+        &[
+            "--err-msg",
+            "width 42 scaled",
+            "--preload",
+            "counted",
+            "--stats-json",
+            &stats_flag,
+        ],
+    );
+    assert!(after < before, "{}", std::fs::read_to_string(&out).unwrap());
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(
+        stats["value_recording_runs"].as_u64().unwrap() >= 1,
+        "{stats}"
+    );
+    // One helper at -j 1 (and the probe of the original shares it): one import.
+    let imports = std::fs::read_to_string(&log).unwrap().lines().count();
+    assert_eq!(imports, 1, "{stats}");
+}
