@@ -122,7 +122,7 @@ impl<L: Language> ConfirmSearch<'_, L> {
     }
 
     /// The sweep's next batch (see the module documentation).
-    fn sweep(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+    fn sweep(&mut self, current: &str) -> Option<Vec<Proposal<String>>> {
         self.proposed.clear();
         let state = Arc::clone(&self.pass.state);
         loop {

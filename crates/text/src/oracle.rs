@@ -161,7 +161,7 @@ impl<L: Language> TextOracle<'_, L> {
     fn run(
         &self,
         limit: std::time::Duration,
-        case: &String,
+        case: &str,
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
         let bytes = self.language.encode(case).map_err(|e| {

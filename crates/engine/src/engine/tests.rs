@@ -256,9 +256,10 @@ impl Pass<Vec<u32>> for EvensPass {
     fn search(&self, _: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
         Box::new(Ddmin::new(
             0,
-            |c: &Vec<u32>| c.iter().filter(|n| *n % 2 == 0).count(),
+            |c: &Vec<u32>| c.iter().filter(|n| n.is_multiple_of(2)).count(),
             |c: &Vec<u32>, removed: &[usize]| {
-                let positions: Vec<usize> = (0..c.len()).filter(|&i| c[i] % 2 == 0).collect();
+                let positions: Vec<usize> =
+                    (0..c.len()).filter(|&i| c[i].is_multiple_of(2)).collect();
                 let removed: Vec<usize> = removed.iter().map(|&i| positions[i]).collect();
                 Some(Proposal {
                     case: without_indices(c, &removed),
