@@ -181,6 +181,33 @@ impl PredicateArgs {
         }
     }
 
+    /// The configuration of a test whose output may be matched too (`--err-msg`): a run is
+    /// interesting when `err_msg`, if given, occurs in its stdout or stderr and it exits with
+    /// `--interesting-exit-code`; without that flag the exit code does not matter when
+    /// `err_msg` is given, and must be 0 otherwise. `output_check` judges the run further.
+    pub fn config_matching(
+        &self,
+        executable: String,
+        placeholders: Vec<&'static str>,
+        err_msg: Option<&str>,
+        output_check: Option<minrepro_predicate::OutputCheck>,
+        env: Vec<(String, String)>,
+    ) -> minrepro_predicate::PredicateConfig {
+        let acceptance = minrepro_predicate::Acceptance {
+            substring: err_msg.map(str::to_owned),
+            output_check,
+            ..minrepro_predicate::Acceptance::default()
+        };
+        let default_exit_code = default_exit_code(err_msg);
+        self.config(executable, placeholders, acceptance, default_exit_code, env)
+    }
+
+    /// The exit code [`config_matching`](Self::config_matching) requires: `--interesting-exit-code`,
+    /// else 0 when no `err_msg` is given, else none.
+    pub fn required_exit_code(&self, err_msg: Option<&str>) -> Option<i32> {
+        self.interesting_exit_code.or(default_exit_code(err_msg))
+    }
+
     /// How runs are started, from --launcher, --launcher-arg, --work-dir and --slot-env; usage
     /// errors (exit 2) for combinations that cannot work and a --work-dir that is not a writable
     /// directory.
@@ -211,6 +238,13 @@ impl PredicateArgs {
         minrepro_predicate::Launch::new(launcher, self.slot_env.clone())
             .map_err(|e| usage(e.to_string()))
     }
+}
+
+/// Without `--interesting-exit-code`: a test that is only judged by its exit code must exit 0;
+/// one whose output must show `err_msg` may exit with any code (a program's failure rarely
+/// exits 0).
+fn default_exit_code(err_msg: Option<&str>) -> Option<i32> {
+    err_msg.is_none().then_some(0)
 }
 
 /// Checks that `dir` is an existing directory in which minrepro can create (and remove) a

@@ -22,7 +22,10 @@ names (a relative input path as given, e.g. src/a.c; an absolute one by its file
 means interesting. Or every operand is an input and --predicate EXE --predicate-arg ARG... is\n\
 the test, with {file} (the first candidate file, absolute) and {workspace} (the candidate\n\
 directory, also its working directory) in its arguments; it is interesting when it exits with\n\
---interesting-exit-code (default 0).\n\
+--interesting-exit-code (default 0). With --err-msg MSG (either form) MSG must also occur in\n\
+the test's stdout or stderr, and the exit code matters only with --interesting-exit-code.\n\
+Before reducing, the test runs on empty files: when it accepts them too it checks too little,\n\
+and minrepro stops (--allow-empty reduces anyway).\n\
 \n\
 A directory operand stands for every regular file below it. Binary files (NUL bytes, or mostly\n\
 bytes that are neither ASCII nor UTF-8) are kept byte for byte or removed whole; other text that\n\
@@ -39,8 +42,8 @@ that parse with more errors than the current text are never run.\n\
 Size is counted in tokens (ties by bytes). Results are identical for every -j.\n\
 \n\
 Output: -o PATH (a file for one input file; a directory for several files or a directory), or\n\
---in-place (each input replaced, the original kept as FILE.orig; refused if one exists). The\n\
-output always holds the smallest interesting candidate so far (each file replaced atomically),\n\
+--in-place (each input replaced, the original kept as FILE.orig; refused if one exists); an\n\
+existing PATH is replaced only with --force. The output always holds the smallest interesting candidate so far (each file replaced atomically),\n\
 also after Ctrl-C; the inputs are never modified otherwise.";
 
 /// `minrepro file`.
@@ -60,6 +63,24 @@ pub struct FileArgs {
     /// Replace the inputs, keeping each original as FILE.orig (refused if one exists).
     #[arg(long = "in-place", conflicts_with = "output")]
     pub in_place: bool,
+    /// Case-sensitive text that must occur in the test's stdout or stderr for a candidate to be
+    /// interesting (say, the compiler's error message); the test's exit code then does not
+    /// matter unless --interesting-exit-code is given.
+    #[arg(
+        long = "err-msg",
+        value_name = "MSG",
+        value_parser = clap::builder::NonEmptyStringValueParser::new()
+    )]
+    pub err_msg: Option<String>,
+    /// Replace -o PATH even though it exists: a file, or a directory that holds nothing but
+    /// files of the inputs' names (an earlier result). Without it an existing PATH is refused.
+    #[arg(long = "force", conflicts_with = "in_place")]
+    pub force: bool,
+    /// Reduce even when the test also accepts an empty input. Without it, minrepro first runs
+    /// the test on empty files and stops when that is interesting: such a test checks too
+    /// little, and the result would be empty.
+    #[arg(long = "allow-empty")]
+    pub allow_empty: bool,
     /// Search strategy of the site groups.
     #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
     pub strategy: StrategyArg,

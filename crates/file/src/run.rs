@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use minrepro_driver::{check_output_location, open_cache, stats_json, write_atomically, RunError};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
-use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
+use minrepro_predicate::{Launch, Outcome, Predicate, Status};
 use minrepro_text::TextJob;
 
 use crate::args::{FileArgs, StrategyArg};
@@ -98,11 +98,11 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunEr
             (test.to_string_lossy().into_owned(), inputs.to_vec())
         }
     };
-    let config = args.predicate.config(
+    let config = args.predicate.config_matching(
         executable,
         vec!["file", "workspace"],
-        Acceptance::default(),
-        Some(0),
+        args.err_msg.as_deref(),
+        None,
         Vec::new(),
     );
     let launch = args.predicate.launch()?;
@@ -110,6 +110,22 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunEr
         .map_err(|e| RunError::Usage(e.to_string()))?
         .with_launch(launch.clone());
     Ok((predicate, launch, inputs))
+}
+
+/// Why a test that accepts empty files is refused, and what to do.
+fn empty_accepted(files: usize) -> String {
+    let what = if files == 1 {
+        "an empty file"
+    } else {
+        "empty files"
+    };
+    format!(
+        "the test also accepts {what}, so it probably checks too little (a reduction would \
+         end with nothing): make it look for the failure itself, e.g. grep the compiler's \
+         error message or give --err-msg MSG, and reject inputs that fail for another reason \
+         (do not parse or compile). Pass --allow-empty if an empty result is what you want. \
+         Nothing was written"
+    )
 }
 
 /// Checks the output choice and returns it.
@@ -131,13 +147,104 @@ fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Out
             "say where the result goes: -o PATH (a new file or directory) or --in-place".into(),
         ));
     };
-    check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
     let single = inputs.len() == 1 && origins.len() == 1 && inputs[0] == origins[0].path;
+    if std::fs::symlink_metadata(path).is_ok() {
+        check_replaceable(path, single, args.force, origins)?;
+    } else {
+        check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
+    }
     Ok(if single {
         Output::File(path.clone())
     } else {
         Output::Dir(path.clone())
     })
+}
+
+/// Whether the existing `path` may be replaced by the result: only with `force`, never an input
+/// or a directory holding one, a file for a single input, and for several a directory holding
+/// nothing but regular files named as the inputs are (an earlier result of the same inputs), so
+/// that a mistyped -o never replaces or mixes into unrelated files.
+fn check_replaceable(
+    path: &Path,
+    single: bool,
+    force: bool,
+    origins: &[Origin],
+) -> Result<(), RunError> {
+    let exists = |reason: String| RunError::OutputExists {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if !force {
+        return Err(exists(
+            "choose another -o, remove it, or pass --force to replace it".into(),
+        ));
+    }
+    let resolved = minrepro_driver::resolve_for_comparison(path);
+    if origins
+        .iter()
+        .any(|o| minrepro_driver::resolve_for_comparison(&o.path).starts_with(&resolved))
+    {
+        return Err(exists(
+            "it is an input or holds one, and inputs are never replaced (--in-place keeps the originals)"
+                .into(),
+        ));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| exists(format!("cannot read it: {e}")))?;
+    if single {
+        return match meta.is_file() {
+            true => Ok(()),
+            false => Err(exists(
+                "it is not a regular file, and the result of one input file is a file".into(),
+            )),
+        };
+    }
+    if !meta.is_dir() {
+        return Err(exists(
+            "it is not a directory, and the result of several files is a directory".into(),
+        ));
+    }
+    let names: std::collections::BTreeSet<&str> = origins.iter().map(|o| o.name.as_str()).collect();
+    match foreign_file(path, path, &names) {
+        None => Ok(()),
+        Some(found) => Err(exists(format!(
+            "--force replaces only a directory holding files of the inputs' names (an earlier \
+             result), and it holds {}",
+            found.display()
+        ))),
+    }
+}
+
+/// The first entry below `dir` that is not a regular file named (relative to `root`) as one of
+/// `names`, directories aside.
+fn foreign_file(
+    root: &Path,
+    dir: &Path,
+    names: &std::collections::BTreeSet<&str>,
+) -> Option<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Some(dir.to_path_buf());
+    };
+    for entry in entries {
+        let Ok(entry) = entry else {
+            return Some(dir.to_path_buf());
+        };
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => {
+                if let Some(found) = foreign_file(root, &path, names) {
+                    return Some(found);
+                }
+            }
+            Ok(kind) if kind.is_file() => {
+                let relative = path.strip_prefix(root).unwrap_or(&path);
+                if !names.contains(relative.to_string_lossy().as_ref()) {
+                    return Some(path);
+                }
+            }
+            _ => return Some(path),
+        }
+    }
+    None
 }
 
 /// `FILE.orig`.
@@ -181,7 +288,17 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
     // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
-        return Err(RunError::not_reproduced(&first));
+        let expected =
+            minrepro_text::Expectation::of(&args.predicate, args.err_msg.as_deref(), true);
+        return Err(expected.not_reproduced(&first));
+    }
+    if !args.allow_empty {
+        progress.message("running the test on empty files (--allow-empty skips this)");
+        let empty = Engine::new(&oracle, &cache, options.clone(), &progress)
+            .judge(&original.emptied(), true)?;
+        if empty.status == Status::Interesting {
+            return Err(RunError::Failed(empty_accepted(original.files.len())));
+        }
     }
     if let Output::InPlace(origins) = &output {
         for origin in origins {

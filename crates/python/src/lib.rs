@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use minrepro_driver::{open_cache, RunError};
 use minrepro_engine::{Progress, TempRoot};
-use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
+use minrepro_predicate::{Executor, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::RunnerPool;
 use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{
@@ -107,22 +107,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = minrepro_text::Expectation {
-            err_msg: args.err_msg.as_deref(),
-            exit_code: args.predicate.interesting_exit_code.or(
-                if has_predicate && args.err_msg.is_none() {
-                    Some(0)
-                } else {
-                    None
-                },
-            ),
-            custom_predicate: has_predicate,
-            timeout_secs: args.predicate.timeout,
-        };
-        return Err(RunError::NotReproduced {
-            status: first.status,
-            explanation: minrepro_text::why_not_reproduced(&first, &expected),
-        });
+        let expected =
+            minrepro_text::Expectation::of(&args.predicate, args.err_msg.as_deref(), has_predicate);
+        return Err(expected.not_reproduced(&first));
     }
     let guard = if args.any_exception {
         None
@@ -308,25 +295,16 @@ fn predicate_config(
     backend_tag: &str,
     working_dir: Option<&Path>,
 ) -> Result<PredicateConfig, RunError> {
-    let acceptance = Acceptance {
-        substring: args.err_msg.clone(),
-        output_check: guard,
-        ..Acceptance::default()
-    };
-    let python_text = python.to_string_lossy().into_owned();
-    let (executable, default_exit_code) = match &args.predicate.predicate {
-        Some(exe) => (
-            exe.clone(),
-            args.err_msg.is_none().then_some(0), // a bare predicate: exit 0 means interesting
-        ),
-        None => (python_text.clone(), None),
+    let executable = match &args.predicate.predicate {
+        Some(exe) => exe.clone(),
+        None => python.to_string_lossy().into_owned(),
     };
     let env = candidate_env(args, source);
-    let mut config = args.predicate.config(
+    let mut config = args.predicate.config_matching(
         executable,
         PLACEHOLDERS.to_vec(),
-        acceptance,
-        default_exit_code,
+        args.err_msg.as_deref(),
+        guard,
         env,
     );
     if let Some(dir) = working_dir {

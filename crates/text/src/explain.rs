@@ -20,6 +20,30 @@ pub struct Expectation<'a> {
     pub timeout_secs: f64,
 }
 
+impl<'a> Expectation<'a> {
+    /// What the shared predicate flags and `err_msg` (`--err-msg`) ask for.
+    pub fn of(
+        predicate: &minrepro_driver::PredicateArgs,
+        err_msg: Option<&'a str>,
+        custom_predicate: bool,
+    ) -> Self {
+        Expectation {
+            err_msg,
+            exit_code: predicate.required_exit_code(err_msg),
+            custom_predicate,
+            timeout_secs: predicate.timeout,
+        }
+    }
+
+    /// The error of an original whose verdict `outcome` is not interesting, explained.
+    pub fn not_reproduced(&self, outcome: &Outcome) -> minrepro_driver::RunError {
+        minrepro_driver::RunError::NotReproduced {
+            status: outcome.status,
+            explanation: why_not_reproduced(outcome, self),
+        }
+    }
+}
+
 /// Explains why the original run (`outcome`, judged without the fidelity guard) does not count
 /// as reproducing the failure. Ends with the last lines the original printed.
 pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> String {

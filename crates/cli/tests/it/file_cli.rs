@@ -17,7 +17,8 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     crate::support::script(dir, name, &format!("#!/bin/sh\n{body}\n"))
 }
 
-fn minrepro(dir: &Path, args: &[&str]) -> Output {
+/// `minrepro file ARGS` run in `dir`, with its temporary files there too.
+pub(crate) fn minrepro(dir: &Path, args: &[&str]) -> Output {
     binary_command()
         .arg("file")
         .args(args)

@@ -21,6 +21,7 @@ mod cluster;
 mod docs;
 mod driver;
 mod engine_cache;
+mod file_checks;
 mod file_cli;
 mod file_syntax;
 mod parent_death;
