@@ -101,6 +101,9 @@ fn check_output(output: &Path) -> Result<(), RunError> {
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
+    for (path, what) in source.named_paths() {
+        minrepro_driver::check_input_exists(path, what)?;
+    }
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
     if std::fs::symlink_metadata(&args.output).is_ok() {
         check_output(&args.output)?;

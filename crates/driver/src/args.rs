@@ -240,6 +240,19 @@ impl PredicateArgs {
     }
 }
 
+/// Refuses an input named on the command line that does not exist as a usage error (exit 2, as
+/// for any other mistake on the command line, before anything runs); `what` names its role
+/// (`input`, `--bundle`).
+pub fn check_input_exists(path: &Path, what: &str) -> Result<(), RunError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(RunError::Usage(format!(
+            "cannot read {what} {}: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Without `--interesting-exit-code`: a test that is only judged by its exit code must exit 0;
 /// one whose output must show `err_msg` may exit with any code (a program's failure rarely
 /// exits 0).

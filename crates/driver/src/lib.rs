@@ -21,11 +21,13 @@ mod reduce;
 mod stats;
 
 pub use args::{
-    parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, ValueError, WorkDirError,
-    MAX_TIMEOUT_SECS,
+    check_input_exists, parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, ValueError,
+    WorkDirError, MAX_TIMEOUT_SECS,
 };
 pub use cache::{open_cache, resolve_for_comparison};
 pub use error::RunError;
 pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};
 pub use reduce::reduce;
-pub use stats::{describe_uninteresting, pass_stats_line, stats_json, stats_line};
+pub use stats::{
+    describe_uninteresting, pass_stats_line, relative_to_workspace, stats_json, stats_line,
+};

@@ -69,6 +69,14 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
     })
 }
 
+/// A captured line as a message shows it: captured output names the candidate's workspace
+/// `{workspace}` (so that logs do not depend on temporary paths), and the workspace holds the
+/// inputs under their relative names, so a path in it reads as that name (`{workspace}/a.py`
+/// as `a.py`) and the workspace itself as `.`: no placeholder appears in a message.
+pub fn relative_to_workspace(line: &str) -> String {
+    line.replace("{workspace}/", "").replace("{workspace}", ".")
+}
+
 /// Explains why the original is not interesting, with the tail of what it printed.
 pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
     let status = serde_json::to_value(outcome.status)
@@ -93,7 +101,7 @@ pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
             message.push_str(&format!("\n--- last lines of the original's {name} ---"));
             for line in tail.iter().rev() {
                 message.push('\n');
-                message.push_str(line);
+                message.push_str(&relative_to_workspace(line));
             }
         }
     }

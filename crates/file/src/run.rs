@@ -107,9 +107,42 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunEr
     );
     let launch = args.predicate.launch()?;
     let predicate = Predicate::new(config)
-        .map_err(|e| RunError::Usage(e.to_string()))?
+        .map_err(|e| RunError::Usage(test_error(args, e)))?
         .with_launch(launch.clone());
     Ok((predicate, launch, inputs))
+}
+
+/// The message of a test that cannot be used; when the first operand is no executable file but
+/// a later one is, the operands are likely swapped, and the message says the test comes first.
+fn test_error(args: &FileArgs, error: minrepro_predicate::PredicateError) -> String {
+    use minrepro_predicate::{ExecutableError, PredicateError};
+    let not_runnable = matches!(
+        error,
+        PredicateError::Executable(ExecutableError::NotExecutable(_))
+            | PredicateError::Executable(ExecutableError::NotRegular(_))
+    );
+    let executable = |path: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let swapped = match args.operands.as_slice() {
+        [first, rest @ ..] if args.predicate.predicate.is_none() && not_runnable => rest
+            .iter()
+            .find(|p| executable(p))
+            .map(|test| (first, test)),
+        _ => None,
+    };
+    match swapped {
+        Some((first, test)) => format!(
+            "{} is not an executable test, but {} is: the test comes first: minrepro file TEST \
+             FILE... (here: minrepro file {} {} ...)",
+            first.display(),
+            test.display(),
+            test.display(),
+            first.display()
+        ),
+        None => error.to_string(),
+    }
 }
 
 /// Why a test that accepts empty files is refused, and what to do.
@@ -260,6 +293,9 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         return Ok(crate::syntax::list_languages());
     }
     let (predicate, launch, inputs) = predicate(args)?;
+    for input in &inputs {
+        minrepro_driver::check_input_exists(input, "input")?;
+    }
     let failed = |e: tree::InputError| RunError::Failed(e.to_string());
     let origins = tree::origins(&inputs).map_err(failed)?;
     let original = tree::load(&origins).map_err(failed)?;
@@ -432,12 +468,17 @@ fn reduce_tree(
         }
     };
     let (before, after) = (original.size(), reduced.case.size());
+    let files = |n: usize| match n {
+        1 => "1 file".to_owned(),
+        _ => format!("{n} files"),
+    };
+    // The figures of the statistics line: a tree's size counts each file as a token.
     Ok(format!(
-        "minrepro file: wrote {} ({} tokens in {} file(s), was {} in {})",
+        "minrepro file: wrote {} ({} tokens in {}, was {} in {}; each file counts as a token)",
         output.describe(),
-        after.0 - reduced.case.files.len(),
-        reduced.case.files.len(),
-        before.0 - original.files.len(),
-        original.files.len()
+        after.0,
+        files(reduced.case.files.len()),
+        before.0,
+        files(original.files.len())
     ))
 }

@@ -41,6 +41,7 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
+    minrepro_driver::check_input_exists(&args.source, "the source")?;
     let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
@@ -109,7 +110,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     if first.status != Status::Interesting {
         let expected =
             minrepro_text::Expectation::of(&args.predicate, args.err_msg.as_deref(), has_predicate);
-        return Err(expected.not_reproduced(&first));
+        let mut error = expected.not_reproduced(&first);
+        if let (RunError::NotReproduced { explanation, .. }, Some(hint)) = (
+            &mut error,
+            relative_path_hint(&first.last_run, working_dir.as_deref()),
+        ) {
+            explanation.push_str(&hint);
+        }
+        return Err(error);
     }
     let guard = if args.any_exception {
         None
@@ -163,6 +171,30 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         reduced.size_before,
         timeouts_note(reduced.timeouts, reduced.run_limit),
         how_to_run(args)
+    ))
+}
+
+/// A hint when the original failed to open a relative path (`FileNotFoundError: [Errno 2] No
+/// such file or directory: 'data.json'`): relative paths resolve in the candidates' working
+/// directory, which may not be the one the program expects.
+fn relative_path_hint(
+    run: &minrepro_predicate::RunRecord,
+    working_dir: Option<&Path>,
+) -> Option<String> {
+    const MARK: &str = "FileNotFoundError: [Errno 2] No such file or directory: '";
+    let tail = &run.stderr.tail;
+    let start = tail.rfind(MARK)? + MARK.len();
+    let name = &tail[start..start + tail[start..].find('\'')?];
+    if name.starts_with('/') {
+        return None;
+    }
+    let runs_in = match working_dir {
+        Some(dir) => format!("in {}", dir.display()),
+        None => "in an empty directory of its own (--isolated-cwd)".to_owned(),
+    };
+    Some(format!(
+        "\nhint: the program opens the relative path {name:?}, and candidates run {runs_in}: \
+         start minrepro in the directory the program expects, or pass --cwd DIR"
     ))
 }
 

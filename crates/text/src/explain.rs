@@ -110,7 +110,7 @@ fn last_lines(run: &RunRecord) -> String {
         text.push_str(&format!("\n--- its last lines on {name} ---"));
         for line in &lines[lines.len().saturating_sub(SHOWN_LINES)..] {
             text.push('\n');
-            text.push_str(line);
+            text.push_str(&minrepro_driver::relative_to_workspace(line));
         }
     }
     text

@@ -24,6 +24,7 @@ mod engine_cache;
 mod file_checks;
 mod file_cli;
 mod file_syntax;
+mod messages;
 mod parent_death;
 mod progress;
 mod python_errors;
