@@ -14,8 +14,35 @@ pub enum StrategyArg {
     Ddmin,
 }
 
-/// Extra help text of `minrepro file --help`.
-pub const LONG_HELP: &str = "\
+/// Extra help text of `minrepro file --help`, with the figures of the token-run sweeps filled in
+/// from [`crate::windows`].
+pub fn long_help() -> String {
+    use crate::windows::{
+        LONG_WINDOW_MAX_TOKENS, LONG_WINDOW_SIZES, WINDOW_MAX_TOKENS, WINDOW_SIZES,
+    };
+    let list = |sizes: &[usize]| {
+        let words: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        match words.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    };
+    let runs = format!(
+        "runs of {} tokens on a file of up to {WINDOW_MAX_TOKENS} tokens, runs of {} tokens on one of up to {LONG_WINDOW_MAX_TOKENS}",
+        list(&WINDOW_SIZES),
+        list(&LONG_WINDOW_SIZES)
+    );
+    LONG_HELP.replace("{RUNS}", &wrap_runs(&runs))
+}
+
+/// `runs` with a line break at the help text's width, where the template's line breaks are.
+fn wrap_runs(runs: &str) -> String {
+    runs.replacen(" tokens, runs", " tokens,\nruns", 1)
+}
+
+/// The template of [`long_help`] (`{RUNS}`: the token-run sweeps).
+const LONG_HELP: &str = "\
 Two ways to say what is interesting. C-Reduce's: `minrepro file ./interesting.sh FILE...` runs\n\
 the script (no arguments) in a fresh directory holding the candidate files under their relative\n\
 names (a relative input path as given, e.g. src/a.c; an absolute one by its file name); exit 0\n\
@@ -32,9 +59,9 @@ bytes that are neither ASCII nor UTF-8) are kept byte for byte or removed whole;
 is not UTF-8 is read as latin-1 and written back byte for byte. Whole files go first (never the last\n\
 one), then every text file is reduced by language-independent passes: lines by nesting level\n\
 (top-level forms first), indentation blocks (Python, YAML, Makefiles), bracket regions, comments\n\
-(by extension: // and /* */, #, ;), whitespace, single tokens (on a small file also runs of\n\
-4, 3 and 2 tokens swept left to right), string literals, integers, identifiers renamed shorter,\n\
-and a final tidy, in rounds until a whole round changes nothing.\n\
+(by extension: // and /* */, #, ;), whitespace, single tokens (a single file also gets\n\
+{RUNS}, swept left to right), string literals, integers,\n\
+identifiers renamed shorter, and a final tidy, in rounds until a whole round changes nothing.\n\
 A single file with a tree-sitter grammar (by extension or --language; --list-languages) gets\n\
 syntax-aware passes first: deleting what the grammar allows to be absent and replacing a node\n\
 by a compatible descendant, level by level from the root; then the passes above. Candidates\n\
@@ -43,12 +70,13 @@ Size is counted in tokens (ties by bytes). Results are identical for every -j.\n
 \n\
 Output: -o PATH (a file for one input file; a directory for several files or a directory), or\n\
 --in-place (each input replaced, the original kept as FILE.orig; refused if one exists); an\n\
-existing PATH is replaced only with --force. The output always holds the smallest interesting candidate so far (each file replaced atomically),\n\
-also after Ctrl-C; the inputs are never modified otherwise.";
+existing PATH is replaced only with --force. The output always holds the smallest interesting\n\
+candidate so far (each file replaced atomically), also after Ctrl-C; the inputs are never\n\
+modified otherwise.";
 
 /// `minrepro file`.
 #[derive(Debug, Clone, clap::Args)]
-#[command(after_long_help = LONG_HELP)]
+#[command(after_long_help = long_help())]
 pub struct FileArgs {
     /// Without --predicate: the interestingness test, then the inputs. With it: the inputs.
     /// An input may be a directory.

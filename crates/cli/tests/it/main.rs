@@ -34,6 +34,7 @@ mod python_runner;
 mod python_timeout;
 mod python_values;
 mod python_wrappers;
+mod readme;
 mod reliability_faults;
 mod reliability_hostile;
 mod reliability_inputs;
