@@ -21,6 +21,12 @@ pub struct CommonArgs {
     /// a predicate identity file, or inside the output. Give concurrent runs distinct files.
     #[arg(long = "cache-file", value_name = "PATH")]
     pub cache_file: Option<PathBuf>,
+    /// Write a report of the run to this HTML file at the end (also after Ctrl-C): the size
+    /// plotted over predicate runs and over time, per-pass counters and time, timeouts, the
+    /// command line, and the original and the result as a diff. One self-contained file: no
+    /// network, no scripts.
+    #[arg(long = "report", value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 /// Predicate flags shared by every subcommand (defaults applied by each front end).

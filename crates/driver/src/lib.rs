@@ -10,6 +10,8 @@
 //! - `stats`: the end-of-run statistics lines, the `--stats-json` schema, and the explanation
 //!   of an original that is not interesting;
 //! - `publish`: atomic publication of an output directory;
+//! - `report`: `--report FILE.html`, the page of `minrepro-report` from a run's counters,
+//!   progress history and documents;
 //! - `reduce`: runs an engine [`Reduction`](minrepro_engine::Reduction) and reports it as
 //!   every front end does.
 
@@ -18,6 +20,7 @@ mod cache;
 mod error;
 mod publish;
 mod reduce;
+mod report;
 mod stats;
 
 pub use args::{
@@ -28,6 +31,7 @@ pub use cache::{open_cache, resolve_for_comparison};
 pub use error::RunError;
 pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};
 pub use reduce::reduce;
+pub use report::{check_report_path, write_report, Document, ReportInput};
 pub use stats::{
     describe_uninteresting, pass_stats_line, relative_to_workspace, stats_json, stats_line,
 };

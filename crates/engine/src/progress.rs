@@ -5,7 +5,10 @@
 //! same from run to run. The live line fits the terminal's width (`terminal`): what does not fit
 //! is left out, never wrapped.
 
+mod history;
 mod terminal;
+
+pub use history::{History, TracePoint};
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -37,6 +40,8 @@ struct State {
     accepted: usize,
     hits: usize,
     last_draw: Option<Instant>,
+    /// The size trace and the time per pass, for a report.
+    history: history::Recorder,
     /// The terminal's width when last read (none: unknown, the line is not cut).
     columns: Option<usize>,
     drawn: bool,
@@ -91,6 +96,7 @@ impl Progress {
                 accepted: 0,
                 hits: 0,
                 last_draw: None,
+                history: history::Recorder::default(),
                 columns: None,
                 drawn: false,
                 finished: false,
@@ -118,6 +124,21 @@ impl Progress {
         state.original = size;
         state.size = size;
         state.starting = false;
+        let point = self.point(size);
+        state.history.point(point);
+    }
+
+    fn point(&self, size: u64) -> TracePoint {
+        TracePoint {
+            runs: self.evaluations(),
+            elapsed: self.started.elapsed(),
+            size,
+        }
+    }
+
+    /// The size trace and the time per pass so far.
+    pub fn history(&self) -> History {
+        self.lock().history.snapshot(Instant::now())
     }
 
     /// A pass starts.
@@ -125,6 +146,7 @@ impl Progress {
         let mut state = self.lock();
         state.pass = name.to_owned();
         state.item = None;
+        state.history.pass(Some(name), Instant::now());
         self.draw(&mut state, true);
     }
 
@@ -163,6 +185,8 @@ impl Progress {
         state.accepted += 1;
         let before = state.size;
         state.size = size;
+        let point = self.point(size);
+        state.history.point(point);
         if self.mode == ProgressMode::Plain {
             let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
             let _ = writeln!(
@@ -206,6 +230,7 @@ impl Progress {
     pub fn finish(&self) {
         let mut state = self.lock();
         state.finished = true;
+        state.history.pass(None, Instant::now());
         self.clear_line(&mut state);
     }
 

@@ -305,6 +305,11 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         _ => None,
     };
     let mut protected: Vec<PathBuf> = origins.iter().map(|o| o.path.clone()).collect();
+    let mut kept: Vec<&Path> = protected.iter().map(PathBuf::as_path).collect();
+    if let Output::File(path) | Output::Dir(path) = &output {
+        kept.push(path);
+    }
+    minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
     protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
     let output_path = match &output {
         Output::File(p) | Output::Dir(p) => p.clone(),
@@ -372,6 +377,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                 placeholders: Vec::new(),
                 output: &path,
                 stats_json: args.stats_json.as_deref(),
+                report: args.common.report.as_deref(),
                 strategy: match args.strategy {
                     StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
@@ -393,6 +399,20 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         (&oracle, &cache, &progress),
         options,
     )
+}
+
+/// A tree's files for the report (binary ones by their size).
+fn documents(tree: &Tree) -> Vec<minrepro_driver::Document> {
+    tree.files
+        .iter()
+        .map(|f| minrepro_driver::Document {
+            name: f.name.clone(),
+            text: f
+                .text()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("(binary, {} bytes)\n", f.bytes().len())),
+        })
+        .collect()
 }
 
 /// The output file and text when the case is one text file whose name has no directory (the
@@ -434,7 +454,10 @@ fn reduce_tree(
         passes.push(&inline);
     }
     passes.extend(groups.iter().map(|p| p as &dyn Pass<Tree>));
+    // The last tree written, for the report (the output holds it, also after an interrupt).
+    let mut written: Option<Tree> = None;
     let mut on_accept = |tree: &Tree| {
+        written = Some(tree.clone());
         output
             .write(tree, origins)
             .map_err(|e| EngineError::Fatal(format!("cannot write {}: {e}", output.describe())))
@@ -456,6 +479,25 @@ fn reduce_tree(
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &args.common.report {
+        let shown = match &result {
+            Ok(reduced) => Some(&reduced.case),
+            Err(_) => written.as_ref().or(Some(&original)),
+        };
+        minrepro_driver::write_report(
+            path,
+            minrepro_driver::ReportInput {
+                front_end: "minrepro file",
+                unit: "tokens",
+                stats: &stats,
+                progress,
+                ended: result.as_ref().map(|_| ()),
+                original: documents(&original),
+                result: shown.map(documents).unwrap_or_default(),
+                sections: Vec::new(),
+            },
+        )?;
     }
     let reduced = match result {
         Ok(reduced) => reduced,

@@ -54,6 +54,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     refuse_existing_output("minrepro python", &args.output, args.force)?;
     let stats_file = args.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
+    minrepro_driver::check_report_path(
+        args.common.report.as_deref(),
+        &[&source.path, &args.output],
+    )?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python, &launch)?;
     let executor: &dyn Executor = match &runner {
@@ -100,6 +104,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
         output: &args.output,
         stats_json: stats_file,
+        report: args.common.report.as_deref(),
         strategy: args.strategy,
         jobs: args.common.jobs as usize,
     };

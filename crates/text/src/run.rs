@@ -45,6 +45,8 @@ pub struct TextJob<'a> {
     pub output: &'a Path,
     /// Where to write the statistics as JSON, if anywhere.
     pub stats_json: Option<&'a Path>,
+    /// Where to write the HTML report (`--report`), if anywhere.
+    pub report: Option<&'a Path>,
     /// Search strategy of the group passes.
     pub strategy: Strategy,
     /// Parallel evaluations.
@@ -68,6 +70,7 @@ pub struct TextReduced {
 /// documentation).
 pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextReduced, RunError> {
     let run_limit = job.predicate.run_limit().as_secs_f64();
+    let file_name = job.file_name.clone();
     let state = SharedState::new(language, job.original, job.strategy, job.jobs);
     let language = state.language();
     let mut oracle = TextOracle::new(language, job.predicate, job.temp, job.file_name)
@@ -125,6 +128,33 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
         let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
         write_atomically(path, text.as_bytes())
             .map_err(|e| RunError::Failed(cannot_write(path, &e)))?;
+    }
+    if let Some(path) = job.report {
+        // The output holds the smallest candidate accepted so far, also when the run stopped.
+        let shown = match &result {
+            Ok(reduced) => Some(reduced.case.clone()),
+            Err(_) if saver.saved_any() => std::fs::read(job.output)
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+            Err(_) => None,
+        };
+        let document = |text: String| minrepro_driver::Document {
+            name: file_name.clone(),
+            text,
+        };
+        minrepro_driver::write_report(
+            path,
+            minrepro_driver::ReportInput {
+                front_end: job.front_end,
+                unit: language.size_unit(),
+                stats: &stats,
+                progress: job.progress,
+                ended: result.as_ref().map(|_| ()),
+                original: vec![document(job.original.to_owned())],
+                result: shown.into_iter().map(document).collect(),
+                sections: Vec::new(),
+            },
+        )?;
     }
     // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
     let _ = oracle.log_cpu_time();

@@ -6,7 +6,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 use crate::support::{binary_command, send, stderr};
 
@@ -383,12 +382,7 @@ fn sigint_keeps_the_best_result_so_far() {
         .spawn()
         .unwrap();
     // Wait until a smaller candidate was accepted.
-    let start = Instant::now();
-    while fs::read(&out).map_or(true, |b| b.len() >= text.len())
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    crate::support::wait_until_smaller(&out, text.len());
     assert!(send("INT", child.id()));
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));

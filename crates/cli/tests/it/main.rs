@@ -43,5 +43,6 @@ mod reliability_python;
 mod reliability_python_props;
 mod reliability_python_sigkill;
 mod reliability_scale;
+mod report;
 mod setup_script;
 mod slots;

@@ -5,19 +5,8 @@
 //! tokens counts, and the last line's sizes agreeing with the statistics line.
 
 use std::fs;
-use std::path::Path;
-use std::process::Output;
 
-use crate::support::{binary_command, python::python, script, stderr};
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    binary_command()
-        .args(args)
-        .current_dir(dir)
-        .env("TMPDIR", dir)
-        .output()
-        .unwrap()
-}
+use crate::support::{python::python, run_in, script, stderr};
 
 #[test]
 fn a_test_without_its_run_bit_gets_the_chmod_line() {
@@ -28,7 +17,7 @@ fn a_test_without_its_run_bit_gets_the_chmod_line() {
         "#!/bin/sh\ngrep -q ring ring.c\n",
     )
     .unwrap();
-    let out = run(dir.path(), &["file", "./test.sh", "ring.c", "-o", "o.c"]);
+    let out = run_in(dir.path(), &["file", "./test.sh", "ring.c", "-o", "o.c"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let text = stderr(&out);
     assert!(
@@ -42,7 +31,7 @@ fn swapped_operands_are_told_that_the_test_comes_first() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("ring.c"), "int ring;\n").unwrap();
     script(dir.path(), "test.sh", "#!/bin/sh\ngrep -q ring ring.c\n");
-    let out = run(dir.path(), &["file", "ring.c", "./test.sh", "-o", "o.c"]);
+    let out = run_in(dir.path(), &["file", "ring.c", "./test.sh", "-o", "o.c"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let text = stderr(&out);
     assert!(
@@ -78,7 +67,7 @@ fn a_missing_input_is_a_usage_error_in_every_front_end() {
             ],
         ),
     ] {
-        let out = run(dir.path(), &args);
+        let out = run_in(dir.path(), &args);
         assert_eq!(out.status.code(), Some(2), "{label}: {}", stderr(&out));
         assert!(
             stderr(&out).contains("nope.") && stderr(&out).contains("No such file"),
@@ -97,7 +86,7 @@ fn a_traceback_in_a_message_names_files_without_placeholders() {
     )
     .unwrap();
     let python = python().to_str().unwrap();
-    let out = run(
+    let out = run_in(
         dir.path(),
         &[
             "python",
@@ -138,7 +127,7 @@ fn a_relative_path_the_program_cannot_open_gets_the_cwd_hint() {
         python,
         "-q",
     ];
-    let out = run(dir.path(), &args);
+    let out = run_in(dir.path(), &args);
     assert_eq!(out.status.code(), Some(1));
     let text = stderr(&out);
     assert!(
@@ -146,7 +135,7 @@ fn a_relative_path_the_program_cannot_open_gets_the_cwd_hint() {
         "{text}"
     );
     // What the hint says works.
-    let out = run(dir.path(), &[&args[..], &["--cwd", "data"]].concat());
+    let out = run_in(dir.path(), &[&args[..], &["--cwd", "data"]].concat());
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
@@ -176,7 +165,7 @@ fn log_lines_say_why_a_change_that_saves_no_tokens_counts() {
         "test.sh",
         "#!/bin/sh\ngrep -q needle notes.txt\n",
     );
-    let out = run(
+    let out = run_in(
         dir.path(),
         &["file", "./test.sh", "notes.txt", "-o", "o.txt"],
     );
@@ -205,7 +194,7 @@ fn the_last_line_states_the_sizes_of_the_statistics_line() {
     fs::write(dir.path().join("a.c"), "int keep;\nint drop_a;\n").unwrap();
     fs::write(dir.path().join("b.c"), "int drop_b;\n").unwrap();
     script(dir.path(), "test.sh", "#!/bin/sh\ngrep -q keep a.c\n");
-    let out = run(
+    let out = run_in(
         dir.path(),
         &["file", "./test.sh", "a.c", "b.c", "-o", "out"],
     );
