@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use minrepro_driver::RunError;
-use minrepro_text::{reduce_text, TextJob, TextReduced};
+use minrepro_text::{reduce_text, TextJob, TextRun};
 use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
 use crate::language::TextFile;
@@ -44,7 +44,7 @@ pub fn reduce_single(
     grammar: Option<&'static Grammar>,
     file: TextFile,
     job: TextJob<'_>,
-) -> Result<TextReduced, RunError> {
+) -> Result<TextRun, RunError> {
     match grammar {
         Some(grammar) => {
             let file = TextFile {
@@ -54,8 +54,8 @@ pub fn reduce_single(
             let language = SyntaxAware::new(grammar, file)
                 .map_err(|e| RunError::Failed(e.to_string()))?
                 .checking_early(CHECKED_EARLY);
-            reduce_text(language, job)
+            Ok(reduce_text(language, job))
         }
-        None => reduce_text(file, job),
+        None => Ok(reduce_text(file, job)),
     }
 }

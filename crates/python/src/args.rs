@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use minrepro_driver::{CommonArgs, PredicateArgs};
-use minrepro_text::{parse_timeout_factor, Strategy, TimeoutFactor};
+use crate::limits::{parse_timeout_factor, TimeoutFactor};
+use minrepro_driver::{CommonArgs, PredicateArgs, StrategyArg};
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,14 +113,8 @@ pub struct PythonArgs {
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
     /// (re-derives sites after every accepted change). Statement removals go outermost level
     /// first, and use ddmin on texts over 4,000 tokens either way.
-    #[arg(long = "strategy", value_enum, default_value_t = Strategy::ProbDd)]
-    pub strategy: Strategy,
-    /// Write the run's counters as JSON to this file at the end (also when the run is
-    /// interrupted or fails after reducing started): predicate runs (the original's two runs
-    /// included), cache hits, candidates, accepted, timed-out candidates, sizes, wall time, rounds,
-    /// per-pass counts.
-    #[arg(long = "stats-json", value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
+    #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
+    pub strategy: StrategyArg,
     /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
     /// whatever the original ended in.
     #[arg(long = "any-exception")]

@@ -8,29 +8,34 @@
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
+mod checks;
 pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
+mod limits;
 pub mod source;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{open_cache, RunError};
-use minrepro_engine::{Progress, TempRoot};
-use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
+use minrepro_driver::{open_cache, RunError, StatsExtra, StrategyArg};
+use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
+use minrepro_predicate::{
+    Acceptance, Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status,
+};
 use minrepro_pyrunner::RunnerPool;
 use minrepro_pyvalues::{Program, ValueRecorder};
-use minrepro_text::{
-    apply_timeout_factor, check_output, check_stats_file, judge_original, reduce_text,
-    refuse_existing_output, shell_quoted, timeouts_note, working_dir, TextJob,
-};
+use minrepro_text::{reduce_text, Language, Strategy, TextJob, TextOracle};
 
 pub use args::{Backend, PythonArgs};
-pub use minrepro_text::Strategy;
-pub use minrepro_text::TimeoutFactor;
+pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
+
+use crate::checks::{
+    check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
+};
+use crate::limits::{apply_timeout_factor, timeouts_note};
 
 use crate::language::Python;
 use crate::source::Source;
@@ -51,7 +56,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     check_output(&args.output, &source.path)?;
     refuse_existing_output("minrepro python", &args.output, args.force)?;
-    let stats_file = args.stats_json.as_deref();
+    let stats_file = args.common.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python, &launch)?;
@@ -98,8 +103,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         file_name: source.file_name.clone(),
         placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
         output: &args.output,
-        stats_json: stats_file,
-        strategy: args.strategy,
+        strategy: match args.strategy {
+            StrategyArg::ProbDd => Strategy::ProbDd,
+            StrategyArg::Ddmin => Strategy::Ddmin,
+        },
         jobs: args.common.jobs as usize,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
@@ -107,7 +114,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = minrepro_text::Expectation {
+        let expected = minrepro_driver::Expectation {
             err_msg: args.err_msg.as_deref(),
             exit_code: args.predicate.interesting_exit_code.or(
                 if has_predicate && args.err_msg.is_none() {
@@ -121,7 +128,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         };
         return Err(RunError::NotReproduced {
             status: first.status,
-            explanation: minrepro_text::why_not_reproduced(&first, &expected),
+            explanation: minrepro_driver::why_not_reproduced(&first, &expected),
         });
     }
     let guard = if args.any_exception {
@@ -168,15 +175,50 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &progress,
     );
     job.predicate = &predicate;
-    let reduced = reduce_text(language, job)?;
+    let run = reduce_text(language, job);
+    let extra = StatsExtra {
+        runs: 0, // the original's first run was counted when it ran (or answered from the cache)
+        run_limit: Some(run.run_limit),
+        fields: run.extra_stats,
+    };
+    let stats = &run.stats;
+    minrepro_driver::conclude(
+        &progress,
+        run.size_unit,
+        (run.result, stats),
+        stats_file,
+        extra,
+    )?;
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
-        reduced.size_after,
-        reduced.size_before,
-        timeouts_note(reduced.timeouts, reduced.run_limit),
+        stats.size_after,
+        stats.size_before,
+        timeouts_note(stats.timeouts, run.run_limit),
         how_to_run(args)
     ))
+}
+
+/// The original's verdict under `job.predicate`, run alone (answered from the cache only when
+/// `from_cache`).
+fn judge_original<L: Language>(
+    language: &L,
+    job: &TextJob<'_>,
+    from_cache: bool,
+) -> Result<Outcome, RunError> {
+    let mut probe = TextOracle::new(language, job.predicate, job.temp, job.file_name.clone())
+        .with_executor(job.executor);
+    for (name, value) in &job.placeholders {
+        probe = probe.with_placeholder(name, value);
+    }
+    job.progress.message("running the original");
+    let options = EngineOptions {
+        jobs: 1,
+        config_digest: job.predicate.config_digest().to_owned(),
+        size_unit: language.size_unit(),
+    };
+    let engine = Engine::new(&probe, job.cache, options, job.progress);
+    Ok(engine.judge(&job.original.to_owned(), from_cache)?)
 }
 
 /// The instrumented runs of runtime-value substitution, unless turned off

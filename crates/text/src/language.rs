@@ -12,10 +12,9 @@ use std::ops::Range;
 pub struct EncodeError(pub String);
 
 /// How the sites of a group are searched (`--strategy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
     /// Probabilistic delta debugging over the sites of the text a pass starts from.
-    #[value(name = "probdd")]
     ProbDd,
     /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
     Ddmin,

@@ -9,9 +9,10 @@
 //! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
 //! or level by level (`levels`); admissible candidates in `candidate`, the passes' shared
 //! `state`, plus a last `tidy` pass), the candidate [`TextOracle`] and its
-//! reused [`Workspaces`], the background output [`Saver`], run limits (`limits`), and `run`: the
-//! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
-//! its language, its predicate and its command line. The modules are private; what a front end
+//! reused [`Workspaces`], the background output [`Saver`], and `run`: the whole reduction
+//! ([`reduce_text`]), so that a front end is its language, its predicate and its command line.
+//! The crate knows no command line: its errors are the engine's ([`minrepro_engine::EngineError`]),
+//! which `minrepro-driver` turns into exit statuses. The modules are private; what a front end
 //! uses is re-exported here.
 //!
 //! # Two front ends, sketched
@@ -75,10 +76,8 @@
 //! re-checks, the name filter as `admissible`).
 
 mod candidate;
-mod explain;
 mod language;
 mod levels;
-mod limits;
 mod linear;
 mod oracle;
 mod passes;
@@ -95,21 +94,14 @@ mod tidy;
 mod workspace;
 
 pub use candidate::{candidate, line_identity};
-pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
     size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
     Prepared, Site, SiteInfo, Strategy,
 };
-pub use limits::{
-    apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
-};
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};
 pub use plain::{Measure, SitesText};
-pub use run::{
-    check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,
-    shell_quoted, working_dir, TextJob, TextReduced,
-};
+pub use run::{reduce_text, TextJob, TextRun};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};

@@ -1,6 +1,7 @@
-//! Words for why the original's run does not reproduce, said in terms of the flags the user
-//! gave (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`), not of
-//! predicate statuses.
+//! Words for why the original's run does not reproduce: in terms of the flags the user gave
+//! (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`) when the front end
+//! knows them ([`why_not_reproduced`]), else by the predicate's status and exit codes
+//! ([`describe_uninteresting`]).
 
 use minrepro_predicate::{Outcome, RunRecord, Status};
 
@@ -90,6 +91,40 @@ fn last_lines(run: &RunRecord) -> String {
         }
     }
     text
+}
+
+/// Explains why the original is not interesting, with the tail of what it printed.
+pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
+    let status = serde_json::to_value(outcome.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned));
+    let codes: Vec<String> = outcome
+        .exit_codes
+        .iter()
+        .map(|c| c.map_or("none".to_owned(), |c| c.to_string()))
+        .collect();
+    let mut message = format!(
+        "the original input is not interesting (predicate status {}, exit codes [{}]); nothing was published",
+        status.unwrap_or_default(),
+        codes.join(", ")
+    );
+    for (name, stream) in [
+        ("stdout", &outcome.last_run.stdout),
+        ("stderr", &outcome.last_run.stderr),
+    ] {
+        let tail: Vec<&str> = stream.tail.lines().rev().take(SHOWN_LINES).collect();
+        if !tail.is_empty() {
+            message.push_str(&format!("\n--- last lines of the original's {name} ---"));
+            for line in tail.iter().rev() {
+                message.push('\n');
+                message.push_str(line);
+            }
+        }
+    }
+    if let Some(error) = &outcome.last_run.error {
+        message.push_str(&format!("\n{error}"));
+    }
+    message
 }
 
 #[cfg(test)]
