@@ -230,7 +230,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         let extra = StatsExtra {
             runs: 0, // the original's first run was counted when it ran (or answered from the cache)
             run_limit: Some(run.run_limit),
-            fields: run.extra_stats,
+            fields: Vec::new(),
         };
         let stats = &run.stats;
         minrepro_driver::conclude(

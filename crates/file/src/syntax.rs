@@ -8,10 +8,7 @@ use minrepro_text::{reduce_text, TextJob, TextRun};
 use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
 use crate::language::TextFile;
-
-/// Fallback groups also searched right after the syntax group with their candidates re-parsed
-/// (see `SyntaxAware::checking_early`), with the names of those searches.
-const CHECKED_EARLY: &[(&str, &str)] = &[("tokens", "syntax-tokens")];
+use crate::Group;
 
 /// The `--list-languages` answer: one line per grammar, its name and extensions.
 pub fn list_languages() -> String {
@@ -53,7 +50,9 @@ pub fn reduce_single(
             };
             let language = SyntaxAware::new(grammar, file)
                 .map_err(|e| RunError::Failed(e.to_string()))?
-                .checking_early(CHECKED_EARLY);
+                // Single tokens also right after the syntax group, their candidates re-parsed
+                // (see `SyntaxAware::checking_early`).
+                .checking_early(vec![(Group::Tokens, "syntax-tokens")]);
             Ok(reduce_text(language, job))
         }
         None => Ok(reduce_text(file, job)),

@@ -175,11 +175,12 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &progress,
     );
     job.predicate = &predicate;
+    let recorder = language.values.clone();
     let run = reduce_text(language, job);
     let extra = StatsExtra {
         runs: 0, // the original's first run was counted when it ran (or answered from the cache)
         run_limit: Some(run.run_limit),
-        fields: run.extra_stats,
+        fields: language::value_stats(recorder.as_deref()),
     };
     let stats = &run.stats;
     minrepro_driver::conclude(
@@ -215,7 +216,7 @@ fn judge_original<L: Language>(
     let options = EngineOptions {
         jobs: 1,
         config_digest: job.predicate.config_digest().to_owned(),
-        size_unit: language.size_unit(),
+        size_unit: L::SIZE_UNIT,
     };
     let engine = Engine::new(&probe, job.cache, options, job.progress);
     Ok(engine.judge(&job.original.to_owned(), from_cache)?)

@@ -79,6 +79,7 @@ mod candidate;
 mod language;
 mod levels;
 mod linear;
+mod lock;
 mod oracle;
 mod passes;
 mod plain;
@@ -86,7 +87,9 @@ mod run;
 mod saver;
 mod searches;
 mod single_byte;
+mod site;
 mod sizes;
+mod spec;
 mod state;
 #[cfg(test)]
 mod testlang;
@@ -94,10 +97,7 @@ mod tidy;
 mod workspace;
 
 pub use candidate::{candidate, line_identity};
-pub use language::{
-    size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
-    Prepared, Site, SiteInfo, Strategy,
-};
+pub use language::{Edited, EncodeError, Language, Prepared, Strategy};
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};
 pub use plain::{Measure, SitesText};
@@ -105,7 +105,12 @@ pub use run::{reduce_text, TextJob, TextRun};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};
+pub use site::{size_key, splice, without_blank_lines, Site, SiteInfo};
 pub use sizes::Sizes;
+pub use spec::{
+    GroupSpec, Growth, LevelPolicy, ProbDdSpec, SearchSpec, SiteKeys, TextKey, PROBDD_MAX_PRIOR,
+    PROBDD_PRIOR,
+};
 pub use state::SharedState;
 pub use tidy::TidyPass;
 pub use workspace::{Workspace, Workspaces};

@@ -57,10 +57,8 @@ pub struct TextRun {
     pub stats: Stats,
     /// A candidate's run limit (seconds).
     pub run_limit: f64,
-    /// The unit of the sizes ([`Language::size_unit`]).
+    /// The unit of the sizes ([`Language::SIZE_UNIT`]).
     pub size_unit: &'static str,
-    /// The language's extra counters for `--stats-json` ([`Language::extra_stats`]).
-    pub extra_stats: Vec<(String, serde_json::Value)>,
 }
 
 /// Reduces `job.original` in `language` and writes the result to `job.output` (see the module
@@ -85,7 +83,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let options = EngineOptions {
         jobs: job.jobs,
         config_digest: job.predicate.config_digest().to_owned(),
-        size_unit: language.size_unit(),
+        size_unit: L::SIZE_UNIT,
     };
     // Accepted candidates are written in the background (see saver).
     let mut saver = Saver::new(job.output.to_path_buf());
@@ -107,11 +105,6 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let saved = saver.finish();
     // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
     let _ = oracle.log_cpu_time();
-    let extra_stats = language
-        .extra_stats()
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect();
     let result = match (result, saved) {
         (Ok(reduced), Ok(())) if reduced.stats.accepted == 0 => language
             .encode(&reduced.case)
@@ -138,8 +131,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
         result,
         stats,
         run_limit,
-        size_unit: language.size_unit(),
-        extra_stats,
+        size_unit: L::SIZE_UNIT,
     }
 }
 

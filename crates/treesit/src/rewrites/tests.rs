@@ -113,10 +113,7 @@ fn the_rewrites_are_a_group_of_the_c_like_grammars_only() {
         let language =
             crate::SyntaxAware::new(by_name(grammar).unwrap(), crate::tests::Words).unwrap();
         let groups = language.groups();
-        groups
-            .iter()
-            .map(|g| language.group_name(*g))
-            .collect::<Vec<_>>()
+        groups.iter().map(|spec| spec.name).collect::<Vec<_>>()
     };
     for grammar in ["c", "cpp", "cuda"] {
         assert_eq!(
