@@ -1,9 +1,10 @@
 //! minrepro's text layer: reducing one text file by the rewrite sites a language lists, between
 //! the engine (passes, searches, scheduling, cache) and the languages (`minrepro python`, …).
 //!
-//! A language implements [`Language`]: its groups of rewrites (one engine pass each, in round
-//! order), each group's search [`Policy`] (ProbDD or ddmin, level by level or flat, whether sites
-//! that failed alone are skipped later, whether candidates may grow), its size measure, and a
+//! A language implements [`Language`]: its groups of rewrites as data (one [`GroupSpec`] and
+//! one engine pass each, in round order: ProbDD, ddmin or a sweep, level by level or flat,
+//! whether sites that failed alone are skipped later, whether candidates may grow), its size
+//! measure, and a
 //! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
 //! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
 //! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
@@ -43,11 +44,13 @@
 //! impl Language for Plain {
 //!     type Group = Group;
 //!     type Prepared = PlainText;
-//!     fn groups(&self) -> Vec<Group> { vec![Group::Blocks, Group::Lines, Group::Tokens] }
-//!     fn group_name(&self, g: Group) -> &'static str { /* "blocks", "lines", "tokens" */ }
-//!     fn policy(&self, g: Group) -> Policy {
-//!         // Blocks nest: outer blocks first (HDD); lines and tokens with ProbDD.
-//!         Policy { levels: g == Group::Blocks, probdd: true, ..Policy::default() }
+//!     fn groups(&self) -> Vec<GroupSpec<Group>> {
+//!         // Blocks nest: outer blocks first (HDD); everything with ProbDD.
+//!         vec![
+//!             GroupSpec::probdd(Group::Blocks, "blocks").levels(LevelPolicy::default()),
+//!             GroupSpec::probdd(Group::Lines, "lines"),
+//!             GroupSpec::probdd(Group::Tokens, "tokens").skip_failed(true),
+//!         ]
 //!     }
 //!     fn size(&self, text: &str) -> usize { tokens(text) }
 //!     fn prepare(&self, text: &str, g: Group) -> PlainText {
