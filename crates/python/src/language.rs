@@ -31,6 +31,9 @@ pub struct Python {
     pub encoding: Option<SourceEncoding>,
     /// The instrumented runs of runtime-value substitution; `None` turns the group off.
     pub values: Option<Arc<ValueRecorder>>,
+    /// The qualified name of the program's function the failure must stay in (`--fidelity
+    /// origin`): it is never inlined into its caller.
+    pub keep_function: Option<String>,
 }
 
 /// A Python text prepared for many candidates of one group.
@@ -102,6 +105,26 @@ impl minrepro_text::Prepared for PyPrepared {
     }
 }
 
+/// Rewrites that move a function's body into its caller (or the enclosing code).
+const INLINING: [&str; 4] = [
+    "inline-function-call",
+    "inline-call-expression",
+    "inline-call-body",
+    "def-to-body",
+];
+
+/// Whether `site` inlines the function defined at `at` into its caller: an inlining that
+/// removes that definition (the text from `at` to its line's end no longer appears as often).
+fn inlines_away(text: &str, at: usize, site: &Rewrite) -> bool {
+    if !INLINING.contains(&site.kind) || !site.range.contains(&at) {
+        return false;
+    }
+    let line = &text[at..];
+    let header = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
+    let before = text[site.range.clone()].matches(header).count();
+    site.replacement.matches(header).count() < before
+}
+
 impl Language for Python {
     type Group = Group;
     type Prepared = PyPrepared;
@@ -123,6 +146,11 @@ impl Language for Python {
                 text,
                 &recorder.values(text),
             ));
+        }
+        if let Some(function) = &self.keep_function {
+            if let Some(at) = minrepro_pysyntax::definition_offset(text, function) {
+                prepared.retain_sites(|site| !inlines_away(text, at, site));
+            }
         }
         PyPrepared(prepared)
     }

@@ -25,11 +25,11 @@ use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
 use minrepro_predicate::{
     Acceptance, Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status,
 };
-use minrepro_pyrunner::RunnerPool;
+use minrepro_pyrunner::{Preload, RunnerPool};
 use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{reduce_text, Language, Strategy, TextJob, TextOracle};
 
-pub use args::{Backend, PythonArgs};
+pub use args::{Backend, Fidelity, PythonArgs};
 pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
 use crate::checks::{
@@ -59,7 +59,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let stats_file = args.common.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
     let python = interpreter.path.clone();
-    let runner = start_runner(args, &source, &python, &launch)?;
+    let runner = start_runner(args, &source, &python, &launch, &progress)?;
     let executor: &dyn Executor = match &runner {
         Some(pool) => pool,
         None => launch.executor(),
@@ -90,6 +90,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         minor: interpreter.minor,
         encoding: source.encoding.clone(),
         values: None,
+        keep_function: None,
     };
     let mut job = TextJob {
         front_end: "minrepro python",
@@ -131,23 +132,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             explanation: minrepro_driver::why_not_reproduced(&first, &expected),
         });
     }
-    let guard = if args.any_exception {
-        None
-    } else {
-        let found = guard::exception_type(&first.last_run.stderr.tail);
-        progress.message(&match &found {
-            Some(kind) => format!(
-                "the original ends in an uncaught {kind}; candidates must too (--any-exception turns this off)"
-            ),
-            None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
-        });
-        if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
-            if let Some(note) = guard::needle_outside_traceback(&first.last_run, needle, kind) {
-                progress.message(&note);
-            }
-        }
-        Some(guard::same_exception_check(found.as_deref()))
-    };
+    let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
     let predicate = apply_timeout_factor(
@@ -160,9 +145,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // The guard was read off the original's own run, so that run is the guarded verdict too:
     // passing it on spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
+    // (At `origin`, the guard was built from this run's own frame, so it holds.)
     let guard_holds = guard
         .as_ref()
-        .is_none_or(|check| (check.check)(&first.last_run));
+        .is_none_or(|check| keep_function.is_some() || (check.check)(&first.last_run, temp.path()));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
     language.values = value_recorder(
         args,
@@ -174,6 +160,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         original_seconds,
         &progress,
     );
+    language.keep_function = keep_function;
     job.predicate = &predicate;
     let recorder = language.values.clone();
     let run = reduce_text(language, job);
@@ -220,6 +207,70 @@ fn judge_original<L: Language>(
     };
     let engine = Engine::new(&probe, job.cache, options, job.progress);
     Ok(engine.judge(&job.original.to_owned(), from_cache)?)
+}
+
+/// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
+/// one-line explanation; and, when the failure must stay in a function of the program itself,
+/// that function's qualified name (so the language does not offer to inline it away).
+fn fidelity_guard(
+    args: &PythonArgs,
+    first: &minrepro_predicate::RunRecord,
+    source: &Source,
+    progress: &Progress,
+) -> (Option<OutputCheck>, Option<String>) {
+    let level = args.fidelity_level();
+    if level == Fidelity::Message {
+        return (None, None);
+    }
+    let found = guard::exception_type(&first.stderr.tail);
+    let own_file = format!("{{workspace}}/{}", source.file_name);
+    let read = |file: &str| {
+        if file == own_file {
+            Some(source.text.clone())
+        } else {
+            std::fs::read_to_string(file).ok()
+        }
+    };
+    let origin = match (&found, level) {
+        (Some(_), Fidelity::Origin) => guard::Origin::of(&first.stderr.tail, &read),
+        _ => None,
+    };
+    progress.message(&match (&found, &origin) {
+        (Some(kind), Some(origin)) => format!(
+            "the original fails {} with an uncaught {kind}; candidates must fail there too (--fidelity type keeps only the exception type)",
+            where_shown(origin, &source.file_name),
+        ),
+        (Some(kind), None) => format!(
+            "the original ends in an uncaught {kind}; candidates must too (--fidelity message turns this off)"
+        ),
+        (None, _) => "the original ends without an uncaught Python exception; candidates must too (--fidelity message turns this off)".to_owned(),
+    });
+    if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
+        if let Some(note) = guard::needle_outside_traceback(first, needle, kind) {
+            progress.message(&note);
+        }
+    }
+    match (found, origin) {
+        (Some(kind), Some(origin)) => {
+            let keep = (origin.in_program() && origin.function != "<module>")
+                .then(|| origin.function.clone());
+            (Some(guard::same_origin_check(&kind, origin)), keep)
+        }
+        (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
+    }
+}
+
+/// Where a failure happens, as the user knows it: `in F (the program NAME)`, `at the top level
+/// of the program NAME`, `in F (/path/of/the/library.py)`.
+fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
+    let file = match origin.in_program() {
+        true => format!("the program {file_name}"),
+        false => origin.file.clone(),
+    };
+    match origin.function.as_str() {
+        "<module>" => format!("at the top level of {file}"),
+        function => format!("in {function} ({file})"),
+    }
 }
 
 /// The instrumented runs of runtime-value substitution, unless turned off
@@ -302,6 +353,7 @@ fn start_runner(
     source: &Source,
     python: &Path,
     launch: &minrepro_predicate::Launch,
+    progress: &Progress,
 ) -> Result<Option<RunnerPool>, RunError> {
     let why_not = if args.backend != Backend::Runner {
         Some("--preload needs --backend runner")
@@ -321,10 +373,34 @@ fn start_runner(
         }
         return Err(RunError::Usage(why.into()));
     }
+    let automatic = if args.no_auto_preload {
+        Vec::new()
+    } else {
+        minrepro_pysyntax::top_level_imports(&source.text)
+    };
+    let preload = Preload {
+        required: args.preload.clone(),
+        automatic,
+        program_dir: Some(source.dir.clone()),
+    };
     // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
     // at interpreter start only.
-    match RunnerPool::start(python, &args.preload, &candidate_env(args, source)) {
-        Ok(pool) => Ok(Some(pool)),
+    match RunnerPool::start_with(python, &preload, &candidate_env(args, source)) {
+        Ok(pool) => {
+            let ready = pool.ready();
+            for (module, why) in &ready.skipped {
+                progress.message(&format!(
+                    "not preloading {module}: {why}; candidates import it themselves"
+                ));
+            }
+            if !ready.preloaded.is_empty() {
+                progress.message(&format!(
+                    "the runner's helpers import {} once for all candidates (--no-auto-preload turns this off)",
+                    ready.preloaded.join(", ")
+                ));
+            }
+            Ok(Some(pool))
+        }
         Err(error) => {
             eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
             Ok(None)
@@ -336,7 +412,11 @@ fn start_runner(
 /// start means fresh interpreters, whose verdicts must not be filed under the runner's.
 fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
     match runner {
-        Some(_) => format!("backend=runner preload={}", args.preload.join(",")),
+        Some(pool) => format!(
+            "backend=runner preload={} auto-preload={}",
+            args.preload.join(","),
+            pool.ready().preloaded.join(",")
+        ),
         None => "backend=subproc".to_owned(),
     }
 }

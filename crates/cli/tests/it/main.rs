@@ -26,6 +26,7 @@ mod file_syntax;
 mod parent_death;
 mod progress;
 mod python_errors;
+mod python_fidelity;
 mod python_interrupt;
 mod python_reduce;
 mod python_runner;
