@@ -29,6 +29,9 @@ pub const DEFERRED_PRIOR: f64 = 0.9;
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group<G> {
+    /// The C-like grammars' coarse cuts, before the syntax group (`crate::coarse`): whole
+    /// definitions at namespace scope, function bodies made `;`.
+    Coarse,
     /// Deletions and hoistings from the parse tree.
     Syntax,
     /// The outermost of those sites again, right after the syntax group: what the syntax
@@ -84,6 +87,14 @@ impl Syntax {
     pub fn errors(&self, text: &str) -> usize {
         self.parse(text)
             .map_or(usize::MAX, |tree| error_count(&tree))
+    }
+
+    /// The coarse sites of `text` (none for grammars without C's rewrites).
+    pub fn coarse(&self, text: &str) -> Listing {
+        match self.parse(text).filter(|_| self.grammar.rewrites) {
+            Some(tree) => crate::coarse::coarse_listing(&tree, text),
+            None => Listing::default(),
+        }
     }
 
     /// The syntax sites of `text`.
@@ -280,7 +291,11 @@ where
 
     fn groups(&self) -> Vec<Self::Group> {
         let fallback = self.fallback.groups();
-        let mut groups = vec![Group::Syntax, Group::Outer];
+        let mut groups = Vec::new();
+        if self.syntax.grammar.rewrites {
+            groups.push(Group::Coarse);
+        }
+        groups.extend([Group::Syntax, Group::Outer]);
         if self.syntax.grammar.rewrites {
             groups.push(Group::Rewrites);
         }
@@ -296,6 +311,7 @@ where
 
     fn group_name(&self, group: Self::Group) -> &'static str {
         match group {
+            Group::Coarse => "syntax-coarse",
             Group::Syntax => "syntax",
             Group::Outer => "syntax-outer",
             Group::Rewrites => "syntax-rewrites",
@@ -312,6 +328,8 @@ where
 
     fn policy(&self, group: Self::Group) -> Policy {
         match group {
+            // Nested like the scopes: outer definitions first (HDD).
+            Group::Coarse => crate::coarse::POLICY,
             // Nested like the tree: outer nodes first (HDD).
             Group::Syntax => Policy {
                 probdd: true,
@@ -346,6 +364,7 @@ where
                 resweep: self.syntax.grammar.resweep,
                 stop_after_fruitless: Some(2),
             },
+            Group::Coarse => crate::coarse::LEVEL_POLICY,
             Group::Outer | Group::Rewrites => LevelPolicy::default(),
             Group::Checked(group) | Group::Other(group) => self.fallback.level_policy(group),
         }
@@ -355,7 +374,7 @@ where
     /// substitutions, which it offers on small texts, are swept).
     fn sweeps(&self, group: Self::Group) -> bool {
         match group {
-            Group::Syntax | Group::Outer => false,
+            Group::Coarse | Group::Syntax | Group::Outer => false,
             Group::Rewrites => true,
             Group::Checked(group) | Group::Other(group) => self.fallback.sweeps(group),
         }
@@ -371,6 +390,7 @@ where
 
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
         let sites = match group {
+            Group::Coarse => Sites::Syntax(self.syntax.coarse(text)),
             Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
             Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
             Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),
@@ -392,7 +412,7 @@ where
     /// names and blanks).
     fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
         match group {
-            Group::Syntax | Group::Outer | Group::Rewrites => {
+            Group::Coarse | Group::Syntax | Group::Outer | Group::Rewrites => {
                 let first = *self.fallback.groups().first()?;
                 self.fallback.fruitless_key(text, first)
             }
@@ -403,7 +423,7 @@ where
     fn learns_prior(&self, group: Self::Group) -> bool {
         match group {
             Group::Syntax | Group::Outer => true,
-            Group::Rewrites => false,
+            Group::Coarse | Group::Rewrites => false,
             Group::Checked(group) | Group::Other(group) => self.fallback.learns_prior(group),
         }
     }
@@ -411,7 +431,9 @@ where
     fn prior_fallback(&self, group: Self::Group) -> Option<Self::Group> {
         match group {
             Group::Other(group) => self.fallback.prior_fallback(group).map(Group::Other),
-            Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => None,
+            Group::Coarse | Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => {
+                None
+            }
         }
     }
 
