@@ -5,18 +5,18 @@
 //! (topformflat level 0); here, from the parse:
 //!
 //! - every definition at namespace scope (in the file, in a namespace or a linkage
-//!   specification's body, recursively) deleted whole;
+//!   specification's body, recursively) that nothing outside it names, deleted whole (an
+//!   identifier reference count from the tree: no compiler);
 //! - every function definition's body, at namespace scope or in a class, made `;` (with a
 //!   constructor's initializer list): the definition becomes a declaration, which every test
-//!   that only compiles accepts, and whatever only that body named may go next.
+//!   that only compiles accepts, and what only that body named is no longer named.
 //!
-//! The sites nest like the scopes (a namespace's deletion contains its definitions', a
-//! definition's its body's), so the group is searched level by level, outer first. A deletion
-//! of a definition whose names something outside it still names (an identifier reference count
-//! from the tree: no compiler) is deferred: tried after the others and alone. Whether the
-//! remaining ones go together or one by one is ProbDD's choice, by expected sites removed per
-//! run; the group's searches order sites of equal prior by size, largest first (see
-//! [`Coarse::weights`]).
+//! A definition still named elsewhere is not offered: its deletion would mostly leave a use
+//! undeclared, a run spent for nothing (the syntax group still tries it later, deferred). The
+//! sites nest like the scopes (a namespace's deletion contains its definitions', a
+//! definition's its body's), so the group is searched level by level, outer first, a level
+//! again after it accepted something: the deletions and bodies that went leave other definitions
+//! unnamed, and the re-listing offers them.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -41,8 +41,8 @@ pub const POLICY: Policy = Policy {
     shrink_size: false,
 };
 
-/// A level is searched again, on the new text, while it accepts something: a deletion re-counts
-/// the references, and a definition that only the deleted one named is no longer deferred.
+/// A level is searched again, on the new text, while it accepts something: the re-listing
+/// counts the references again, and offers a definition that only what went named.
 pub const LEVEL_POLICY: LevelPolicy = LevelPolicy {
     resweep: true,
     stop_after_fruitless: None,
@@ -67,12 +67,10 @@ const INNER: [&str; 6] = [
 /// Fields whose leaf declares a name (see `names`).
 const DECLARING: [&str; 2] = ["name", "declarator"];
 
-/// The coarse sites of `tree` (a parse of `text`), as a listing whose deferred sites are the
-/// deletions of definitions still named elsewhere.
+/// The coarse sites of `tree` (a parse of `text`).
 pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     let refs = References::new(tree, text);
     let mut sites = Vec::new();
-    let mut deferred = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         let scope = SCOPES.contains(&node.kind());
@@ -81,16 +79,13 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
             if child.is_error() || child.is_missing() {
                 continue;
             }
-            if scope && !child.is_extra() && child.kind() != "string_literal" {
-                let site = Site {
+            let definition = scope && !child.is_extra() && child.kind() != "string_literal";
+            if definition && !refs.named_outside(child.byte_range()) {
+                sites.push(Site {
                     kind: DELETE_DEFINITION,
                     range: lines_of(text, child.byte_range()),
                     replacement: String::new(),
-                };
-                if refs.named_outside(child.byte_range()) {
-                    deferred.push(site.clone());
-                }
-                sites.push(site);
+                });
             }
             if child.kind() == "function_definition" {
                 sites.extend(body_site(child));
@@ -100,7 +95,7 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     }
     sites.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
     sites.dedup_by(|a, b| a.range == b.range && a.replacement == b.replacement);
-    Listing::with_deferred(sites, &deferred)
+    Listing::plain(sites)
 }
 
 /// The site making `definition`'s body `;` (with a constructor's initializer list before it).
@@ -232,11 +227,8 @@ mod tests {
             .collect();
         assert_eq!(
             kinds,
+            // `used` is named by main: not offered whole.
             [
-                (
-                    DELETE_DEFINITION,
-                    "static int used(int a) { return a + 1; }\n"
-                ),
                 (BODY_TO_DECLARATION, "{ return a + 1; }"),
                 (
                     DELETE_DEFINITION,
@@ -247,13 +239,6 @@ mod tests {
                 (BODY_TO_DECLARATION, "{ return used(2); }"),
             ]
         );
-        // `used` is named by main: its deletion is deferred; `unused` and main are not named.
-        let deferred: Vec<bool> = listing
-            .sites
-            .iter()
-            .map(|s| listing.is_deferred(s))
-            .collect();
-        assert_eq!(deferred, [true, false, false, false, false, false]);
         for site in &listing.sites {
             let out = splice(text, &[site]);
             assert_eq!(syntax.errors(&out), 0, "{out}");
@@ -274,26 +259,17 @@ mod tests {
         assert!(texts.contains(&"{ return v; }"));
         // A deduced return type needs its body.
         assert!(!texts.contains(&"{ return 3; }"));
-        assert!(texts.iter().any(|t| t.starts_with("namespace n {")));
-        assert!(texts.iter().any(|t| t.starts_with("int c_api")));
+        // The namespace holds `A` and `id`, both named by main; `later` and `c_api` are not.
+        let offered = |start: &str| texts.iter().any(|t| t.starts_with(start));
+        assert!(!offered("namespace n"));
+        assert!(!offered("struct A"));
+        assert!(!offered("template <typename T>"));
+        assert!(offered("auto later"));
+        assert!(offered("int c_api"));
         for site in &listing.sites {
             let out = splice(text, &[site]);
             assert_eq!(syntax.errors(&out), 0, "{out}");
         }
-        // The namespace holds `A` and `id`, both named by main; `later` and `c_api` are not.
-        let deferred = |start: &str| {
-            let site = listing
-                .sites
-                .iter()
-                .find(|s| s.kind == DELETE_DEFINITION && text[s.range.clone()].starts_with(start))
-                .unwrap();
-            listing.is_deferred(site)
-        };
-        assert!(deferred("namespace n"));
-        assert!(deferred("struct A"));
-        assert!(deferred("template <typename T>"));
-        assert!(!deferred("auto later"));
-        assert!(!deferred("int c_api"));
     }
 
     #[test]

@@ -98,20 +98,6 @@ impl Listing {
         }
     }
 
-    /// A listing of `sites` (their ranges as they are) of which those equal to one of
-    /// `deferred` are tried late ([`Listing::is_deferred`]).
-    pub fn with_deferred(sites: Vec<Site>, deferred: &[Site]) -> Listing {
-        let deferred = deferred
-            .iter()
-            .map(|s| (s.range.start, s.range.end, s.replacement.clone()))
-            .collect();
-        Listing {
-            sites,
-            deferred,
-            ..Listing::default()
-        }
-    }
-
     /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).
     pub fn is_deferred(&self, site: &Site) -> bool {
         let key = (site.range.start, site.range.end, site.replacement.clone());
