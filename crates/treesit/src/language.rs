@@ -32,6 +32,9 @@ pub const DEFERRED_PRIOR: f64 = 0.9;
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group<G> {
+    /// The C-like grammars' coarse cuts, before the syntax group (`crate::coarse`): whole
+    /// definitions at namespace scope, function bodies made `;`.
+    Coarse,
     /// Deletions and hoistings from the parse tree.
     Syntax,
     /// The outermost of those sites again, right after the syntax group: what the syntax
@@ -87,6 +90,14 @@ impl Syntax {
     pub fn errors(&self, text: &str) -> usize {
         self.parse(text)
             .map_or(usize::MAX, |tree| error_count(&tree))
+    }
+
+    /// The coarse sites of `text` (none for grammars without C's rewrites).
+    pub fn coarse(&self, text: &str) -> Listing {
+        match self.parse(text).filter(|_| self.grammar.rewrites) {
+            Some(tree) => crate::coarse::coarse_listing(&tree, text),
+            None => Listing::default(),
+        }
     }
 
     /// The syntax sites of `text`.
@@ -311,7 +322,15 @@ where
         let outer = GroupSpec::new(Group::Outer, "syntax-outer", learning())
             .skip_failed(true)
             .fruitless(shape.clone());
-        let mut groups = vec![syntax, outer];
+        let mut groups = Vec::new();
+        if self.syntax.grammar.rewrites {
+            // Whole definitions first, outer scopes before inner ones (see `coarse`).
+            let coarse = GroupSpec::probdd(Group::Coarse, "syntax-coarse")
+                .levels(crate::coarse::LEVEL_POLICY)
+                .fruitless(shape.clone());
+            groups.push(coarse);
+        }
+        groups.extend([syntax, outer]);
         if self.syntax.grammar.rewrites {
             // Each alone; failed on an unchanged neighbourhood: not tried again.
             let rewrites = GroupSpec::new(Group::Rewrites, "syntax-rewrites", SearchSpec::Sweep)
@@ -336,6 +355,7 @@ where
 
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
         let sites = match group {
+            Group::Coarse => Sites::Syntax(self.syntax.coarse(text)),
             Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
             Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
             Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),

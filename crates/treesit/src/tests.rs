@@ -304,9 +304,10 @@ fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_requ
     let language = SyntaxAware::new(by_name("c").unwrap(), Words)
         .unwrap()
         .checking_fallback(true);
-    let first = &language.groups()[0];
-    assert_eq!((first.group, first.name), (Group::Syntax, "syntax"));
-    assert!(first.levels.is_some());
+    let groups = language.groups();
+    let syntax_spec = groups.iter().find(|spec| spec.group == Group::Syntax);
+    assert_eq!(syntax_spec.map(|spec| spec.name), Some("syntax"));
+    assert!(syntax_spec.unwrap().levels.is_some());
     let words = language.prepare(text, Group::Other(()));
     let site = |word: &str| {
         words
@@ -418,6 +419,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
     assert_eq!(
         groups,
         [
+            (Group::Coarse, "syntax-coarse"),
             (Group::Syntax, "syntax"),
             (Group::Outer, "syntax-outer"),
             (Group::Rewrites, "syntax-rewrites"),
@@ -427,7 +429,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
     );
     // The fallback's groups keep the fallback's whole spec: its prior policy, its identities of
     // sites and its key of a text.
-    for spec in &specs[3..] {
+    for spec in &specs[4..] {
         assert_eq!(spec.probdd_spec().map(|p| p.max_prior), Some(0.25));
         let ids = (spec.identities.as_ref().unwrap())("a b a", &[]);
         assert!(ids.is_empty());
@@ -504,7 +506,9 @@ fn a_name_in_a_list_may_become_the_grammars_literal() {
 fn the_syntax_group_re_sweeps_its_levels_as_the_grammar_says() {
     for grammar in GRAMMARS {
         let language = SyntaxAware::new(grammar, Words).unwrap();
-        let policy = language.groups()[0].levels.unwrap();
+        let groups = language.groups();
+        let syntax = groups.iter().find(|spec| spec.group == Group::Syntax);
+        let policy = syntax.unwrap().levels.unwrap();
         assert_eq!(policy.resweep, grammar.resweep, "{}", grammar.name);
         assert_eq!(policy.stop_after_fruitless, Some(2), "{}", grammar.name);
     }
