@@ -15,7 +15,9 @@
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, declarator_leaf, named_children, Identifiers};
+use super::{
+    collect, combined, declarator_leaf, drop_element, named_children, only_declarator, Identifiers,
+};
 use crate::sites::lines_of;
 
 /// Kind of a local variable made global.
@@ -49,13 +51,7 @@ pub fn local_sites(tree: &Tree, text: &str) -> Vec<Site> {
 
 /// The name a one-declarator declaration declares and that declarator.
 fn single<'t>(declaration: Node<'t>, text: &'t str) -> Option<(&'t str, Node<'t>, Node<'t>)> {
-    let mut cursor = declaration.walk();
-    let declarators: Vec<Node<'t>> = declaration
-        .children_by_field_name("declarator", &mut cursor)
-        .collect();
-    let [declarator] = declarators.as_slice() else {
-        return None;
-    };
+    let declarator = &only_declarator(declaration)?;
     let leaf = declarator_leaf(*declarator, "identifier")?;
     Some((&text[leaf.byte_range()], *declarator, leaf))
 }
@@ -197,27 +193,6 @@ fn parameter_sites(definition: Node<'_>, identifiers: &Identifiers<'_>, text: &s
         sites.extend(combined(PARAM_TO_GLOBAL, text, global));
     }
     sites
-}
-
-/// The edit dropping element `index` of the `count` elements of a parenthesised list (with a
-/// comma): `(a, b)` → `(b)`; the last one → `(void)` in a parameter list, `()` elsewhere.
-fn drop_element(list: Node<'_>, index: usize, count: usize) -> (std::ops::Range<usize>, String) {
-    let elements: Vec<Node<'_>> = named_children(list).filter(|n| !n.is_extra()).collect();
-    if count == 1 {
-        let inner = list.start_byte() + 1..list.end_byte() - 1;
-        let empty = if list.kind() == "parameter_list" {
-            "void"
-        } else {
-            ""
-        };
-        return (inner, empty.to_owned());
-    }
-    let range = if index + 1 < elements.len() {
-        elements[index].start_byte()..elements[index + 1].start_byte()
-    } else {
-        elements[index - 1].end_byte()..elements[index].end_byte()
-    };
-    (range, String::new())
 }
 
 #[cfg(test)]

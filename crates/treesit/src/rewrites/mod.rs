@@ -184,5 +184,39 @@ fn combined(
         replacement,
     })
 }
+/// The declarator of a declaration that declares exactly one name (`int a;`, not `int a, b;`).
+pub(crate) fn only_declarator(declaration: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = declaration.walk();
+    let mut declarators = declaration.children_by_field_name("declarator", &mut cursor);
+    let first = declarators.next()?;
+    declarators.next().is_none().then_some(first)
+}
+
+/// The elements of a bracketed list (its named children that are not comments).
+pub(crate) fn list_elements(list: Node<'_>) -> Vec<Node<'_>> {
+    named_children(list).filter(|n| !n.is_extra()).collect()
+}
+
+/// The edit dropping element `index` of the `count` elements of a bracketed list (with a
+/// comma): `(a, b)` → `(b)`; the last one → `(void)` in a parameter list, `()` elsewhere.
+pub(crate) fn drop_element(list: Node<'_>, index: usize, count: usize) -> (Range<usize>, String) {
+    let elements = list_elements(list);
+    if count == 1 {
+        let inner = list.start_byte() + 1..list.end_byte() - 1;
+        let empty = if list.kind() == "parameter_list" {
+            "void"
+        } else {
+            ""
+        };
+        return (inner, empty.to_owned());
+    }
+    let range = if index + 1 < elements.len() {
+        elements[index].start_byte()..elements[index + 1].start_byte()
+    } else {
+        elements[index - 1].end_byte()..elements[index].end_byte()
+    };
+    (range, String::new())
+}
+
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, named_children};
+use super::{collect, combined, drop_element, list_elements, named_children};
 
 /// Kind of a template parameter taken out.
 pub const REMOVE_TEMPLATE_PARAM: &str = "remove-template-param";
@@ -101,7 +101,7 @@ pub fn template_sites(tree: &Tree, text: &str) -> Vec<Site> {
         };
         if parameters.len() > 1 {
             for (index, parameter) in parameters.iter().enumerate() {
-                let mut edits = vec![drop_element(list, index)];
+                let mut edits = vec![drop_element(list, index, list_elements(list).len())];
                 edits.extend(
                     inside(parameter)
                         .into_iter()
@@ -109,7 +109,11 @@ pub fn template_sites(tree: &Tree, text: &str) -> Vec<Site> {
                 );
                 for (_, arguments) in &uses {
                     if named_children(*arguments).count() == parameters.len() {
-                        edits.push(drop_element(*arguments, index));
+                        edits.push(drop_element(
+                            *arguments,
+                            index,
+                            list_elements(*arguments).len(),
+                        ));
                     }
                 }
                 sites.extend(combined(REMOVE_TEMPLATE_PARAM, text, edits));
@@ -199,19 +203,6 @@ fn parameter<'t>(node: Node<'t>, text: &'t str) -> Option<Parameter<'t>> {
         name: &text[name.byte_range()],
         replacement,
     })
-}
-
-/// The edit dropping element `index` of a `<…>` list with its comma.
-fn drop_element(list: Node<'_>, index: usize) -> (Range<usize>, String) {
-    let elements: Vec<Node<'_>> = named_children(list).filter(|n| !n.is_extra()).collect();
-    let range = if elements.len() == 1 {
-        list.start_byte() + 1..list.end_byte() - 1
-    } else if index + 1 < elements.len() {
-        elements[index].start_byte()..elements[index + 1].start_byte()
-    } else {
-        elements[index - 1].end_byte()..elements[index].end_byte()
-    };
-    (range, String::new())
 }
 
 #[cfg(test)]
