@@ -273,17 +273,20 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
             },
         )?;
     }
-    if let Some(path) = &args.stats_json {
-        let mut value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+    if let Some(path) = &args.common.stats_json {
+        let mut extra = minrepro_driver::StatsExtra::default();
         if let (Some(tools), Some((listing_runs, listing))) = (&section_tools, listing_time) {
             // ELF tools run while building section candidates (not in the predicate).
             let (runs, spent) = tools.time_spent();
-            value["elf_tool_runs"] = (runs - listing_runs).into();
-            value["elf_tool_seconds"] = spent.saturating_sub(listing).as_secs_f64().into();
+            extra.fields = vec![
+                ("elf_tool_runs".into(), (runs - listing_runs).into()),
+                (
+                    "elf_tool_seconds".into(),
+                    spent.saturating_sub(listing).as_secs_f64().into(),
+                ),
+            ];
         }
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-        minrepro_driver::write_atomically(path, text.as_bytes())
-            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+        minrepro_driver::write_stats_json(path, &stats, result.is_ok(), extra)?;
     }
     let reduced = result?;
     if is_interrupted() {

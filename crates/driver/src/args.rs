@@ -27,6 +27,12 @@ pub struct CommonArgs {
     /// network, no scripts.
     #[arg(long = "report", value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+    /// Write the run's counters as JSON to this file at the end (also when the reduction fails
+    /// or is interrupted after it started): predicate runs launched (speculative ones included),
+    /// cancelled runs, cache hits, candidates, accepted, timed-out candidates, sizes, wall and
+    /// start-up seconds, rounds, per-pass counts, and the front end's own counters.
+    #[arg(long = "stats-json", value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
 }
 
 /// Predicate flags shared by every subcommand (defaults applied by each front end).
@@ -101,6 +107,16 @@ pub struct PredicateArgs {
     /// speed) breaks the guarantee of identical results for every -j.
     #[arg(long = "slot-env", value_name = "NAME")]
     pub slot_env: Vec<String>,
+}
+
+/// The choice of `--strategy` (the text front ends' search of each group's sites).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Probabilistic delta debugging (lists of more than 1,000 sites use ddmin).
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
+    Ddmin,
 }
 
 /// The choice of `--launcher`.

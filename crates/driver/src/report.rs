@@ -30,6 +30,19 @@ pub struct ReportInput<'a> {
     pub sections: Vec<(String, String)>,
 }
 
+/// A `--report` page a front end asks [`conclude`](crate::conclude) to write: where, and the
+/// documents it shows (the counters and history come from the run).
+pub struct ReportRequest<'a> {
+    /// The page's path (`--report`).
+    pub path: &'a Path,
+    /// The front end (`minrepro python`).
+    pub front_end: &'a str,
+    /// The original's files.
+    pub original: Vec<Document>,
+    /// The result's files: what the output holds, empty when nothing was written.
+    pub result: Vec<Document>,
+}
+
 /// Refuses a `--report` path that is one of `kept` (an input, the output) or lies inside one
 /// of them (an output directory), before anything runs: the report must never replace them.
 pub fn check_report_path(report: Option<&Path>, kept: &[&Path]) -> Result<(), RunError> {

@@ -328,7 +328,10 @@ pub fn size_note(before: (u64, Option<u64>), after: (u64, Option<u64>)) -> Optio
     match after.0.cmp(&before.0) {
         Less => None,
         Equal => Some(match (before.1, after.1) {
-            (Some(was), Some(now)) if now < was => format!("same size, {} fewer bytes", was - now),
+            (Some(was), Some(now)) if now < was => match was - now {
+                1 => "same size, 1 fewer byte".to_owned(),
+                fewer => format!("same size, {fewer} fewer bytes"),
+            },
             _ => "same size, simpler".to_owned(),
         }),
         Greater => Some(

@@ -2,17 +2,7 @@
 
 use std::path::PathBuf;
 
-use minrepro_driver::{CommonArgs, PredicateArgs};
-
-/// How each group's sites are searched (`--strategy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StrategyArg {
-    /// Probabilistic delta debugging (lists of more than 1,000 sites use ddmin).
-    #[value(name = "probdd")]
-    ProbDd,
-    /// Complement-based ddmin.
-    Ddmin,
-}
+use minrepro_driver::{CommonArgs, PredicateArgs, StrategyArg};
 
 /// Extra help text of `minrepro file --help`, with the figures of the token-run sweeps filled in
 /// from [`crate::windows`].
@@ -119,9 +109,6 @@ pub struct FileArgs {
     /// List the languages with a grammar (name and extensions) and exit.
     #[arg(long = "list-languages")]
     pub list_languages: bool,
-    /// Write the run's statistics as JSON to this file.
-    #[arg(long = "stats-json", value_name = "PATH")]
-    pub stats_json: Option<PathBuf>,
     #[command(flatten)]
     pub common: CommonArgs,
     #[command(flatten)]

@@ -2,12 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use minrepro_driver::{check_output_location, open_cache, stats_json, write_atomically, RunError};
+use minrepro_driver::{
+    check_output_location, open_cache, write_atomically, ReportRequest, RunError, StatsExtra,
+    StrategyArg,
+};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{Launch, Outcome, Predicate, Status};
 use minrepro_text::TextJob;
 
-use crate::args::{FileArgs, StrategyArg};
+use crate::args::FileArgs;
 use crate::inline::InlinePass;
 use crate::language::TextFile;
 use crate::oracle::TreeOracle;
@@ -330,7 +333,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
         let expected =
-            minrepro_text::Expectation::of(&args.predicate, args.err_msg.as_deref(), true);
+            minrepro_driver::Expectation::of(&args.predicate, args.err_msg.as_deref(), true);
         return Err(expected.not_reproduced(&first));
     }
     if !args.allow_empty {
@@ -357,7 +360,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let jobs = args.common.jobs as usize;
     if let Some(job) = single_text(&output, &original) {
         let (path, text) = job;
-        let reduced = crate::syntax::reduce_single(
+        let run = crate::syntax::reduce_single(
             grammar,
             TextFile {
                 syntax: original.files[0].syntax(),
@@ -376,8 +379,6 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                 file_name: original.files[0].name.clone(),
                 placeholders: Vec::new(),
                 output: &path,
-                stats_json: args.stats_json.as_deref(),
-                report: args.common.report.as_deref(),
                 strategy: match args.strategy {
                     StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
@@ -385,11 +386,38 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                 jobs,
             },
         )?;
+        let extra = StatsExtra {
+            runs: 0, // the original's first run was counted when it ran (or answered from the cache)
+            run_limit: Some(run.run_limit),
+            fields: Vec::new(),
+        };
+        let stats = &run.stats;
+        let report = args.common.report.as_deref().map(|path| ReportRequest {
+            path,
+            front_end: "minrepro file",
+            original: documents(&original),
+            result: run
+                .reduced
+                .iter()
+                .map(|text| minrepro_driver::Document {
+                    name: original.files[0].name.clone(),
+                    text: text.clone(),
+                })
+                .collect(),
+        });
+        minrepro_driver::conclude(
+            &progress,
+            run.size_unit,
+            (run.result, stats),
+            args.common.stats_json.as_deref(),
+            extra,
+            report,
+        )?;
         return Ok(format!(
             "minrepro file: wrote {} ({} tokens, was {})",
             output.describe(),
-            reduced.size_after,
-            reduced.size_before
+            stats.size_after,
+            stats.size_before
         ));
     }
     reduce_tree(
@@ -470,15 +498,12 @@ fn reduce_tree(
     }
     let (result, stats) = minrepro_driver::reduce(reduction, original.clone());
     let original = original.clone();
-    if let Some(path) = &args.stats_json {
-        let value = stats_json(
-            &stats,
-            args.predicate.predicate_runs as usize,
-            result.is_ok(),
-        );
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-        write_atomically(path, text.as_bytes())
-            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    if let Some(path) = &args.common.stats_json {
+        let extra = StatsExtra {
+            runs: args.predicate.predicate_runs as usize,
+            ..StatsExtra::default()
+        };
+        minrepro_driver::write_stats_json(path, &stats, result.is_ok(), extra)?;
     }
     if let Some(path) = &args.common.report {
         let shown = match &result {

@@ -185,14 +185,9 @@ mod tests {
     use minrepro_predicate::{Acceptance, PredicateConfig, Status};
 
     const LANG: Lines = Lines {
-        policy: crate::language::Policy {
-            probdd: false,
-            probdd_max_size: None,
-            levels: false,
-            skip_failed: false,
-            may_grow: false,
-            shrink_size: false,
-        },
+        probdd: false,
+        levels: false,
+        growth: crate::spec::Growth::Never,
     };
 
     fn config(args: Vec<String>, needle: &str) -> PredicateConfig {

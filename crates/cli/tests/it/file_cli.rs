@@ -261,14 +261,15 @@ fn bad_inputs_fail_cleanly() {
     // No NUL, not UTF-8, and mostly not ASCII: not text in any encoding minrepro reads.
     fs::write(dir.path().join("c.bin"), [0xffu8, 0xfe, 0x80, b'a', 0x81]).unwrap();
     fs::write(dir.path().join("empty.txt"), "").unwrap();
-    for (input, words) in [
-        ("b.bin", "is not a text file"),
-        ("c.bin", "is not a text file"),
-        ("empty.txt", "nothing to reduce"),
-        ("missing.c", "cannot read missing.c"),
+    // A missing input is a usage error (2), like every other mistake on the command line.
+    for (input, words, code) in [
+        ("b.bin", "is not a text file", 1),
+        ("c.bin", "is not a text file", 1),
+        ("empty.txt", "nothing to reduce", 1),
+        ("missing.c", "missing.c", 2),
     ] {
         let out = minrepro(dir.path(), &["./t.sh", input, "-o", "o"]);
-        assert_eq!(out.status.code(), Some(1), "{input}");
+        assert_eq!(out.status.code(), Some(code), "{input}");
         let message = stderr(&out);
         assert!(message.contains(words), "{input}: {message}");
         assert!(!message.contains("panicked"));

@@ -28,6 +28,7 @@ mod messages;
 mod parent_death;
 mod progress;
 mod python_errors;
+mod python_fidelity;
 mod python_interrupt;
 mod python_reduce;
 mod python_runner;

@@ -182,7 +182,7 @@ fn log_lines_say_why_a_change_that_saves_no_tokens_counts() {
     assert!(
         lines
             .iter()
-            .any(|(b, a, rest)| a == b && rest.contains("fewer bytes")),
+            .any(|(b, a, rest)| a == b && rest.contains("fewer byte")),
         "no same-size change logged: {}",
         stderr(&out)
     );

@@ -181,13 +181,25 @@ fn ring(dir: &Path) -> PathBuf {
 fn a_file_reduction_report_renders_with_its_plots_and_diff() {
     let dir = tempfile::tempdir().unwrap();
     let page = ring(dir.path());
-    let out = reduce_ring(dir.path(), "report.html", &["-q"]);
+    let out = reduce_ring(
+        dir.path(),
+        "report.html",
+        &["-q", "--stats-json", "stats.json"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let html = fs::read_to_string(&page).unwrap();
     for external in ["<script", " src=", " href=", "<link", "@import", "url("] {
         assert!(!html.contains(external), "{external} in the report");
     }
-    assert!(html.contains("Complete: 560 -&gt; 17 tokens."), "{html}");
+    // The page states the sizes the run's own counters state.
+    let stats: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("stats.json")).unwrap()).unwrap();
+    let complete = format!(
+        "Complete: {} -&gt; {} tokens.",
+        stats["size_before"], stats["size_after"]
+    );
+    assert!(html.contains(&complete), "{complete} not in {html}");
+    assert!(stats["size_after"].as_u64().unwrap() < 560 / 10, "reduced");
     assert!(html.contains("--report report.html"), "the command line");
     // The removed function is on the original's side only, the kept error line on both.
     assert!(html.contains(
