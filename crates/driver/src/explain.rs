@@ -21,6 +21,30 @@ pub struct Expectation<'a> {
     pub timeout_secs: f64,
 }
 
+impl<'a> Expectation<'a> {
+    /// What the shared predicate flags and `err_msg` (`--err-msg`) ask for.
+    pub fn of(
+        predicate: &crate::PredicateArgs,
+        err_msg: Option<&'a str>,
+        custom_predicate: bool,
+    ) -> Self {
+        Expectation {
+            err_msg,
+            exit_code: predicate.required_exit_code(err_msg),
+            custom_predicate,
+            timeout_secs: predicate.timeout,
+        }
+    }
+
+    /// The error of an original whose verdict `outcome` is not interesting, explained.
+    pub fn not_reproduced(&self, outcome: &Outcome) -> crate::RunError {
+        crate::RunError::NotReproduced {
+            status: outcome.status,
+            explanation: why_not_reproduced(outcome, self),
+        }
+    }
+}
+
 /// Explains why the original run (`outcome`, judged without the fidelity guard) does not count
 /// as reproducing the failure. Ends with the last lines the original printed.
 pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> String {
@@ -76,6 +100,14 @@ pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> Stri
     message
 }
 
+/// A captured line as a message shows it: captured output names the candidate's workspace
+/// `{workspace}` (so that logs do not depend on temporary paths), and the workspace holds the
+/// inputs under their relative names, so a path in it reads as that name (`{workspace}/a.py`
+/// as `a.py`) and the workspace itself as `.`: no placeholder appears in a message.
+pub fn relative_to_workspace(line: &str) -> String {
+    line.replace("{workspace}/", "").replace("{workspace}", ".")
+}
+
 /// The last lines of both streams, each under a heading; empty when nothing was printed.
 fn last_lines(run: &RunRecord) -> String {
     let mut text = String::new();
@@ -87,7 +119,7 @@ fn last_lines(run: &RunRecord) -> String {
         text.push_str(&format!("\n--- its last lines on {name} ---"));
         for line in &lines[lines.len().saturating_sub(SHOWN_LINES)..] {
             text.push('\n');
-            text.push_str(line);
+            text.push_str(&relative_to_workspace(line));
         }
     }
     text
@@ -117,7 +149,7 @@ pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
             message.push_str(&format!("\n--- last lines of the original's {name} ---"));
             for line in tail.iter().rev() {
                 message.push('\n');
-                message.push_str(line);
+                message.push_str(&relative_to_workspace(line));
             }
         }
     }

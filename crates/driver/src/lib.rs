@@ -11,6 +11,8 @@
 //!   its one writer);
 //! - `explain`: why an original does not reproduce, in the user's terms;
 //! - `publish`: atomic publication of an output directory;
+//! - `report`: `--report FILE.html`, the page of `minrepro-report` from a run's counters,
+//!   progress history and documents;
 //! - `reduce`: runs an engine [`Reduction`](minrepro_engine::Reduction) and reports it as
 //!   every front end does.
 
@@ -20,17 +22,19 @@ mod error;
 mod explain;
 mod publish;
 mod reduce;
+mod report;
 mod stats;
 
 pub use args::{
-    parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, StrategyArg, ValueError,
-    WorkDirError, MAX_TIMEOUT_SECS,
+    check_input_exists, parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs,
+    StrategyArg, ValueError, WorkDirError, MAX_TIMEOUT_SECS,
 };
 pub use cache::{open_cache, resolve_for_comparison};
 pub use error::RunError;
-pub use explain::{describe_uninteresting, why_not_reproduced, Expectation};
+pub use explain::{describe_uninteresting, relative_to_workspace, why_not_reproduced, Expectation};
 pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};
 pub use reduce::{conclude, reduce};
+pub use report::{check_report_path, write_report, Document, ReportInput, ReportRequest};
 pub use stats::{
     pass_stats_line, report_stats, stats_json, stats_line, timeout_cost, write_stats_json,
     StatsExtra,

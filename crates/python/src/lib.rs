@@ -20,11 +20,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{open_cache, RunError, StatsExtra, StrategyArg};
+use minrepro_driver::{open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
-use minrepro_predicate::{
-    Acceptance, Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status,
-};
+use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::{Preload, RunnerPool};
 use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{reduce_text, Language, Strategy, TextJob, TextOracle};
@@ -46,6 +44,7 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
+    minrepro_driver::check_input_exists(&args.source, "the source")?;
     let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
@@ -58,6 +57,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     refuse_existing_output("minrepro python", &args.output, args.force)?;
     let stats_file = args.common.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
+    minrepro_driver::check_report_path(
+        args.common.report.as_deref(),
+        &[&source.path, &args.output],
+    )?;
     let python = interpreter.path.clone();
     let runner = start_runner(args, &source, &python, &launch, &progress)?;
     let executor: &dyn Executor = match &runner {
@@ -115,22 +118,19 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = minrepro_driver::Expectation {
-            err_msg: args.err_msg.as_deref(),
-            exit_code: args.predicate.interesting_exit_code.or(
-                if has_predicate && args.err_msg.is_none() {
-                    Some(0)
-                } else {
-                    None
-                },
-            ),
-            custom_predicate: has_predicate,
-            timeout_secs: args.predicate.timeout,
-        };
-        return Err(RunError::NotReproduced {
-            status: first.status,
-            explanation: minrepro_driver::why_not_reproduced(&first, &expected),
-        });
+        let expected = minrepro_driver::Expectation::of(
+            &args.predicate,
+            args.err_msg.as_deref(),
+            has_predicate,
+        );
+        let mut error = expected.not_reproduced(&first);
+        if let (RunError::NotReproduced { explanation, .. }, Some(hint)) = (
+            &mut error,
+            relative_path_hint(&first.last_run, working_dir.as_deref()),
+        ) {
+            explanation.push_str(&hint);
+        }
+        return Err(error);
     }
     let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
@@ -170,12 +170,29 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         fields: language::value_stats(recorder.as_deref()),
     };
     let stats = &run.stats;
+    let report = args.common.report.as_deref().map(|path| ReportRequest {
+        path,
+        front_end: "minrepro python",
+        original: vec![Document {
+            name: source.file_name.clone(),
+            text: source.text.clone(),
+        }],
+        result: run
+            .reduced
+            .iter()
+            .map(|text| Document {
+                name: source.file_name.clone(),
+                text: text.clone(),
+            })
+            .collect(),
+    });
     minrepro_driver::conclude(
         &progress,
         run.size_unit,
         (run.result, stats),
         stats_file,
         extra,
+        report,
     )?;
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
@@ -184,6 +201,30 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         stats.size_before,
         timeouts_note(stats.timeouts, run.run_limit),
         how_to_run(args)
+    ))
+}
+
+/// A hint when the original failed to open a relative path (`FileNotFoundError: [Errno 2] No
+/// such file or directory: 'data.json'`): relative paths resolve in the candidates' working
+/// directory, which may not be the one the program expects.
+fn relative_path_hint(
+    run: &minrepro_predicate::RunRecord,
+    working_dir: Option<&Path>,
+) -> Option<String> {
+    const MARK: &str = "FileNotFoundError: [Errno 2] No such file or directory: '";
+    let tail = &run.stderr.tail;
+    let start = tail.rfind(MARK)? + MARK.len();
+    let name = &tail[start..start + tail[start..].find('\'')?];
+    if name.starts_with('/') {
+        return None;
+    }
+    let runs_in = match working_dir {
+        Some(dir) => format!("in {}", dir.display()),
+        None => "in an empty directory of its own (--isolated-cwd)".to_owned(),
+    };
+    Some(format!(
+        "\nhint: the program opens the relative path {name:?}, and candidates run {runs_in}: \
+         start minrepro in the directory the program expects, or pass --cwd DIR"
     ))
 }
 
@@ -431,25 +472,16 @@ fn predicate_config(
     backend_tag: &str,
     working_dir: Option<&Path>,
 ) -> Result<PredicateConfig, RunError> {
-    let acceptance = Acceptance {
-        substring: args.err_msg.clone(),
-        output_check: guard,
-        ..Acceptance::default()
-    };
-    let python_text = python.to_string_lossy().into_owned();
-    let (executable, default_exit_code) = match &args.predicate.predicate {
-        Some(exe) => (
-            exe.clone(),
-            args.err_msg.is_none().then_some(0), // a bare predicate: exit 0 means interesting
-        ),
-        None => (python_text.clone(), None),
+    let executable = match &args.predicate.predicate {
+        Some(exe) => exe.clone(),
+        None => python.to_string_lossy().into_owned(),
     };
     let env = candidate_env(args, source);
-    let mut config = args.predicate.config(
+    let mut config = args.predicate.config_matching(
         executable,
         PLACEHOLDERS.to_vec(),
-        acceptance,
-        default_exit_code,
+        args.err_msg.as_deref(),
+        guard,
         env,
     );
     if let Some(dir) = working_dir {

@@ -59,6 +59,9 @@ pub struct TextRun {
     pub run_limit: f64,
     /// The unit of the sizes ([`Language::SIZE_UNIT`]).
     pub size_unit: &'static str,
+    /// The text the output holds: the result, or the smallest candidate saved before the run
+    /// stopped; `None` when the output was not written.
+    pub reduced: Option<String>,
 }
 
 /// Reduces `job.original` in `language` and writes the result to `job.output` (see the module
@@ -87,10 +90,12 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     };
     // Accepted candidates are written in the background (see saver).
     let mut saver = Saver::new(job.output.to_path_buf());
+    let mut last_saved: Option<String> = None;
     let mut on_accept = |case: &String| {
         let bytes = language
             .encode(case)
             .map_err(|e| cannot_write(job.output, &e))?;
+        last_saved = Some(case.clone());
         saver
             .save(&bytes)
             .map_err(|e| EngineError::Fatal(e.to_string()))
@@ -105,17 +110,27 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let saved = saver.finish();
     // Benchmark only (MINREPRO_TIMING_LOG); never changes the outcome.
     let _ = oracle.log_cpu_time();
+    let mut reduced = None;
     let result = match (result, saved) {
-        (Ok(reduced), Ok(())) if reduced.stats.accepted == 0 => language
-            .encode(&reduced.case)
-            .map_err(|e| cannot_write(job.output, &e))
-            .and_then(|bytes| {
-                write_atomically(job.output, &bytes).map_err(|e| cannot_write(job.output, &e))
-            }),
-        (Ok(_), Ok(())) => Ok(()),
+        (Ok(done), Ok(())) => {
+            let written = if done.stats.accepted == 0 {
+                language
+                    .encode(&done.case)
+                    .map_err(|e| cannot_write(job.output, &e))
+                    .and_then(|bytes| {
+                        write_atomically(job.output, &bytes)
+                            .map_err(|e| cannot_write(job.output, &e))
+                    })
+            } else {
+                Ok(())
+            };
+            reduced = written.is_ok().then_some(done.case);
+            written
+        }
         (Ok(_), Err(error)) => Err(EngineError::Fatal(error.to_string())),
         (Err(error), saved) => {
             if saver.saved_any() && saved.is_ok() {
+                reduced = last_saved;
                 eprintln!(
                     "{}: {} holds the smallest candidate accepted before the run stopped",
                     job.front_end,
@@ -132,6 +147,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
         stats,
         run_limit,
         size_unit: L::SIZE_UNIT,
+        reduced,
     }
 }
 
