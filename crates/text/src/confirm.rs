@@ -2,7 +2,7 @@
 //! group changes nothing, yet the group passes remember what they saw fail on earlier texts and
 //! leave it untried on the final one:
 //!
-//! - sites that failed alone on an earlier text ([`Policy::skip_failed`]: the identity of a site
+//! - sites that failed alone on an earlier text ([`GroupSpec::skip_failed`]: the identity of a site
 //!   is its neighbourhood, and an edit elsewhere can make it removable);
 //! - whole searches skipped on a text with a known fruitless key, and priors learned on earlier
 //!   texts (ProbDD's sets then differ from a fresh search's: two string literals shortened
@@ -12,7 +12,7 @@
 //!   order candidates but must never forbid one the predicate alone can judge.
 //!
 //! The engine runs this pass only in a round that changed nothing before it ([`Pass::confirms`]).
-//! It searches every group whose policy asks for it ([`Policy::confirm`]) once more, in round
+//! It searches every group whose spec asks for it ([`GroupSpec::confirm`]) once more, in round
 //! order, without that memory (exactly what a fresh reduction of the text would search first),
 //! then sweeps each of their sites alone without the admissibility guess, under the size and
 //! growth rules only. What the round already tried on this very text is answered by the verdict
@@ -22,8 +22,8 @@
 //! Determinism: the searches are the group passes' own; a sweep batch holds the next `jobs`
 //! candidates in order, exactly what `-j 1` tries one after the other while they fail.
 //!
-//! [`Policy::skip_failed`]: crate::Policy::skip_failed
-//! [`Policy::confirm`]: crate::Policy::confirm
+//! [`GroupSpec::skip_failed`]: crate::GroupSpec::skip_failed
+//! [`GroupSpec::confirm`]: crate::GroupSpec::confirm
 //! [`Prepared::admissible`]: crate::Prepared::admissible
 
 use std::sync::Arc;
@@ -33,6 +33,7 @@ use minrepro_engine::{Pass, Proposal, Search};
 use crate::candidate::unguessed_candidate;
 use crate::language::{Language, Prepared};
 use crate::passes::{group_passes, GroupPass};
+use crate::spec::Growth;
 use crate::state::{Memory, SharedState};
 
 /// The fixpoint check of one reduction (see the module documentation).
@@ -45,10 +46,9 @@ pub struct ConfirmPass<L: Language> {
 impl<L: Language> ConfirmPass<L> {
     /// The fixpoint check of the reduction `state` belongs to.
     pub fn new(state: &Arc<SharedState<L>>) -> Self {
-        let language = &state.language;
         let passes = group_passes(state)
             .into_iter()
-            .filter(|p| language.policy(p.group).confirm)
+            .filter(|p| state.spec(p.group).confirm)
             .collect();
         ConfirmPass {
             state: Arc::clone(state),
@@ -177,7 +177,7 @@ impl<L: Language> Search<String> for ConfirmSearch<'_, L> {
         self.position = at;
         let state = &self.pass.state;
         let group = self.pass.passes[self.group].group;
-        if state.language.policy(group).may_grow {
+        if state.spec(group).growth == Growth::Budgeted {
             let left = state.growth_budget(group).unwrap_or(0);
             state.set_growth_budget(group, left.saturating_sub(1));
         }
@@ -187,24 +187,24 @@ impl<L: Language> Search<String> for ConfirmSearch<'_, L> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::{Policy, Strategy};
-    use crate::state::lock;
+    use crate::language::Strategy;
+    use crate::lock::lock;
     use crate::testlang::Lines;
     use minrepro_engine::run_search;
 
     #[test]
     fn the_check_searches_without_the_memory_of_failed_sites_and_puts_it_back() {
-        let policy = Policy {
+        let checked = Lines {
             confirm: true,
             skip_failed: true,
-            ..Policy::default()
+            ..Lines::default()
         };
         let text = "a\nb\nc\n".to_owned();
         for jobs in [1, 2] {
-            let state = SharedState::new(Lines { policy }, &text, Strategy::Ddmin, jobs);
+            let state = SharedState::new(checked, &text, Strategy::Ddmin, jobs);
             // Every site failed alone before: the group pass skips them all.
             let prepared = state.language.prepare(&text, ());
-            let ids = crate::candidate::identities(&state.language, (), &prepared);
+            let ids = crate::candidate::identities(state.spec(()), &prepared);
             lock(&state.failed_sites).extend(ids.iter().copied());
             let keeps_b = |p: &Proposal<String>| p.case.contains('b');
             let group = &group_passes(&state)[0];
@@ -221,10 +221,7 @@ mod tests {
             assert!(ids.iter().all(|id| failed.contains(id)), "-j {jobs}");
         }
         // A group that does not ask for it is not checked.
-        let plain = Lines {
-            policy: Policy::default(),
-        };
-        let state = SharedState::new(plain, "a\n", Strategy::Ddmin, 1);
+        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin, 1);
         let pass = ConfirmPass::new(&state);
         let a = "a\n".to_owned();
         assert!(pass.search(&a).next_batch(&a).is_none());

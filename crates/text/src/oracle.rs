@@ -13,11 +13,10 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::language::Language;
-use crate::limits::Rejudge;
+use crate::rejudge::{Rejudge, RejudgeCounts, Rejudged};
 use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
@@ -40,9 +39,8 @@ pub struct TextOracle<'a, L> {
     sizes: Option<&'a Sizes>,
     /// When a candidate that timed out is judged once more, at a longer limit.
     rejudge: Rejudge,
-    /// Re-judged candidates: all, the interesting ones, those that timed out again; the
-    /// longest second limit and the milliseconds the second runs that timed out again cost.
-    rejudged: [AtomicUsize; 5],
+    /// What re-judging did so far.
+    rejudged: RejudgeCounts,
 }
 
 impl<'a, L: Language> TextOracle<'a, L> {
@@ -63,7 +61,7 @@ impl<'a, L: Language> TextOracle<'a, L> {
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
             sizes: None,
             rejudge: Rejudge::Never,
-            rejudged: Default::default(),
+            rejudged: RejudgeCounts::default(),
         }
     }
 
@@ -72,6 +70,11 @@ impl<'a, L: Language> TextOracle<'a, L> {
     pub fn with_rejudge(mut self, when: Rejudge) -> Self {
         self.rejudge = when;
         self
+    }
+
+    /// What re-judging did so far.
+    pub fn rejudged(&self) -> Rejudged {
+        self.rejudged.get()
     }
 
     /// Answers [`Oracle::size`] from `sizes` when it knows the text.
@@ -98,21 +101,6 @@ impl<'a, L: Language> TextOracle<'a, L> {
         self.executor = executor;
         self
     }
-
-    /// What re-judging cost so far (with the run limit and the candidates that timed out
-    /// filled in by the caller).
-    pub fn rejudged(&self) -> crate::limits::Timeouts {
-        let [all, interesting, again, longest, cost] =
-            self.rejudged.each_ref().map(|n| n.load(Ordering::Relaxed));
-        crate::limits::Timeouts {
-            rejudged: all,
-            rejudged_interesting: interesting,
-            rejudged_timed_out: again,
-            rejudge_limit: longest as f64 / 1000.0,
-            rejudge_cost: cost as f64 / 1000.0,
-            ..Default::default()
-        }
-    }
 }
 
 impl<L: Language> Oracle<String> for TextOracle<'_, L> {
@@ -123,6 +111,11 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
     fn size(&self, case: &String) -> u64 {
         let known = self.sizes.and_then(|sizes| sizes.get(case));
         known.unwrap_or_else(|| self.language.size(case)) as u64
+    }
+
+    /// Sizes tie by bytes (see `candidate`).
+    fn bytes(&self, case: &String) -> Option<u64> {
+        Some(case.len() as u64)
     }
 
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
@@ -138,20 +131,7 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
             return Ok(outcome);
         };
         let again = self.run(limit, case, cancel)?;
-        let millis = limit.as_millis() as usize;
-        let counted = match again.status {
-            Status::Interesting => Some(1),
-            Status::Timeout => Some(2),
-            _ => None,
-        };
-        self.rejudged[0].fetch_add(1, Ordering::Relaxed);
-        if let Some(i) = counted {
-            self.rejudged[i].fetch_add(1, Ordering::Relaxed);
-        }
-        self.rejudged[3].fetch_max(millis, Ordering::Relaxed);
-        if again.status == Status::Timeout {
-            self.rejudged[4].fetch_add(millis, Ordering::Relaxed);
-        }
+        self.rejudged.count(limit, again.status);
         Ok(again)
     }
 }
@@ -251,15 +231,11 @@ mod tests {
     use minrepro_predicate::{Acceptance, PredicateConfig, Status};
 
     const LANG: Lines = Lines {
-        policy: crate::language::Policy {
-            probdd: false,
-            probdd_max_size: None,
-            levels: false,
-            skip_failed: false,
-            may_grow: false,
-            shrink_size: false,
-            confirm: false,
-        },
+        probdd: false,
+        levels: false,
+        growth: crate::spec::Growth::Never,
+        skip_failed: false,
+        confirm: false,
     };
 
     fn config(args: Vec<String>, needle: &str) -> PredicateConfig {

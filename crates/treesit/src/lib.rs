@@ -13,6 +13,7 @@
 //! a small table: list separators, the number literal a name may become, whether the syntax
 //! group re-sweeps its levels, and whether C's rewrites apply.
 
+pub mod coarse;
 pub mod facts;
 pub mod grammars;
 pub mod language;

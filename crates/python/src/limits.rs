@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use minrepro_driver::timeout_cost;
 use minrepro_engine::Progress;
 use minrepro_predicate::Predicate;
+use minrepro_text::Rejudged;
 
 /// `--timeout-factor`: cut candidates at a multiple of the original's run time, or not at all.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,81 +68,43 @@ pub fn apply_timeout_factor(
     predicate
 }
 
-/// `--rejudge-timeouts`: whether, and at which limit, a candidate that timed out at the
-/// adaptive limit is run once more before it is rejected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Rejudge {
-    /// When the machine is oversubscribed at the timeout (its 1-minute load average `L` above
-    /// its `P` processors, so each process gets about `P / L` of a processor): at the adaptive
-    /// limit times `L / P`, at most `--timeout`.
-    Auto,
-    /// Always, at the full `--timeout` (every hanging candidate then costs a whole `--timeout`
-    /// more).
-    Always,
-    /// Never: a timeout at the adaptive limit rejects the candidate.
-    Never,
-}
-
-impl Rejudge {
-    /// The limit of the second run of a candidate that timed out at `run_limit` now (`None`:
-    /// none), at most `full`.
-    pub fn limit(self, run_limit: Duration, full: Duration) -> Option<Duration> {
-        let limit = match self {
-            Rejudge::Never => return None,
-            Rejudge::Always => full,
-            Rejudge::Auto => run_limit.mul_f64(slowdown()?).min(full),
-        };
-        (limit > run_limit).then_some(limit)
-    }
-}
-
-/// How many times slower than on an idle machine a process runs now: the 1-minute load average
-/// (`/proc/loadavg`) over the processors this process may use, when above 1 (`None` otherwise,
-/// and where unknown).
-pub fn slowdown() -> Option<f64> {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok())?;
-    let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let slowdown = load / processors as f64;
-    (slowdown > 1.0).then_some(slowdown)
-}
-
-/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
-pub fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
-    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
-}
-
-/// Runs cut at a limit: the candidates' (at the run limit) and the re-judged ones'.
+/// Runs cut at a limit: the candidates' (at the run limit) and the re-judged ones' second runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Timeouts {
     /// Decided candidates whose verdict is a timeout (a re-judged one's: its second run's).
     pub candidates: usize,
     /// The limit of a candidate's run, seconds.
     pub run_limit: f64,
-    /// Candidates that timed out at the run limit and were run again at a longer limit.
-    pub rejudged: usize,
-    /// Of those, the ones whose second run was interesting, and those that timed out again.
-    pub rejudged_interesting: usize,
-    /// See [`Timeouts::rejudged_interesting`].
-    pub rejudged_timed_out: usize,
-    /// The longest limit of a second run, and the seconds the second runs that timed out again
-    /// cost.
-    pub rejudge_limit: f64,
-    /// See [`Timeouts::rejudge_limit`].
-    pub rejudge_cost: f64,
+    /// What re-judging did.
+    pub rejudged: Rejudged,
 }
 
 impl Timeouts {
     /// Runs that timed out at [`Timeouts::run_limit`]: every re-judged candidate's first run,
     /// and the timed-out candidates that were not re-judged.
     pub fn cut_runs(&self) -> usize {
-        self.candidates.saturating_sub(self.rejudged_timed_out) + self.rejudged
+        let not_rejudged = self
+            .candidates
+            .saturating_sub(self.rejudged.timed_out_again);
+        not_rejudged + self.rejudged.candidates
     }
 
     /// Seconds the timed-out runs cost: each its whole limit.
     pub fn cost(&self) -> f64 {
-        timeout_cost(self.cut_runs(), self.run_limit) + self.rejudge_cost
+        timeout_cost(self.cut_runs(), self.run_limit) + self.rejudged.timed_out_again_seconds
+    }
+
+    /// The `--stats-json` fields: `timeout_seconds` (replacing the one the driver computes
+    /// without the second runs), `rejudged_timeouts`, `rejudged_interesting`.
+    pub fn stats_fields(&self) -> Vec<(String, serde_json::Value)> {
+        vec![
+            ("timeout_seconds".into(), self.cost().into()),
+            ("rejudged_timeouts".into(), self.rejudged.candidates.into()),
+            (
+                "rejudged_interesting".into(),
+                self.rejudged.interesting.into(),
+            ),
+        ]
     }
 }
 
@@ -150,15 +114,16 @@ pub fn timeouts_note(timeouts: &Timeouts) -> String {
     if n == 0 {
         return String::new();
     }
-    let rejudged = match timeouts.rejudged {
+    let rejudged = &timeouts.rejudged;
+    let second = match rejudged.candidates {
         0 => String::new(),
         r => format!(
             " ({r} re-judged at up to {:.3} s: {} interesting, {} timed out again)",
-            timeouts.rejudge_limit, timeouts.rejudged_interesting, timeouts.rejudged_timed_out
+            rejudged.longest_limit, rejudged.interesting, rejudged.timed_out_again
         ),
     };
     format!(
-        "; {n} candidate{} timed out at {:.3} s{rejudged}, {:.1} s in timed-out runs",
+        "; {n} candidate{} timed out at {:.3} s{second}, {:.1} s in timed-out runs",
         if n == 1 { "" } else { "s" },
         timeouts.run_limit,
         timeouts.cost()
@@ -196,11 +161,13 @@ mod tests {
             timeouts_note(&Timeouts {
                 candidates,
                 run_limit,
-                rejudged,
-                rejudged_interesting: interesting,
-                rejudged_timed_out: again,
-                rejudge_limit: 60.0,
-                rejudge_cost: again as f64 * 60.0,
+                rejudged: Rejudged {
+                    candidates: rejudged,
+                    interesting,
+                    timed_out_again: again,
+                    longest_limit: 60.0,
+                    timed_out_again_seconds: again as f64 * 60.0,
+                },
             })
         };
         assert_eq!(note(0, 1.0, 0, 0, 0), "");
@@ -220,18 +187,5 @@ mod tests {
             "; 4 candidates timed out at 1.000 s (3 re-judged at up to 60.000 s: 1 \
              interesting, 1 timed out again), 64.0 s in timed-out runs"
         );
-    }
-
-    #[test]
-    fn a_timed_out_candidate_is_re_judged_at_a_longer_limit_only() {
-        let (limit, full) = (Duration::from_secs(1), Duration::from_secs(60));
-        assert_eq!(Rejudge::Always.limit(limit, full), Some(full));
-        assert_eq!(Rejudge::Never.limit(limit, full), None);
-        // Already at the full limit (--timeout-factor off): nothing longer to try.
-        assert_eq!(Rejudge::Always.limit(full, full), None);
-        // Auto: the load decides, never beyond --timeout.
-        let auto = Rejudge::Auto.limit(limit, full);
-        assert_eq!(auto.is_some(), slowdown().is_some());
-        assert!(auto.is_none_or(|l| l > limit && l <= full));
     }
 }
