@@ -1,7 +1,7 @@
 //! A reduction ends at a fixpoint: reducing its result again accepts nothing and writes the same
 //! bytes; and no candidate the predicate alone can judge is forbidden by the name filter's guess.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::support::python::*;
 
@@ -35,13 +35,13 @@ fn reduce_named(
     (std::fs::read(&out).unwrap(), stats)
 }
 
-/// Reduces the example `name` for `needle`, then its result again: nothing accepted, the same
-/// bytes.
-fn assert_fixpoint(name: &str, needle: &str, flags: &[&str], pythonpath: Option<&Path>) {
-    let source = std::fs::read(example(name)).unwrap();
-    let file_name = Path::new(name).file_name().unwrap().to_str().unwrap();
-    let (first, _) = reduce_named(&source, file_name, needle, flags, pythonpath);
+/// Reduces `source` for `needle`, then its result again: nothing accepted, the same bytes.
+fn assert_fixpoint(source: &Path, needle: &str, flags: &[&str], pythonpath: Option<&Path>) {
+    let text = std::fs::read(source).unwrap();
+    let file_name = source.file_name().unwrap().to_str().unwrap();
+    let (first, _) = reduce_named(&text, file_name, needle, flags, pythonpath);
     let (second, stats) = reduce_named(&first, file_name, needle, flags, pythonpath);
+    let name = source.display();
     assert_eq!(stats["accepted"], 0, "{name} {flags:?}: {stats}");
     assert_eq!(
         String::from_utf8_lossy(&second),
@@ -50,27 +50,46 @@ fn assert_fixpoint(name: &str, needle: &str, flags: &[&str], pythonpath: Option<
     );
 }
 
+/// The fidelity fixtures (`tests/fixtures/python/origin`).
+fn origin_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/python/origin")
+        .join(name)
+}
+
+/// Every example of `examples/python` and the fidelity fixtures the end-to-end tests reduce.
 #[test]
 fn the_examples_reduce_to_fixpoints() {
-    let cases: [(&str, &str, Option<std::path::PathBuf>); 6] = [
-        ("shape_mismatch.py", "T.gemm K shape check failed", None),
-        ("control_flow.py", "budget exceeded", None),
-        ("stdout_exit0.py", "CHECKSUM MISMATCH", None),
-        ("main_guard.py", "empty input", None),
-        ("fidelity.py", "needle", None),
+    let cases: [(PathBuf, &str, Option<PathBuf>); 9] = [
         (
-            "sibling/main.py",
+            example("shape_mismatch.py"),
+            "T.gemm K shape check failed",
+            None,
+        ),
+        (example("control_flow.py"), "budget exceeded", None),
+        (example("stdout_exit0.py"), "CHECKSUM MISMATCH", None),
+        (example("main_guard.py"), "empty input", None),
+        (example("fidelity.py"), "needle", None),
+        (example("frozen.py"), "frozen failure 42", None),
+        (
+            example("sibling/main.py"),
             "sibling helper overflow",
             Some(example("sibling")),
         ),
+        (origin_fixture("pricing.py"), "KeyError: 'platinum'", None),
+        (
+            origin_fixture("kernel.py"),
+            "K shape check failed",
+            Some(origin_fixture("lib")),
+        ),
     ];
-    for (name, needle, pythonpath) in &cases {
-        assert_fixpoint(name, needle, &[], pythonpath.as_deref());
+    for (source, needle, pythonpath) in &cases {
+        assert_fixpoint(source, needle, &[], pythonpath.as_deref());
     }
     // Without runtime values the results are larger, with more left for a second run to find.
-    for (name, needle, pythonpath) in &cases[..2] {
+    for (source, needle, pythonpath) in &cases[..2] {
         let flags = ["--no-value-substitution"];
-        assert_fixpoint(name, needle, &flags, pythonpath.as_deref());
+        assert_fixpoint(source, needle, &flags, pythonpath.as_deref());
     }
 }
 
@@ -90,4 +109,8 @@ fn a_string_statement_naming_a_used_attribute_is_removed() {
     let (plain, _) = reduce_named(other.as_bytes(), "s.py", "needle", &flags, None);
     assert_eq!(text, String::from_utf8(plain).unwrap());
     assert!(stats["size_after"].as_u64().unwrap() <= 30, "{stats}");
+    // With runtime values (the default) the printed expression becomes its value: the program
+    // is the message.
+    let (out, _) = reduce_named(program.as_bytes(), "s.py", "needle", &[], None);
+    assert_eq!(String::from_utf8(out).unwrap(), "print('needle')\n");
 }
