@@ -304,6 +304,15 @@ def run_one(tool, peers, case, args):
     return record
 
 
+def origin_text(origin):
+    """An origin of common.failure_origin as a table cell: the qualified name, with the file
+    when it is a library's."""
+    if not origin:
+        return "-"
+    path, name = origin
+    return name if path == "<program>" else "%s in %s" % (name, path.rsplit("/", 1)[-1])
+
+
 def reevaluate(record):
     """Measure a saved run's result again (same result file, current measurement code) and
     rewrite its JSON file."""
@@ -403,7 +412,7 @@ def write_report(records, peers, args, started):
         text = " ".join(words)
         lines.append("- %s: `%s`" % (r["tool"], text))
     lines += ["", "## Summary per tool", "",
-              "| tool | runs | geomean final/original tokens | geomean tokens / hand-written tokens | max tokens / hand-written tokens | total predicate runs | total wall s | valid | reproduces | same exception | frozen kept | timeouts/errors |",
+              "| tool | runs | geomean final/original tokens | geomean tokens / hand-written tokens | max tokens / hand-written tokens | total predicate runs | total wall s | valid | reproduces | same exception | same innermost function | frozen kept | timeouts/errors |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     by_tool = {}
     for r in records:
@@ -416,26 +425,28 @@ def write_report(records, peers, args, started):
         by_reference = [x for x in (reference_ratio(r) for r in rs) if x is not None]
         g_reference = geomean(by_reference)
         frozen_cases = [r for r in rs if r["frozen_total"]]
-        lines.append("| %s | %d | %s | %s | %s | %d | %.1f | %d/%d | %d/%d | %d/%d | %d/%d | %d |" % (
+        lines.append("| %s | %d | %s | %s | %s | %d | %.1f | %d/%d | %d/%d | %d/%d | %d/%d | %d/%d | %d |" % (
             tool, len(rs), "%.3f" % g if g else "-", "%.2f" % g_reference if g_reference else "-",
             "%.2f" % max(by_reference) if by_reference else "-", sum(r["predicate_runs"] for r in rs),
             sum(r["wall_seconds"] for r in rs),
             sum(r["valid_python"] for r in rs), len(rs), sum(r["reproduces"] for r in rs), len(rs),
             sum(r["same_exception"] for r in rs), len(rs),
+            sum(r.get("same_origin", False) for r in rs), len(rs),
             sum(r["frozen_ok"] for r in frozen_cases), len(frozen_cases),
             sum(r["status"] != "ok" for r in rs)))
     lines += ["", "## Per case", "",
-              "| case | tool | status | tokens (orig -> final) | ratio | tokens / hand-written tokens | bytes | lines | predicate runs | wall s | valid | reproduces | same exception | frozen kept |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| case | tool | status | tokens (orig -> final) | ratio | tokens / hand-written tokens | bytes | lines | predicate runs | wall s | valid | reproduces | same exception | same innermost function | frozen kept |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in sorted(records, key=lambda r: (r["case"], ALL_TOOLS.index(r["tool"]))):
         by_reference = reference_ratio(r)
-        lines.append("| %s | %s | %s | %s -> %s | %s | %s | %d | %d | %d | %.1f | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s -> %s | %s | %s | %d | %d | %d | %.1f | %s | %s | %s | %s | %s |" % (
             r["case"], r["tool"], r["status"], r["original"]["tokens"], r["final"]["tokens"],
             "%.3f" % r["token_ratio"] if r["token_ratio"] is not None else "-",
             "%.2f (%s)" % (by_reference, common.reference_tokens(r["case"])) if by_reference is not None else "-",
             r["final"]["bytes"], r["final"]["lines"], r["predicate_runs"], r["wall_seconds"],
             yes(r["valid_python"]), yes(r["reproduces"]),
             "%s (%s)" % (yes(r["same_exception"]), r["final_exception"]),
+            "%s (%s)" % (yes(r.get("same_origin", False)), origin_text(r.get("final_origin"))),
             "%d/%d" % (r["frozen_kept"], r["frozen_total"]) if r["frozen_total"] else "-"))
     failed = [r for r in records if r["status"].startswith("error")]
     if failed:
