@@ -20,6 +20,7 @@ PY_DIR = Path(__file__).resolve().parent          # bench/python
 BENCH_DIR = PY_DIR.parent                         # bench
 REPO_DIR = BENCH_DIR.parent
 OUT_DIR = BENCH_DIR / "out"                       # git-ignored
+LIBS_DIR = OUT_DIR / "libs"  # third-party packages cases require (pip --target), on PYTHONPATH
 CASES_DIR = PY_DIR / "cases"
 GENERATED_DIR = OUT_DIR / "cases"
 REFERENCES_DIR = PY_DIR / "references"            # hand-written minimal reproducers
@@ -56,7 +57,7 @@ def candidate_env(extra=None):
     the stand-in `tilelang` package on PYTHONPATH."""
     env = dict(os.environ)
     env["PATH"] = str(ensure_bin_dir()) + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = str(SUPPORT_DIR)
+    env["PYTHONPATH"] = str(SUPPORT_DIR) + (os.pathsep + str(LIBS_DIR) if LIBS_DIR.exists() else "")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("PYTHONHOME", None)
     if extra:
@@ -70,6 +71,14 @@ def load_cases(selected=None):
     Generated cases are (re)written into bench/out/cases/ by their generator first."""
     data = json.loads((PY_DIR / "cases.json").read_text(encoding="utf-8"))
     cases = []
+    required = sorted({r for c in data["cases"] if not selected or c["name"] in selected
+                       for r in c.get("requires", [])})
+    missing = [r for r in required if not (LIBS_DIR / r.split("=")[0]).exists()]
+    if missing:
+        # The benchmark's interpreter has no third-party packages: cases that call a library
+        # get it from LIBS_DIR, installed once (pip's own client, into the git-ignored out dir).
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(LIBS_DIR)]
+                       + missing, check=True)
     for case in data["cases"]:
         if selected and case["name"] not in selected:
             continue

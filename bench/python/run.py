@@ -176,7 +176,8 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
         # tilelang/math would shadow the standard library's math module.
         argv = [str(venv_python()), "-P", str(site_packages() / "tilelang" / "autodd.py"), str(work_src),
                 "--err-msg", msg, "-o", str(out_file), "--backend", "subproc", "--timeout", t, "-j", jobs]
-        env = {"PYTHONPATH": "%s%s%s" % (common.PY_DIR / "counter_site", os.pathsep, common.SUPPORT_DIR),
+        env = {"PYTHONPATH": os.pathsep.join(map(str, [common.PY_DIR / "counter_site", common.SUPPORT_DIR,
+                                                       common.LIBS_DIR])),
                "BENCH_COUNT_EXCLUDE": "autodd.py"}
         return argv, env, out_file
     if tool == "pysource-minimize":
