@@ -47,7 +47,7 @@ RESULTS_DIR = common.OUT_DIR / "results"
 RUNS_DIR = common.OUT_DIR / "runs"
 PEERS_FILE = common.OUT_DIR / "peers.json"
 RESULTS_MD = common.PY_DIR / "RESULTS.md"
-ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "minrepro-no-values", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
+ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "minrepro-no-values", "autodd", "autodd-runner", "pysource-minimize", "picire", "cvise", "shrinkray"]
 # minrepro's own variants: extra flags on top of the common command. `minrepro` itself runs with
 # its defaults (the adaptive candidate time limit among them); the quality bar is judged on it.
 MINREPRO_VARIANTS = {"minrepro": [], "minrepro-fixed-timeout": ["--timeout-factor", "off"],
@@ -110,6 +110,7 @@ def setup_peers(reinstall):
                 break
         version = pip_version(DIST_NAMES[peer]) if error is None else None
         peers[peer] = {"available": error is None, "version": version, "error": error}
+    peers["autodd-runner"] = peers["autodd"]  # the same install, its default backend
     peers["cvise"] = setup_cvise()
     PEERS_FILE.write_text(json.dumps(peers, indent=2))
     return peers
@@ -171,11 +172,12 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
         argv = [peers[tool]["path"], "python", str(work_src), "--err-msg", msg, "-o", str(out_file),
                 "--timeout", t, "-j", jobs, "--stats-json", str(run_dir / "minrepro-stats.json")]
         return argv + MINREPRO_VARIANTS[tool], {}, out_file
-    if tool == "autodd":
+    if tool in ("autodd", "autodd-runner"):
         # -P: do not put the script's directory (site-packages/tilelang) first on sys.path, where
         # tilelang/math would shadow the standard library's math module.
         argv = [str(venv_python()), "-P", str(site_packages() / "tilelang" / "autodd.py"), str(work_src),
-                "--err-msg", msg, "-o", str(out_file), "--backend", "subproc", "--timeout", t, "-j", jobs]
+                "--err-msg", msg, "-o", str(out_file), "--backend", "runner" if tool == "autodd-runner" else "subproc",
+                "--timeout", t, "-j", jobs]
         env = {"PYTHONPATH": os.pathsep.join(map(str, [common.PY_DIR / "counter_site", common.SUPPORT_DIR,
                                                        common.LIBS_DIR])),
                "BENCH_COUNT_EXCLUDE": "autodd.py"}
@@ -271,6 +273,11 @@ def run_one(tool, peers, case, args):
         # minrepro runs candidates with its default (runner) backend, which no wrapper sees: its
         # own count is used (every candidate execution, the original's runs included).
         runs = json.loads(stats_file.read_text())["predicate_runs"]
+    if tool == "autodd-runner":
+        # Its reused workers start no interpreter per candidate: AutoDD's own count, the last
+        # "Dispatched N tasks" line (printed every -j tasks: exact with -j 1).
+        dispatched = re.findall(r"Dispatched (\d+) tasks", (run_dir / "stdout.log").read_text(errors="replace"))
+        runs = int(dispatched[-1]) if dispatched else runs
     if result_file.exists() and result_file.stat().st_size > 0:
         result = result_file.read_text(encoding="utf-8", errors="replace")
         note = ""
@@ -513,7 +520,7 @@ def main():
         return 1
 
     # Only set up the venv peers when one of them is asked for (a minrepro-only run needs none).
-    if any(tool in PIP_PEERS or tool == "cvise" for tool in args.tools):
+    if any(tool in PIP_PEERS or tool in ("cvise", "autodd-runner") for tool in args.tools):
         peers = setup_peers(args.reinstall)
     else:
         peers = {}

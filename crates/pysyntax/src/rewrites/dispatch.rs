@@ -11,7 +11,9 @@
 //!   (outside nested scopes) awaits the call `g(…)`: running the awaited coroutine instead of the
 //!   one that awaits it (`asyncio.run(main())` → `asyncio.run(batch(o))`); a single-task
 //!   `await asyncio.gather(x)` counts as awaiting `x` (in place it is `await x` by
-//!   `call-to-arg`). A coroutine named only by its `def` and that call is removed in the same
+//!   `call-to-arg`); so does a call of a module coroutine in a comprehension of its own
+//!   (`gather(*(g() for o in os))`: the edit's run judges whether it reads the loop's names).
+//!   A coroutine named only by its `def` and that call is removed in the same
 //!   edit (the replacement alone saves nothing; the dead coroutine does).
 //!
 //! Both replace a callee or a call by text of the module; the candidate's run judges whether the
@@ -232,32 +234,55 @@ fn push_two(
     );
 }
 
-/// The calls a function's own body awaits (`await g(…)`, not inside nested scopes).
-fn awaited(body: &[Stmt]) -> Vec<&Expr> {
-    #[derive(Default)]
-    struct Awaits<'a>(Vec<&'a Expr>);
-    impl<'a> Visitor<'a> for Awaits<'a> {
+/// The calls a function's own body awaits (`await g(…)`, not inside nested scopes), and its
+/// calls of the module's coroutines (`coroutines`) that a comprehension or generator expression
+/// of its own holds (`gather(*(g() for …))`): the coroutines it runs.
+fn awaited<'a>(body: &'a [Stmt], coroutines: &BTreeSet<&str>) -> Vec<&'a Expr> {
+    struct Awaits<'a, 'n> {
+        coroutines: &'n BTreeSet<&'n str>,
+        depth: usize,
+        found: Vec<&'a Expr>,
+    }
+    impl<'a> Visitor<'a> for Awaits<'a, '_> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
                 walk_stmt(self, stmt);
             }
         }
         fn visit_expr(&mut self, expr: &'a Expr) {
-            if super::opens_scope(expr) {
+            if expr.is_lambda_expr() {
                 return;
             }
-            if let Expr::Await(a) = expr {
-                let task = single_task(&a.value).unwrap_or(&a.value);
-                if task.is_call_expr() {
-                    self.0.push(task);
+            match expr {
+                Expr::Await(a) if self.depth == 0 => {
+                    let task = single_task(&a.value).unwrap_or(&a.value);
+                    if task.is_call_expr() {
+                        self.found.push(task);
+                    }
                 }
+                Expr::Call(c)
+                    if self.depth > 0
+                        && c.func
+                            .as_name_expr()
+                            .is_some_and(|f| self.coroutines.contains(f.id.as_str())) =>
+                {
+                    self.found.push(expr);
+                }
+                _ => {}
             }
+            let scope = super::opens_scope(expr);
+            self.depth += usize::from(scope);
             walk_expr(self, expr);
+            self.depth -= usize::from(scope);
         }
     }
-    let mut awaits = Awaits::default();
+    let mut awaits = Awaits {
+        coroutines,
+        depth: 0,
+        found: Vec::new(),
+    };
     awaits.visit_body(body);
-    awaits.0
+    awaits.found
 }
 
 /// The one task of `asyncio.gather(x)` (or `gather(x)`): one positional argument, no keywords.
@@ -281,12 +306,16 @@ fn awaited_callees(ctx: &mut Ctx<'_>, body: &[Stmt], calls: &[(&Expr, &str)]) {
             *named.entry(ctx.text(span(token))).or_default() += 1;
         }
     }
-    let coroutines: HashMap<&str, (usize, Vec<&Expr>)> = body
+    let defs: Vec<(usize, &ast::StmtFunctionDef)> = body
         .iter()
         .enumerate()
         .filter_map(|(i, s)| s.as_function_def_stmt().map(|d| (i, d)))
         .filter(|(_, d)| d.is_async)
-        .map(|(i, d)| (d.name.as_str(), (i, awaited(&d.body))))
+        .collect();
+    let names: BTreeSet<&str> = defs.iter().map(|(_, d)| d.name.as_str()).collect();
+    let coroutines: HashMap<&str, (usize, Vec<&Expr>)> = defs
+        .iter()
+        .map(|&(i, d)| (d.name.as_str(), (i, awaited(&d.body, &names))))
         .collect();
     for (call, name) in calls {
         let Some((i, inner)) = coroutines.get(name) else {
