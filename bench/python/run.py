@@ -421,7 +421,7 @@ def write_report(records, peers, args, started):
         lines.append("- %s: `%s`" % (r["tool"], text))
     lines += ["", "## Summary per tool", "",
               "| tool | runs | geomean final/original tokens | geomean tokens / hand-written tokens | max tokens / hand-written tokens | total predicate runs | total wall s | valid | reproduces | same exception | same innermost function | frozen kept | timeouts/errors |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     by_tool = {}
     for r in records:
         by_tool.setdefault(r["tool"], []).append(r)
