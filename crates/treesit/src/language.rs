@@ -11,7 +11,7 @@
 //! at 17 in 89 instead of 15 in 185: fewer runs, larger results. Sizes are the fallback's.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use minrepro_text::{
     splice, EncodeError, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec, SearchSpec, Site,
@@ -166,6 +166,9 @@ pub struct SyntaxAware<F: Language> {
     /// Fallback groups also searched, checked, right after the syntax group, with the names of
     /// those searches.
     early: Vec<(F::Group, &'static str)>,
+    /// The last text prepared and its parse: the next text to prepare is mostly that one with
+    /// an accepted candidate's edits, so its parse starts from this tree (`crate::reparse`).
+    last_parse: Arc<Mutex<Option<(String, tree_sitter::Tree)>>>,
 }
 
 impl<F: Language> SyntaxAware<F> {
@@ -176,6 +179,7 @@ impl<F: Language> SyntaxAware<F> {
             fallback,
             check_fallback: false,
             early: Vec::new(),
+            last_parse: Arc::default(),
         })
     }
 
@@ -397,7 +401,7 @@ where
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
         let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
         // One parse serves the listing and every candidate's check.
-        let tree = checked.then(|| self.syntax.parse(text)).flatten();
+        let tree = checked.then(|| self.parse_prepared(text)).flatten();
         let syntax = &self.syntax;
         let sites = match group {
             Group::Coarse => Sites::Syntax(syntax.coarse_of(tree.as_ref(), text)),
@@ -413,7 +417,7 @@ where
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
         let sites = Sites::Other(self.fallback.prepare_current(text));
-        let tree = self.check_fallback.then(|| self.syntax.parse(text));
+        let tree = self.check_fallback.then(|| self.parse_prepared(text));
         self.prepared(text, sites, tree)
     }
 
@@ -442,6 +446,19 @@ where
     F: Language + Clone,
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
+    /// The parse of `text`, a text to prepare, from the last one's tree (which it then
+    /// replaces).
+    fn parse_prepared(&self, text: &str) -> Option<tree_sitter::Tree> {
+        let mut last = self.last_parse.lock().unwrap_or_else(|e| e.into_inner());
+        let tree = match last.as_ref() {
+            Some((source, tree)) if source == text => Some(tree.clone()),
+            Some((source, tree)) => self.syntax.reparse(tree, source, text),
+            None => self.syntax.parse(text),
+        }?;
+        *last = Some((text.to_owned(), tree.clone()));
+        Some(tree)
+    }
+
     /// `text` prepared with `sites`; `checked`: its candidates are re-parsed, starting from
     /// the text's parse it holds (`None` inside when the parser gave up).
     fn prepared(
