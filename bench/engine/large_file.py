@@ -100,6 +100,8 @@ def main():
     p.add_argument("--seconds", type=float, default=120)
     p.add_argument("--out", type=Path, default=ENGINE / "LARGE.md")
     args = p.parse_args()
+    # Runs start in the input's directory: a relative path would not name the binary there.
+    args.minrepro = str(Path(args.minrepro).resolve())
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,6 +118,10 @@ def main():
         lines.append(f"| {r['input']} | {r['bytes']} | {r['runs']} | {r.get('startup_s', '-')} "
                      f"| {r.get('ms_per_candidate', '-')} | {r['rss_mb']} |")
     text = "\n".join(lines) + "\n"
+    for r in rows:
+        if "note" in r:
+            print(f"{r['input']}: minrepro made fewer than 2 runs; its last output:\n{r['note']}",
+                  file=sys.stderr)
     print(text)
     args.out.write_text(text)
 

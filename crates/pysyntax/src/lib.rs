@@ -238,6 +238,8 @@ pub const KINDS: &[(&str, Group)] = &[
     ("inline-call-body", Group::Simplifications),
     ("inline-class-attribute", Group::Simplifications),
     ("remove-parentheses", Group::Simplifications),
+    ("registry-lookup", Group::Simplifications),
+    ("await-to-callee", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

@@ -11,7 +11,7 @@
 //! at 17 in 89 instead of 15 in 185: fewer runs, larger results. Sizes are the fallback's.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use minrepro_text::{
     splice, EncodeError, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec, SearchSpec, Site,
@@ -77,12 +77,21 @@ impl Syntax {
         self.grammar.parser().ok()?.parse(text, None)
     }
 
+    /// A parse of `edited` that reuses `tree`, the parse of `source` (see `crate::reparse`):
+    /// what a fresh parse gives, at the cost of the span the edit changed.
+    pub fn reparse(
+        &self,
+        tree: &tree_sitter::Tree,
+        source: &str,
+        edited: &str,
+    ) -> Option<tree_sitter::Tree> {
+        let old = crate::reparse::edited_tree(tree, source, edited);
+        self.grammar.parser().ok()?.parse(edited, Some(&old))
+    }
+
     /// The C-like rewrite sites of `text` (none for other grammars or an unparsable text).
     pub fn rewrites(&self, text: &str) -> Listing {
-        match self.parse(text).filter(|_| self.grammar.rewrites) {
-            Some(tree) => Listing::plain(crate::rewrites::rewrite_sites(&tree, text)),
-            None => Listing::default(),
-        }
+        self.rewrites_of(self.parse(text).as_ref(), text)
     }
 
     /// The number of `ERROR` and `MISSING` nodes of `text`'s parse (`usize::MAX` when it cannot
@@ -94,16 +103,34 @@ impl Syntax {
 
     /// The coarse sites of `text` (none for grammars without C's rewrites).
     pub fn coarse(&self, text: &str) -> Listing {
-        match self.parse(text).filter(|_| self.grammar.rewrites) {
-            Some(tree) => crate::coarse::coarse_listing(&tree, text),
-            None => Listing::default(),
-        }
+        self.coarse_of(self.parse(text).as_ref(), text)
     }
 
     /// The syntax sites of `text`.
     pub fn listing(&self, text: &str) -> Listing {
-        match self.parse(text) {
-            Some(tree) => Listing::new(&tree, text, &self.facts, self.grammar),
+        self.listing_of(self.parse(text).as_ref(), text)
+    }
+
+    /// [`rewrites`](Self::rewrites) from `text`'s parse `tree`.
+    fn rewrites_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree.filter(|_| self.grammar.rewrites) {
+            Some(tree) => Listing::plain(crate::rewrites::rewrite_sites(tree, text)),
+            None => Listing::default(),
+        }
+    }
+
+    /// [`coarse`](Self::coarse) from `text`'s parse `tree`.
+    fn coarse_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree.filter(|_| self.grammar.rewrites) {
+            Some(tree) => crate::coarse::coarse_listing(tree, text),
+            None => Listing::default(),
+        }
+    }
+
+    /// [`listing`](Self::listing) from `text`'s parse `tree`.
+    fn listing_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree {
+            Some(tree) => Listing::new(tree, text, &self.facts, self.grammar),
             None => Listing::default(),
         }
     }
@@ -139,6 +166,9 @@ pub struct SyntaxAware<F: Language> {
     /// Fallback groups also searched, checked, right after the syntax group, with the names of
     /// those searches.
     early: Vec<(F::Group, &'static str)>,
+    /// The last text prepared and its parse: the next text to prepare is mostly that one with
+    /// an accepted candidate's edits, so its parse starts from this tree (`crate::reparse`).
+    last_parse: Arc<Mutex<Option<(String, tree_sitter::Tree)>>>,
 }
 
 impl<F: Language> SyntaxAware<F> {
@@ -149,6 +179,7 @@ impl<F: Language> SyntaxAware<F> {
             fallback,
             check_fallback: false,
             early: Vec::new(),
+            last_parse: Arc::default(),
         })
     }
 
@@ -191,6 +222,9 @@ pub struct PreparedSyntax<F: Language> {
     size: usize,
     /// `ERROR`/`MISSING` nodes of the source: a checked candidate may not have more.
     errors: usize,
+    /// The source's parse, when candidates are checked: each candidate's re-parse starts from
+    /// it.
+    tree: Option<tree_sitter::Tree>,
     /// Whether candidates are re-parsed (always in the syntax group).
     checked: bool,
     syntax: Arc<Syntax>,
@@ -244,7 +278,7 @@ where
     }
 
     fn check(&self, edited: &String) -> Option<usize> {
-        if self.checked && self.syntax.errors(edited) > self.errors {
+        if self.checked && self.errors_of(edited) > self.errors {
             return None;
         }
         match &self.sites {
@@ -281,6 +315,17 @@ where
             (Sites::Other(prepared), None) => prepared.admissible(edited, None),
             _ => true,
         }
+    }
+}
+
+impl<F: Language> PreparedSyntax<F> {
+    /// The `ERROR` and `MISSING` nodes of `edited`, a candidate made from the source.
+    fn errors_of(&self, edited: &str) -> usize {
+        let tree = match &self.tree {
+            Some(tree) => self.syntax.reparse(tree, &self.source, edited),
+            None => self.syntax.parse(edited),
+        };
+        tree.map_or(usize::MAX, |tree| error_count(&tree))
     }
 }
 
@@ -354,22 +399,26 @@ where
     }
 
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
+        let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
+        // One parse serves the listing and every candidate's check.
+        let tree = checked.then(|| self.parse_prepared(text)).flatten();
+        let syntax = &self.syntax;
         let sites = match group {
-            Group::Coarse => Sites::Syntax(self.syntax.coarse(text)),
-            Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
-            Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
-            Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),
+            Group::Coarse => Sites::Syntax(syntax.coarse_of(tree.as_ref(), text)),
+            Group::Syntax => Sites::Syntax(syntax.listing_of(tree.as_ref(), text)),
+            Group::Outer => Sites::Syntax(syntax.listing_of(tree.as_ref(), text).outermost()),
+            Group::Rewrites => Sites::Syntax(syntax.rewrites_of(tree.as_ref(), text)),
             Group::Checked(group) | Group::Other(group) => {
                 Sites::Other(self.fallback.prepare(text, group))
             }
         };
-        let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
-        self.prepared(text, sites, checked)
+        self.prepared(text, sites, checked.then_some(tree))
     }
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
         let sites = Sites::Other(self.fallback.prepare_current(text));
-        self.prepared(text, sites, self.check_fallback)
+        let tree = self.check_fallback.then(|| self.parse_prepared(text));
+        self.prepared(text, sites, tree)
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -397,17 +446,44 @@ where
     F: Language + Clone,
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
-    /// `text` prepared with `sites`; `checked`: its candidates are re-parsed.
-    fn prepared(&self, text: &str, sites: Sites<F::Prepared>, checked: bool) -> PreparedSyntax<F> {
+    /// The parse of `text`, a text to prepare, from the last one's tree (which it then
+    /// replaces).
+    fn parse_prepared(&self, text: &str) -> Option<tree_sitter::Tree> {
+        let mut last = self.last_parse.lock().unwrap_or_else(|e| e.into_inner());
+        let tree = match last.as_ref() {
+            Some((source, tree)) if source == text => Some(tree.clone()),
+            Some((source, tree)) => self.syntax.reparse(tree, source, text),
+            None => self.syntax.parse(text),
+        }?;
+        *last = Some((text.to_owned(), tree.clone()));
+        Some(tree)
+    }
+
+    /// `text` prepared with `sites`; `checked`: its candidates are re-parsed, starting from
+    /// the text's parse it holds (`None` inside when the parser gave up).
+    fn prepared(
+        &self,
+        text: &str,
+        sites: Sites<F::Prepared>,
+        checked: Option<Option<tree_sitter::Tree>>,
+    ) -> PreparedSyntax<F> {
         let size = match &sites {
             Sites::Other(prepared) => prepared.size(),
             Sites::Syntax(_) => self.fallback.size(text),
         };
-        let checked = checked || matches!(sites, Sites::Syntax(_));
+        let (checked, tree) = match checked {
+            Some(tree) => (true, tree),
+            None => (false, None),
+        };
         PreparedSyntax {
             source: text.to_owned(),
             size,
-            errors: if checked { self.syntax.errors(text) } else { 0 },
+            errors: match (&tree, checked) {
+                (Some(tree), _) => error_count(tree),
+                (None, true) => usize::MAX,
+                (None, false) => 0,
+            },
+            tree,
             checked,
             syntax: Arc::clone(&self.syntax),
             fallback: self.fallback.clone(),

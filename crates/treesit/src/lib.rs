@@ -18,6 +18,7 @@ pub mod facts;
 pub mod grammars;
 pub mod language;
 mod names;
+mod reparse;
 pub mod rewrites;
 pub mod sites;
 #[cfg(test)]

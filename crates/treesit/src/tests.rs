@@ -530,3 +530,29 @@ fn a_function_definitions_declarator_is_not_hoisted_in_c_like_grammars() {
         assert!(hoisted.contains(&call), "{name}: {hoisted:?}");
     }
 }
+
+#[test]
+fn a_reparse_from_the_source_tree_counts_the_errors_a_fresh_parse_counts() {
+    // Every site alone and every run of three sites together, valid or broken, in every
+    // grammar's sample: the incremental parse must judge candidates as a fresh one does.
+    for grammar in GRAMMARS {
+        let syntax = syntax(grammar.name);
+        let text = sample(grammar.name);
+        let tree = syntax.parse(text).unwrap();
+        let sites = syntax.listing(text).sites;
+        let mut candidates: Vec<String> = sites.iter().map(|s| splice(text, &[s])).collect();
+        for run in sites.chunks(3) {
+            let mut run: Vec<&Site> = run.iter().collect();
+            run.sort_by_key(|s| s.range.start);
+            run.dedup_by(|b, a| b.range.start < a.range.end);
+            candidates.push(splice(text, &run));
+        }
+        candidates.push(String::new());
+        candidates.push(format!("{text}}}"));
+        for edited in &candidates {
+            let fresh = error_count(&syntax.parse(edited).unwrap());
+            let reused = error_count(&syntax.reparse(&tree, text, edited).unwrap());
+            assert_eq!(reused, fresh, "{}: {edited}", grammar.name);
+        }
+    }
+}
