@@ -18,6 +18,7 @@ venv of pyenv's Python 3.12 (it needs >= 3.12)."""
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -34,6 +35,7 @@ VENV = REPO / "bench" / "out" / "text-venv"
 VENV312 = REPO / "bench" / "out" / "text-venv312"
 sys.path.insert(0, str(TEXT / "support"))
 from measure import measure  # noqa: E402
+from depth import depth_of  # noqa: E402
 
 TOOLS = ["minrepro", "minrepro-plain", "treereduce", "cvise-not-c", "cvise", "creduce",
          "shrinkray", "picire", "lithium", "picireny"]
@@ -112,18 +114,22 @@ def case_files(case):
     return TEXT / "cases" / case["name"]
 
 
-def traced(test, files, where):
+def traced(test, files, where, deep=False):
     """A wrapper of `test` (for every tool: each runs it in a directory holding the candidate
     files under their names) that, when the candidate is interesting, appends the number of
     predicate runs so far and the candidate's tokens (support/measure.py) to $BENCH_TRACE. The
     counting runs after the test, is not a predicate run (the test's prelude counts runs) and
     keeps the test's exit status. At -j 1 the tools accept the interesting candidates they
     find, so the trace tells after how many runs a size was first reached. Files a candidate
-    no longer has (removed whole) count as empty."""
+    no longer has (removed whole) count as empty. For a deep-nesting case (`deep`) each line
+    also holds the candidate's nesting depth (support/depth.py)."""
     wrapper = where / "traced-test.sh"
     count = (f"import os, sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
              "from measure import measure; "
-             "print(measure([f for f in sys.argv[1:] if os.path.exists(f)])['tokens'])")
+             "files = [f for f in sys.argv[1:] if os.path.exists(f)]; "
+             "print(measure(files)['tokens'])")
+    if deep:
+        count = count[:-1] + ", end=' '); from depth import depth_of; print(depth_of(files))"
     names = " ".join(f"'{f}'" for f in files)
     wrapper.write_text(
         f'#!/bin/sh\n{test} "$@"\nrc=$?\n'
@@ -138,7 +144,7 @@ def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
     t = str(args.candidate_timeout)
-    test = traced(test, files, work.parent)
+    test = traced(test, files, work.parent, deep="depth" in case)
     if tool in ("minrepro", "minrepro-plain"):
         # One file: -o names the file; several: a new directory. minrepro-plain: without the
         # syntax-aware passes (language-independent passes only).
@@ -276,7 +282,14 @@ def run_one(tool, case, args):
     }
     if trace.exists():  # (runs so far, tokens) at each interesting run
         result["trace"] = [[int(x) for x in line.split()]
-                           for line in trace.read_text().splitlines() if len(line.split()) == 2]
+                           for line in trace.read_text().splitlines()
+                           if len(line.split()) == (3 if "depth" in case else 2)]
+    if "depth" in case:
+        result["depth"] = {
+            "needed": case["depth"]["needed"],
+            "original": depth_of([src / f for f in files]),
+            "final": depth_of([final / f for f in files if (final / f).exists()]),
+        }
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
@@ -324,6 +337,7 @@ def report(results, path, args):
     for mine_tool in ("minrepro-plain", "minrepro"):
         lines += bar(by_case, mine_tool)
     lines += syntax_bar(by_case)
+    lines += depth_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 
@@ -371,7 +385,7 @@ def bar(by_case, mine_tool):
 def first_reach(result, tokens):
     """Predicate runs after which `result`'s trace first had a candidate of at most `tokens`
     tokens (None: never, or no trace)."""
-    return next((n for n, t in result.get("trace", []) if t <= tokens), None)
+    return next((n for n, t, *_ in result.get("trace", []) if t <= tokens), None)
 
 
 def raw_runs(result):
@@ -427,7 +441,7 @@ def syntax_bar(by_case):
             tokens_ok = beaten or mine["final"]["tokens"] <= r["final"]["tokens"]
             runs_ok = beaten or mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
             # Runs after which minrepro's candidate was first at most the peer's size.
-            reached = next((n for n, tokens in mine.get("trace", [])
+            reached = next((n for n, tokens, *_ in mine.get("trace", [])
                             if tokens <= r["final"]["tokens"]), None)
             notes.append(f"{peer} {r['final']['tokens']} tokens / {r['runs']} runs"
                          f"{'' if r['reproduces'] else ' (NO repro)'}"
@@ -438,6 +452,46 @@ def syntax_bar(by_case):
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
     return lines
+
+
+def depth_bar(by_case):
+    """Issue 41's bar on the deep-nesting cases: the final depth within 10% of the depth the
+    predicate needs, reached within 4 x log2(original depth) predicate runs (from the trace), and
+    tokens <= Shrink Ray's and C-Vise --not-c's."""
+    deep = [c for c in sorted(by_case) if any("depth" in r for r in by_case[c].values())]
+    if not deep:
+        return []
+    lines = ["", "## Deep-nesting bar", "",
+             "| case | tool | depth (original → final, needed) | runs to within 10% | budget "
+             "4·log2(depth) | tokens | runs | capped |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    notes = []
+    for case in deep:
+        for tool, r in sorted(by_case[case].items()):
+            d = r.get("depth")
+            if not d:
+                continue
+            bound = d["needed"] * 1.1
+            reached = next((n for n, _, depth in r.get("trace", []) if depth <= bound), None)
+            budget = 4 * math.log2(max(d["original"], 2))
+            lines.append(f"| {case} | {tool} | {d['original']} → {d['final']}, {d['needed']} | "
+                         f"{'never' if reached is None else reached} | {budget:.0f} | "
+                         f"{r['final']['tokens']} | {r['runs']} | "
+                         f"{'yes' if r['capped'] else ''} |")
+        mine = by_case[case].get("minrepro")
+        if mine and "depth" in mine:
+            d = mine["depth"]
+            reached = next((n for n, _, depth in mine.get("trace", [])
+                            if depth <= d["needed"] * 1.1), None)
+            ok = (mine["reproduces"] and d["final"] <= d["needed"] * 1.1 and reached is not None
+                  and reached <= 4 * math.log2(max(d["original"], 2)))
+            peers = [(t, by_case[case][t]) for t in ("shrinkray", "cvise-not-c")
+                     if t in by_case[case] and by_case[case][t]["reproduces"]]
+            ok &= all(mine["final"]["tokens"] <= p["final"]["tokens"] for _, p in peers)
+            notes.append(f"- {case}: {'met' if ok else 'NOT met'} (minrepro depth {d['final']}"
+                         f" of {d['needed']} needed, {mine['final']['tokens']} tokens; "
+                         + ", ".join(f"{t} {p['final']['tokens']}" for t, p in peers) + ")")
+    return lines + [""] + notes
 
 
 def main():
