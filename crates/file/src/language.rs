@@ -126,6 +126,7 @@ pub fn group_name(group: Group) -> &'static str {
         Group::Integers(false) => "integers-zero",
         Group::Integers(true) => "integers-halve",
         Group::Tidy => "tidy",
+        Group::Depth => "brackets-depth",
     }
 }
 
@@ -149,8 +150,10 @@ impl Language for TextFile {
             order.retain(|g| *g != empty);
             order.insert(0, empty);
         }
-        order
-            .into_iter()
+        // Deep chains cut first: each costs about log2 of its depth in runs, and every level it
+        // cuts is a level no later group tries to remove one run at a time.
+        std::iter::once(Group::Depth)
+            .chain(order)
             .filter(|g| *g != Group::Tidy)
             .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
             .filter(|g| !(tidies_whitespace && *g == Group::Blank))
@@ -174,7 +177,7 @@ impl Language for TextFile {
 
     fn policy(&self, group: Group) -> Policy {
         Policy {
-            probdd: true,
+            probdd: group != Group::Depth,
             probdd_max_size: None,
             // Nested regions: the outer ones first.
             levels: matches!(group, Group::Brackets(_) | Group::Elements),
@@ -239,6 +242,10 @@ impl Language for TextFile {
         crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
     }
 
+    fn bisects(&self, group: Group) -> bool {
+        group == Group::Depth
+    }
+
     fn sweeps(&self, group: Group) -> bool {
         matches!(
             group,
@@ -246,8 +253,8 @@ impl Language for TextFile {
         )
     }
 
-    fn learns_prior(&self, _group: Group) -> bool {
-        true
+    fn learns_prior(&self, group: Group) -> bool {
+        group != Group::Depth
     }
 
     fn max_prior(&self, group: Group) -> f64 {
@@ -349,7 +356,10 @@ mod tests {
         assert_eq!(c.size(&steps[0].1), c.size(text));
         assert!(c.groups().contains(&Group::Window(2)));
         assert!(!c.groups().contains(&Group::TokenRuns));
-        assert_eq!(c.groups()[0], Group::Brackets(BracketEdit::Empty));
+        assert_eq!(
+            c.groups()[..2],
+            [Group::Depth, Group::Brackets(BracketEdit::Empty)]
+        );
         let semicolon = Group::Brackets(BracketEdit::Semicolon);
         let at = |g: Group| c.groups().iter().position(|x| *x == g);
         assert_eq!(
@@ -365,7 +375,7 @@ mod tests {
         assert!(groups.contains(&Group::Blank) && groups.contains(&Group::TokenRuns));
         assert!(!groups.iter().any(|g| matches!(g, Group::Window(_))));
         assert!(!groups.contains(&semicolon));
-        assert_eq!(groups[0], Group::Lines(Some(0)));
+        assert_eq!(groups[..2], [Group::Depth, Group::Lines(Some(0))]);
         let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
         // Indented syntaxes keep the group and the line tidy alone.

@@ -213,6 +213,12 @@ pub trait Language: Send + Sync + 'static {
     fn sweeps(&self, _group: Self::Group) -> bool {
         false
     }
+    /// Whether a group's sites are the levels of chains of nested nodes
+    /// ([`depth_sites`](crate::depth_sites)), each chain cut by bisection over how many of its
+    /// outer levels go, instead of searched with ProbDD or ddmin. `false` by default.
+    fn bisects(&self, _group: Self::Group) -> bool {
+        false
+    }
     /// The size of `text` (tokens, lines, …): what the reduction makes smaller.
     fn size(&self, text: &str) -> usize;
     /// The unit of [`Language::size`] in progress lines and statistics.

@@ -75,6 +75,7 @@
 //! re-checks, the name filter as `admissible`).
 
 mod candidate;
+mod depth;
 mod explain;
 mod language;
 mod levels;
@@ -95,6 +96,7 @@ mod tidy;
 mod workspace;
 
 pub use candidate::{candidate, line_identity};
+pub use depth::{depth_chains, depth_sites, DEPTH_CLOSE, DEPTH_OPEN, MIN_LEVELS};
 pub use explain::{why_not_reproduced, Expectation};
 pub use language::{
     size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,

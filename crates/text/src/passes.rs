@@ -134,7 +134,9 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let levels = self.state.language.level_policy(group);
-        let inner: Box<dyn Search<String>> = if self.state.language.sweeps(group) {
+        let inner: Box<dyn Search<String>> = if self.state.language.bisects(group) {
+            Box::new(crate::depth::search(group, &self.state))
+        } else if self.state.language.sweeps(group) {
             Box::new(LinearSearch::of(&sites))
         } else if policy.levels && levels != LevelPolicy::default() {
             Box::new(LevelSearch::new(sites, levels))
