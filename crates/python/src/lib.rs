@@ -4,10 +4,12 @@
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
 //! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
-//! judges and saves candidates). [`run`] ties them to the engine. The instrumented runs of
+//! judges and saves candidates). [`run`] ties them to the engine; [`deep`] says when a source
+//! nested beyond CPython's parser goes to `minrepro file`'s passes instead. The instrumented runs of
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
+pub mod deep;
 pub mod encoding;
 pub mod guard;
 pub mod interpreter;
@@ -29,6 +31,7 @@ use minrepro_text::{
 };
 
 pub use args::{Backend, PythonArgs};
+pub use deep::beyond_cpython;
 pub use minrepro_text::Strategy;
 pub use minrepro_text::TimeoutFactor;
 

@@ -34,8 +34,34 @@ pub const DEPTH_CLOSE: &str = "depth-close";
 /// order) with at least [`MIN_LEVELS`] levels, outermost node first, in the order of their
 /// starts. A node's same-kind children are its nearest same-kind descendants; a chain goes on
 /// into the child with the deepest same-kind nesting (the first one on ties), and every other
-/// child starts a chain of its own.
+/// child starts a chain of its own. A chain that interleaves with a chain of at least as many
+/// levels (it starts inside that one's outermost node and ends on the same path: a call's
+/// argument lists beside the calls, an object's members beside the objects) is left out:
+/// cutting either cuts the same depth.
 pub fn depth_chains(nodes: &[(u32, Range<usize>)]) -> Vec<Vec<Range<usize>>> {
+    let mut chains = chains_by_kind(nodes);
+    chains.sort_by_key(|chain| std::cmp::Reverse(chain.len()));
+    let within = |outer: &Range<usize>, inner: &Range<usize>| {
+        outer.start <= inner.start && inner.end <= outer.end
+    };
+    let mut kept: Vec<Vec<Range<usize>>> = Vec::new();
+    for chain in chains {
+        let (root, inner) = (&chain[0], &chain[chain.len() - 1]);
+        let interleaves = kept.iter().any(|longer| {
+            let (longer_root, longer_inner) = (&longer[0], &longer[longer.len() - 1]);
+            within(longer_root, root)
+                && (within(longer_inner, inner) || within(inner, longer_inner))
+        });
+        if !interleaves {
+            kept.push(chain);
+        }
+    }
+    kept.sort_by_key(|chain| (chain[0].start, std::cmp::Reverse(chain[0].end)));
+    kept
+}
+
+/// The chains of every kind of `nodes`.
+fn chains_by_kind(nodes: &[(u32, Range<usize>)]) -> Vec<Vec<Range<usize>>> {
     let mut sorted: Vec<(u32, Range<usize>)> = nodes.to_vec();
     sorted.sort_by_key(|(kind, r)| (*kind, r.start, std::cmp::Reverse(r.end)));
     sorted.dedup();
@@ -245,6 +271,24 @@ mod tests {
         assert_eq!(cut(text, 7), "f(x)");
         // Shallow nesting offers nothing.
         assert!(depth_chains(&pairs("f(g(h(x)))")).is_empty());
+    }
+
+    #[test]
+    fn interleaved_chains_count_once_and_side_chains_stay() {
+        // Tuples and arrays alternate 12 deep; a side array 7 deep at the second level.
+        let side = format!("{}1{}", "[".repeat(7), "]".repeat(7));
+        let mut text = "0".to_owned();
+        for level in 0..12 {
+            text = if level == 10 {
+                format!("(a, [{text}, {side}])")
+            } else {
+                format!("(a, [{text}])")
+            };
+        }
+        let nodes = pairs(&text);
+        let chains = depth_chains(&nodes);
+        let roots: Vec<&str> = chains.iter().map(|c| &text[c[0].clone()]).collect();
+        assert_eq!(roots, [text.as_str(), side.as_str()], "{chains:?}");
     }
 
     #[test]

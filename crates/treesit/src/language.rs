@@ -29,6 +29,9 @@ pub const DEFERRED_PRIOR: f64 = 0.9;
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group<G> {
+    /// Chains of nodes nested in nodes of the same kind, each cut by bisection over its depth
+    /// (`crate::depth`), first: each costs about log2 of its depth in runs.
+    Depth,
     /// Deletions and hoistings from the parse tree.
     Syntax,
     /// The outermost of those sites again, right after the syntax group: what the syntax
@@ -69,6 +72,14 @@ impl Syntax {
     /// timeout or cancellation flag).
     pub fn parse(&self, text: &str) -> Option<tree_sitter::Tree> {
         self.grammar.parser().ok()?.parse(text, None)
+    }
+
+    /// The depth sites of `text` (none for an unparsable text).
+    pub fn depth(&self, text: &str) -> Listing {
+        let sites = self
+            .parse(text)
+            .map(|tree| crate::depth::depth_sites(&tree));
+        Listing::plain(sites.unwrap_or_default())
     }
 
     /// The C-like rewrite sites of `text` (none for other grammars or an unparsable text).
@@ -280,7 +291,7 @@ where
 
     fn groups(&self) -> Vec<Self::Group> {
         let fallback = self.fallback.groups();
-        let mut groups = vec![Group::Syntax, Group::Outer];
+        let mut groups = vec![Group::Depth, Group::Syntax, Group::Outer];
         if self.syntax.grammar.rewrites {
             groups.push(Group::Rewrites);
         }
@@ -296,6 +307,7 @@ where
 
     fn group_name(&self, group: Self::Group) -> &'static str {
         match group {
+            Group::Depth => "syntax-depth",
             Group::Syntax => "syntax",
             Group::Outer => "syntax-outer",
             Group::Rewrites => "syntax-rewrites",
@@ -325,6 +337,7 @@ where
                 skip_failed: true,
                 ..Policy::default()
             },
+            Group::Depth => Policy::default(),
             // Failed on an unchanged neighbourhood: not tried again.
             Group::Rewrites => Policy {
                 skip_failed: true,
@@ -346,7 +359,7 @@ where
                 resweep: self.syntax.grammar.resweep,
                 stop_after_fruitless: Some(2),
             },
-            Group::Outer | Group::Rewrites => LevelPolicy::default(),
+            Group::Depth | Group::Outer | Group::Rewrites => LevelPolicy::default(),
             Group::Checked(group) | Group::Other(group) => self.fallback.level_policy(group),
         }
     }
@@ -355,9 +368,17 @@ where
     /// substitutions, which it offers on small texts, are swept).
     fn sweeps(&self, group: Self::Group) -> bool {
         match group {
-            Group::Syntax | Group::Outer => false,
+            Group::Depth | Group::Syntax | Group::Outer => false,
             Group::Rewrites => true,
             Group::Checked(group) | Group::Other(group) => self.fallback.sweeps(group),
+        }
+    }
+
+    fn bisects(&self, group: Self::Group) -> bool {
+        match group {
+            Group::Depth => true,
+            Group::Syntax | Group::Outer | Group::Rewrites => false,
+            Group::Checked(group) | Group::Other(group) => self.fallback.bisects(group),
         }
     }
 
@@ -371,6 +392,7 @@ where
 
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
         let sites = match group {
+            Group::Depth => Sites::Syntax(self.syntax.depth(text)),
             Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
             Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
             Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),
@@ -392,7 +414,7 @@ where
     /// names and blanks).
     fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
         match group {
-            Group::Syntax | Group::Outer | Group::Rewrites => {
+            Group::Depth | Group::Syntax | Group::Outer | Group::Rewrites => {
                 let first = *self.fallback.groups().first()?;
                 self.fallback.fruitless_key(text, first)
             }
@@ -403,7 +425,7 @@ where
     fn learns_prior(&self, group: Self::Group) -> bool {
         match group {
             Group::Syntax | Group::Outer => true,
-            Group::Rewrites => false,
+            Group::Depth | Group::Rewrites => false,
             Group::Checked(group) | Group::Other(group) => self.fallback.learns_prior(group),
         }
     }
@@ -411,7 +433,9 @@ where
     fn prior_fallback(&self, group: Self::Group) -> Option<Self::Group> {
         match group {
             Group::Other(group) => self.fallback.prior_fallback(group).map(Group::Other),
-            Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => None,
+            Group::Depth | Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => {
+                None
+            }
         }
     }
 

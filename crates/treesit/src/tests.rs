@@ -398,6 +398,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
     assert_eq!(
         groups,
         [
+            Group::Depth,
             Group::Syntax,
             Group::Outer,
             Group::Rewrites,

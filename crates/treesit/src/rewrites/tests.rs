@@ -120,8 +120,8 @@ fn the_rewrites_are_a_group_of_the_c_like_grammars_only() {
     };
     for grammar in ["c", "cpp", "cuda"] {
         assert_eq!(
-            names(grammar)[..3],
-            ["syntax", "syntax-outer", "syntax-rewrites"]
+            names(grammar)[..4],
+            ["syntax-depth", "syntax", "syntax-outer", "syntax-rewrites"]
         );
     }
     assert!(!names("rust").contains(&"syntax-rewrites"));
