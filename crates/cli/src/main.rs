@@ -97,21 +97,19 @@ fn main() -> ExitCode {
 }
 
 /// `minrepro file`'s command line for a Python source that `minrepro python` hands over (see
-/// `minrepro_python::beyond_cpython`): the same source, output, predicate and common flags,
-/// the Python grammar.
+/// `minrepro_python::beyond_cpython`, which leaves `--err-msg` to `minrepro python`): the same
+/// source, output, `--force`, strategy, predicate and common flags, the Python grammar.
 fn file_args_for(args: &minrepro_python::PythonArgs) -> minrepro_file::FileArgs {
-    use minrepro_file::args::StrategyArg;
     minrepro_file::FileArgs {
         operands: vec![args.source.clone()],
         output: Some(args.output.clone()),
         in_place: false,
-        strategy: match args.strategy {
-            minrepro_python::Strategy::ProbDd => StrategyArg::ProbDd,
-            minrepro_python::Strategy::Ddmin => StrategyArg::Ddmin,
-        },
+        err_msg: None,
+        force: args.force,
+        allow_empty: false,
+        strategy: args.strategy,
         language: Some("python".to_owned()),
         list_languages: false,
-        stats_json: args.stats_json.clone(),
         common: args.common.clone(),
         predicate: args.predicate.clone(),
     }

@@ -20,6 +20,11 @@ pub trait Oracle<C>: Sync {
     fn size(&self, case: &C) -> u64;
     /// Materializes and judges a candidate.
     fn evaluate(&self, case: &C, cancel: &CancelFlag) -> Result<Outcome, EvalError>;
+    /// Length in bytes, when the front end breaks ties of [`size`](Self::size) by it (for the
+    /// log line of a change that saves bytes only).
+    fn bytes(&self, _case: &C) -> Option<u64> {
+        None
+    }
     /// What a proposal with this change record works on (an object, a list), for progress.
     fn item(&self, _change: &serde_json::Value) -> Option<String> {
         None
@@ -263,11 +268,15 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     let accepted = self.decide(&name, batch, dispatcher, context)?;
                     let index = accepted.as_ref().map(|(index, _)| *index);
                     if let Some((_, case)) = accepted {
+                        let before = (self.stats.size_after, self.oracle.bytes(&current));
                         current = case;
                         changed = true;
                         self.stats.accepted += 1;
                         self.stats.size_after = self.oracle.size(&current);
-                        self.progress.accepted(self.stats.size_after);
+                        let after = (self.stats.size_after, self.oracle.bytes(&current));
+                        let note = crate::progress::size_note(before, after);
+                        self.progress
+                            .accepted(self.stats.size_after, note.as_deref());
                         on_accept(&current)?;
                     }
                     search.feedback(index);

@@ -29,7 +29,7 @@ pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;
-pub use progress::{Progress, ProgressMode};
+pub use progress::{History, Progress, ProgressMode, TracePoint};
 pub use reduction::{OnAccept, Reduced, Reduction};
 pub use search::{run_search, without_indices, Pass, Proposal, Search};
 pub use temp::TempRoot;

@@ -20,9 +20,13 @@ use crate::template::ArgTemplate;
 pub struct OutputCheck {
     /// Stable description; part of the configuration digest and of logs.
     pub description: String,
-    /// Returns whether the run still counts as interesting.
-    pub check: Arc<dyn Fn(&RunRecord) -> bool + Send + Sync>,
+    /// Returns whether the run still counts as interesting, given its record and the workspace
+    /// it ran for (the candidate's files are still there, e.g. to read a line a traceback names).
+    pub check: Arc<RunJudge>,
 }
+
+/// What an [`OutputCheck`] runs: a run's record and its workspace in, "still interesting" out.
+pub type RunJudge = dyn Fn(&RunRecord, &Path) -> bool + Send + Sync;
 
 impl std::fmt::Debug for OutputCheck {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -448,7 +452,7 @@ impl Predicate {
                 error,
             };
             exit_codes.push(exit_code);
-            verdicts.push(exit_code.is_some() && self.accepts(&record));
+            verdicts.push(exit_code.is_some() && self.accepts(&record, workspace));
             last = Some(record);
             if stop_status.is_some() {
                 break;
@@ -474,7 +478,7 @@ impl Predicate {
         })
     }
 
-    fn accepts(&self, record: &RunRecord) -> bool {
+    fn accepts(&self, record: &RunRecord, workspace: &Path) -> bool {
         let acceptance = &self.acceptance;
         let code_ok = acceptance
             .exit_code
@@ -485,7 +489,7 @@ impl Predicate {
         let check_ok = acceptance
             .output_check
             .as_ref()
-            .is_none_or(|c| (c.check)(record));
+            .is_none_or(|c| (c.check)(record, workspace));
         code_ok && text_ok && check_ok
     }
 }

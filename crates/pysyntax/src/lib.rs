@@ -25,9 +25,11 @@ mod checker;
 mod chunk_names;
 mod comments;
 mod freeze;
+mod imports;
 mod indent;
 mod limits;
 mod names;
+mod origin;
 mod prepared;
 mod rewrites;
 mod scopes;
@@ -40,7 +42,9 @@ mod values;
 mod tests;
 
 pub use comments::without_comment_lines;
+pub use imports::top_level_imports;
 pub use names::NameUse;
+pub use origin::{definition_offset, qualified_name};
 pub use prepared::{Edited, Prepared};
 pub use values::{instrument, value_rewrites, value_sites, RECORD_BEGIN, RECORD_END};
 
@@ -240,6 +244,8 @@ pub const KINDS: &[(&str, Group)] = &[
     ("inline-call-body", Group::Simplifications),
     ("inline-class-attribute", Group::Simplifications),
     ("remove-parentheses", Group::Simplifications),
+    ("registry-lookup", Group::Simplifications),
+    ("await-to-callee", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

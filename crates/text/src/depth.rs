@@ -1,7 +1,7 @@
 //! Depth as a dimension of a text: chains of nested nodes of one kind (brackets within
 //! brackets, calls within calls, blocks within blocks), each cut by bisection over how many of
-//! its outer levels go (the engine's [`Bisect`]), for the groups a language marks with
-//! [`Language::bisects`].
+//! its outer levels go (the engine's [`Bisect`]), for the groups whose spec says
+//! [`SearchSpec::Bisect`](crate::SearchSpec::Bisect).
 //!
 //! A language lists a chain's levels as sites ([`depth_sites`]): for each level, what lies
 //! between its node's start and the next node's start (the opening part), then what lies
@@ -16,8 +16,10 @@ use std::sync::{Arc, Mutex};
 use minrepro_engine::{Bisect, Chain};
 
 use crate::candidate::candidate;
-use crate::language::{Language, Prepared, Site, SiteInfo};
-use crate::state::{lock, SharedState};
+use crate::language::{Language, Prepared};
+use crate::lock::lock;
+use crate::site::{Site, SiteInfo};
+use crate::state::SharedState;
 
 /// Least number of levels a chain must have to be offered: bisection's `log2(L + 1)` runs are
 /// then at most half of the `L` runs that removing the levels one at a time costs (the nested
@@ -184,7 +186,7 @@ fn levels_of(sites: &[SiteInfo<'_>]) -> Vec<Levels> {
 /// The prepared current text and its chains.
 type Memo<P> = Option<(Arc<P>, Arc<Vec<Levels>>)>;
 
-/// The bisection search of `group` (a group the language [bisects](Language::bisects)).
+/// The bisection search of `group` (a group searched by [`SearchSpec::Bisect`](crate::SearchSpec::Bisect)).
 pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) -> Bisect<String> {
     let memo: Arc<Mutex<Memo<L::Prepared>>> = Arc::new(Mutex::new(None));
     let prepared = {
@@ -232,7 +234,7 @@ pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::splice;
+    use crate::site::splice;
 
     /// Ranges of every matched `(`/`[` pair of `text`, the bracket as the kind.
     fn pairs(text: &str) -> Vec<(u32, Range<usize>)> {
@@ -315,17 +317,12 @@ mod tests {
         type Group = ();
         type Prepared = crate::plain::SitesText<crate::testlang::CharCount>;
 
-        fn groups(&self) -> Vec<()> {
-            vec![()]
-        }
-        fn group_name(&self, _group: ()) -> &'static str {
-            "depth"
-        }
-        fn policy(&self, _group: ()) -> crate::language::Policy {
-            crate::language::Policy::default()
-        }
-        fn bisects(&self, _group: ()) -> bool {
-            true
+        fn groups(&self) -> Vec<crate::spec::GroupSpec<()>> {
+            vec![crate::spec::GroupSpec::new(
+                (),
+                "depth",
+                crate::spec::SearchSpec::Bisect,
+            )]
         }
         fn size(&self, text: &str) -> usize {
             text.chars().count()

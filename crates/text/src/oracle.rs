@@ -92,6 +92,11 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
         known.unwrap_or_else(|| self.language.size(case)) as u64
     }
 
+    /// Sizes tie by bytes (see `candidate`).
+    fn bytes(&self, case: &String) -> Option<u64> {
+        Some(case.len() as u64)
+    }
+
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
         let bytes = self.language.encode(case).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
@@ -180,14 +185,9 @@ mod tests {
     use minrepro_predicate::{Acceptance, PredicateConfig, Status};
 
     const LANG: Lines = Lines {
-        policy: crate::language::Policy {
-            probdd: false,
-            probdd_max_size: None,
-            levels: false,
-            skip_failed: false,
-            may_grow: false,
-            shrink_size: false,
-        },
+        probdd: false,
+        levels: false,
+        growth: crate::spec::Growth::Never,
     };
 
     fn config(args: Vec<String>, needle: &str) -> PredicateConfig {

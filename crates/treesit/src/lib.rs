@@ -14,11 +14,13 @@
 //! a small table: list separators, the number literal a name may become, whether the syntax
 //! group re-sweeps its levels, and whether C's rewrites apply.
 
+pub mod coarse;
 mod depth;
 pub mod facts;
 pub mod grammars;
 pub mod language;
 mod names;
+mod reparse;
 pub mod rewrites;
 pub mod sites;
 #[cfg(test)]

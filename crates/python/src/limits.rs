@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use minrepro_driver::timeout_cost;
 use minrepro_engine::Progress;
 use minrepro_predicate::Predicate;
 
@@ -66,11 +67,6 @@ pub fn apply_timeout_factor(
     predicate
 }
 
-/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
-pub fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
-    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
-}
-
 /// The summary's note on timed-out candidates (empty when none timed out).
 pub fn timeouts_note(timeouts: usize, run_limit: f64) -> String {
     match timeouts {
@@ -119,6 +115,5 @@ mod tests {
             timeouts_note(3, 2.0),
             "; 3 candidates timed out at 2.000 s, 6.0 s in all"
         );
-        assert_eq!(timeout_cost(3, 0.3333), 1.0);
     }
 }
