@@ -18,6 +18,7 @@ venv of pyenv's Python 3.12 (it needs >= 3.12)."""
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -34,6 +35,7 @@ VENV = REPO / "bench" / "out" / "text-venv"
 VENV312 = REPO / "bench" / "out" / "text-venv312"
 sys.path.insert(0, str(TEXT / "support"))
 from measure import measure  # noqa: E402
+from depth import depth_of  # noqa: E402
 
 TOOLS = ["minrepro", "minrepro-plain", "treereduce", "cvise-not-c", "cvise", "creduce",
          "shrinkray", "picire", "lithium", "picireny"]
@@ -113,18 +115,23 @@ def case_files(case):
     return TEXT / "cases" / case["name"]
 
 
-def traced(test, files, where):
+def traced(test, files, where, deep=False):
     """A wrapper of `test` (for every tool: each runs it in a directory holding the candidate
     files under their names) that, when the candidate is interesting, appends the number of
     predicate runs so far and the candidate's tokens (support/measure.py) to $BENCH_TRACE. The
     counting runs after the test, is not a predicate run (the test's prelude counts runs) and
-    keeps the test's exit status; the line ends with the time of day (seconds). At -j 1 the tools accept the interesting candidates they
-    find, so the trace tells after how many runs a size was first reached. Files a candidate
-    no longer has (removed whole) count as empty."""
+    keeps the test's exit status; the line ends with the time of day (seconds). At -j 1 the
+    tools accept the interesting candidates they find, so the trace tells after how many runs a
+    size was first reached. Files a candidate no longer has (removed whole) count as empty. For
+    a deep-nesting case (`deep`) each line also holds the candidate's nesting depth
+    (support/depth.py), before the time."""
     wrapper = where / "traced-test.sh"
     count = (f"import os, sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
              "from measure import measure; "
-             "print(measure([f for f in sys.argv[1:] if os.path.exists(f)])['tokens'])")
+             "files = [f for f in sys.argv[1:] if os.path.exists(f)]; "
+             "print(measure(files)['tokens'])")
+    if deep:
+        count = count[:-1] + ", end=' '); from depth import depth_of; print(depth_of(files))"
     names = " ".join(f"'{f}'" for f in files)
     wrapper.write_text(
         f'#!/bin/sh\n{test} "$@"\nrc=$?\n'
@@ -140,7 +147,7 @@ def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
     t = str(args.candidate_timeout)
-    test = traced(test, files, work.parent)
+    test = traced(test, files, work.parent, deep="depth" in case)
     if tool in ("minrepro", "minrepro-plain"):
         # One file: -o names the file; several: a new directory. minrepro-plain: without the
         # syntax-aware passes (language-independent passes only).
@@ -280,10 +287,19 @@ def run_one(tool, case, args):
         "argv": [str(a) for a in argv],
         "tmp_left": tmp_left[:20],
     }
-    if trace.exists():  # (runs so far, tokens, seconds since the start) at each interesting run
-        result["trace"] = [[int(x[0]), int(x[1]), round(float(x[2]) - started, 1)]
-                           for x in map(str.split, trace.read_text().splitlines())
-                           if len(x) == 3]
+    deep = "depth" in case
+    if trace.exists():  # (runs so far, tokens, seconds since the start[, depth]) at each
+        # interesting run; a deep case's lines hold the depth before the time of day.
+        result["trace"] = [
+            [int(x[0]), int(x[1]), round(float(x[-1]) - started, 1), *([int(x[2])] if deep else [])]
+            for x in map(str.split, trace.read_text().splitlines())
+            if len(x) == (4 if deep else 3)]
+    if deep:
+        result["depth"] = {
+            "needed": case["depth"]["needed"],
+            "original": depth_of([src / f for f in files]),
+            "final": depth_of([final / f for f in files if (final / f).exists()]),
+        }
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
@@ -331,6 +347,7 @@ def report(results, path, args):
     for mine_tool in ("minrepro-plain", "minrepro"):
         lines += bar(by_case, mine_tool)
     lines += syntax_bar(by_case)
+    lines += depth_bar(by_case)
     lines += large_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
@@ -451,6 +468,46 @@ def syntax_bar(by_case):
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
     return lines
+
+
+def depth_bar(by_case):
+    """Issue 41's bar on the deep-nesting cases: the final depth within 10% of the depth the
+    predicate needs, reached within 4 x log2(original depth) predicate runs (from the trace), and
+    tokens <= Shrink Ray's and C-Vise --not-c's."""
+    deep = [c for c in sorted(by_case) if any("depth" in r for r in by_case[c].values())]
+    if not deep:
+        return []
+    lines = ["", "## Deep-nesting bar", "",
+             "| case | tool | depth (original → final, needed) | runs to within 10% | budget "
+             "4·log2(depth) | tokens | runs | capped |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    notes = []
+    for case in deep:
+        for tool, r in sorted(by_case[case].items()):
+            d = r.get("depth")
+            if not d:
+                continue
+            bound = d["needed"] * 1.1
+            reached = next((x[0] for x in r.get("trace", []) if x[3] <= bound), None)
+            budget = 4 * math.log2(max(d["original"], 2))
+            lines.append(f"| {case} | {tool} | {d['original']} → {d['final']}, {d['needed']} | "
+                         f"{'never' if reached is None else reached} | {budget:.0f} | "
+                         f"{r['final']['tokens']} | {r['runs']} | "
+                         f"{'yes' if r['capped'] else ''} |")
+        mine = by_case[case].get("minrepro")
+        if mine and "depth" in mine:
+            d = mine["depth"]
+            reached = next((x[0] for x in mine.get("trace", [])
+                            if x[3] <= d["needed"] * 1.1), None)
+            ok = (mine["reproduces"] and d["final"] <= d["needed"] * 1.1 and reached is not None
+                  and reached <= 4 * math.log2(max(d["original"], 2)))
+            peers = [(t, by_case[case][t]) for t in ("shrinkray", "cvise-not-c")
+                     if t in by_case[case] and by_case[case][t]["reproduces"]]
+            ok &= all(mine["final"]["tokens"] <= p["final"]["tokens"] for _, p in peers)
+            notes.append(f"- {case}: {'met' if ok else 'NOT met'} (minrepro depth {d['final']}"
+                         f" of {d['needed']} needed, {mine['final']['tokens']} tokens; "
+                         + ", ".join(f"{t} {p['final']['tokens']}" for t, p in peers) + ")")
+    return lines + [""] + notes
 
 
 def large_bar(by_case):

@@ -131,6 +131,7 @@ pub fn group_name(group: Group) -> &'static str {
         Group::Integers(false) => "integers-zero",
         Group::Integers(true) => "integers-halve",
         Group::Tidy => "tidy",
+        Group::Depth => "brackets-depth",
     }
 }
 
@@ -152,8 +153,10 @@ impl TextFile {
             order.retain(|g| *g != empty);
             order.insert(0, empty);
         }
-        order
-            .into_iter()
+        // Deep chains cut first: each costs about log2 of its depth in runs, and every level it
+        // cuts is a level no later group tries to remove one run at a time.
+        std::iter::once(Group::Depth)
+            .chain(order)
             .filter(|g| *g != Group::Tidy)
             .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
             .filter(|g| !(tidies_whitespace && *g == Group::Blank))
@@ -179,6 +182,7 @@ impl TextFile {
         let syntax = self.syntax;
         let search = match group {
             Group::Window(_) | Group::LateWindow(_) | Group::Substitute => SearchSpec::Sweep,
+            Group::Depth => SearchSpec::Bisect,
             _ => SearchSpec::ProbDd(ProbDdSpec {
                 learns_prior: true,
                 // Token removals often need several tokens at once (`d ( ) {`): from a mostly
@@ -211,8 +215,12 @@ impl TextFile {
         });
         let spec = GroupSpec::new(group, group_name(group), search)
             // Edits that failed alone rarely work later (a changed neighbourhood gives them a
-            // new identity, so they are tried again then); comments are cheap to retry.
-            .skip_failed(!matches!(group, Group::Comments | Group::Tidy))
+            // new identity, so they are tried again then); comments are cheap to retry, and a
+            // bisection of depth proposes no single sites.
+            .skip_failed(!matches!(
+                group,
+                Group::Comments | Group::Tidy | Group::Depth
+            ))
             .identities(identities)
             .fruitless(fruitless);
         // Nested regions: the outer ones first.
@@ -338,7 +346,10 @@ mod tests {
         assert_eq!(c.size(&steps[0].1), c.size(text));
         assert!(c.group_order().contains(&Group::Window(2)));
         assert!(!c.group_order().contains(&Group::TokenRuns));
-        assert_eq!(c.group_order()[0], Group::Brackets(BracketEdit::Empty));
+        assert_eq!(
+            c.group_order()[..2],
+            [Group::Depth, Group::Brackets(BracketEdit::Empty)]
+        );
         let semicolon = Group::Brackets(BracketEdit::Semicolon);
         let at = |g: Group| c.group_order().iter().position(|x| *x == g);
         assert_eq!(
@@ -354,7 +365,7 @@ mod tests {
         assert!(groups.contains(&Group::Blank) && groups.contains(&Group::TokenRuns));
         assert!(!groups.iter().any(|g| matches!(g, Group::Window(_))));
         assert!(!groups.contains(&semicolon));
-        assert_eq!(groups[0], Group::Lines(Some(0)));
+        assert_eq!(groups[..2], [Group::Depth, Group::Lines(Some(0))]);
         let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
         // Indented syntaxes keep the group and the line tidy alone.

@@ -77,6 +77,12 @@ pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     validity::check(source, minor)
 }
 
+/// Where `source` is nested deeper than CPython's tokenizer or compiler accept (brackets,
+/// indentation, operators of one logical line), if it is; only the iterative lexer runs.
+pub fn beyond_cpython_nesting(source: &str) -> Option<SyntaxProblem> {
+    limits::shallow(source).err()
+}
+
 /// Size of `source` in Python tokens (comments and non-logical newlines excluded); exactly what
 /// is counted is documented in the `tokens` module: every lexer token except `Comment`,
 /// `NonLogicalNewline` and `EndOfFile` (so `Newline`, `Indent` and `Dedent` count).

@@ -104,6 +104,11 @@ Without --predicate the predicate is `PYTHON {file}`. A --predicate's arguments 
 interpreter) and {slot} (the run's slot, 0..N-1 under -j N); --err-msg is then optional and,\n\
 when given, must occur in the predicate's output.\n\
 A predicate without --err-msg and --interesting-exit-code is interesting when it exits with 0.\n\
+A source nested deeper than CPython parses (more than 200 nested brackets, 100 indentation\n\
+levels) is refused, except with a --predicate (and no --err-msg, --preload, script arguments,\n\
+--env, --cwd, --isolated-cwd or {python}): the tool under test need not be CPython, so the\n\
+source is then reduced by `minrepro file`'s passes (tree-sitter's Python grammar, nested\n\
+chains cut by bisection, then the language-independent passes), with a notice saying so.\n\
 \n\
 Backends: `runner` (the default) keeps one warm helper interpreter per job slot; it imports the\n\
 --preload modules once, and the third-party modules the original imports at its top level\n\

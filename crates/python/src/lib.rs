@@ -4,11 +4,13 @@
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
 //! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
-//! judges and saves candidates). [`run`] ties them to the engine. The instrumented runs of
+//! judges and saves candidates). [`run`] ties them to the engine; [`deep`] says when a source
+//! nested beyond CPython's parser goes to `minrepro file`'s passes instead. The instrumented runs of
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
 mod checks;
+pub mod deep;
 pub mod encoding;
 pub mod guard;
 pub mod interpreter;
@@ -28,6 +30,7 @@ use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
 pub use args::{Backend, Fidelity, PythonArgs};
+pub use deep::beyond_cpython;
 pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
 use crate::checks::{

@@ -80,6 +80,7 @@
 
 mod candidate;
 mod confirm;
+mod depth;
 mod language;
 mod levels;
 mod linear;
@@ -103,6 +104,7 @@ mod workspace;
 
 pub use candidate::{candidate, line_identity};
 pub use confirm::ConfirmPass;
+pub use depth::{depth_chains, depth_sites, DEPTH_CLOSE, DEPTH_OPEN, MIN_LEVELS};
 pub use language::{Edited, EncodeError, Language, Prepared, Strategy};
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};

@@ -119,6 +119,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let inner: Box<dyn Search<String>> = match (spec.search, spec.levels) {
+            (SearchSpec::Bisect, _) => Box::new(crate::depth::search(group, &self.state)),
             (SearchSpec::Sweep, _) => Box::new(LinearSearch::of(&sites)),
             (_, Some(levels)) if levels != LevelPolicy::default() => {
                 Box::new(LevelSearch::new(sites, levels))

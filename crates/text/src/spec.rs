@@ -40,6 +40,12 @@ pub enum SearchSpec<G> {
     /// before an applied one stay the same (runs of N tokens at every position). Levels do not
     /// apply.
     Sweep,
+    /// The sites are the levels of chains of nested nodes
+    /// ([`depth_sites`](crate::depth_sites)), each chain cut by bisection over how many of its
+    /// outer levels go (the engine's [`Bisect`](minrepro_engine::Bisect)): about `log2(L)` runs
+    /// for a chain of `L` levels, where removing one level per run costs up to `L`. Levels,
+    /// priors and skipping failed sites do not apply.
+    Bisect,
 }
 
 /// A ProbDD search's limits and prior policy.
@@ -215,7 +221,7 @@ impl<G> GroupSpec<G> {
     pub fn probdd_spec(&self) -> Option<&ProbDdSpec<G>> {
         match &self.search {
             SearchSpec::ProbDd(spec) => Some(spec),
-            SearchSpec::Ddmin | SearchSpec::Sweep => None,
+            SearchSpec::Ddmin | SearchSpec::Sweep | SearchSpec::Bisect => None,
         }
     }
 
@@ -231,6 +237,7 @@ impl<G> GroupSpec<G> {
             }),
             SearchSpec::Ddmin => SearchSpec::Ddmin,
             SearchSpec::Sweep => SearchSpec::Sweep,
+            SearchSpec::Bisect => SearchSpec::Bisect,
         };
         GroupSpec {
             group: to(self.group),

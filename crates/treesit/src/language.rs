@@ -35,6 +35,9 @@ pub enum Group<G> {
     /// The C-like grammars' coarse cuts, before the syntax group (`crate::coarse`): whole
     /// definitions at namespace scope, function bodies made `;`.
     Coarse,
+    /// Chains of nodes nested in nodes of the same kind, each cut by bisection over its depth
+    /// (`crate::depth`), right after the coarse cuts: each costs about log2 of its depth in runs.
+    Depth,
     /// Deletions and hoistings from the parse tree.
     Syntax,
     /// The outermost of those sites again, right after the syntax group: what the syntax
@@ -125,6 +128,11 @@ impl Syntax {
             Some(tree) => crate::coarse::coarse_listing(tree, text),
             None => Listing::default(),
         }
+    }
+
+    /// The depth sites of `text`'s parse `tree` (none for an unparsable text).
+    fn depth_of(&self, tree: Option<&tree_sitter::Tree>) -> Listing {
+        Listing::plain(tree.map(crate::depth::depth_sites).unwrap_or_default())
     }
 
     /// [`listing`](Self::listing) from `text`'s parse `tree`.
@@ -375,6 +383,11 @@ where
                 .fruitless(shape.clone());
             groups.push(coarse);
         }
+        // Deep chains before the syntax group, which would remove their levels one run each.
+        groups.push(
+            GroupSpec::new(Group::Depth, "syntax-depth", SearchSpec::Bisect)
+                .fruitless(shape.clone()),
+        );
         groups.extend([syntax, outer]);
         if self.syntax.grammar.rewrites {
             // Each alone; failed on an unchanged neighbourhood: not tried again.
@@ -405,6 +418,7 @@ where
         let syntax = &self.syntax;
         let sites = match group {
             Group::Coarse => Sites::Syntax(syntax.coarse_of(tree.as_ref(), text)),
+            Group::Depth => Sites::Syntax(syntax.depth_of(tree.as_ref())),
             Group::Syntax => Sites::Syntax(syntax.listing_of(tree.as_ref(), text)),
             Group::Outer => Sites::Syntax(syntax.listing_of(tree.as_ref(), text).outermost()),
             Group::Rewrites => Sites::Syntax(syntax.rewrites_of(tree.as_ref(), text)),

@@ -420,6 +420,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
         groups,
         [
             (Group::Coarse, "syntax-coarse"),
+            (Group::Depth, "syntax-depth"),
             (Group::Syntax, "syntax"),
             (Group::Outer, "syntax-outer"),
             (Group::Rewrites, "syntax-rewrites"),
@@ -429,7 +430,7 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
     );
     // The fallback's groups keep the fallback's whole spec: its prior policy, its identities of
     // sites and its key of a text.
-    for spec in &specs[4..] {
+    for spec in &specs[5..] {
         assert_eq!(spec.probdd_spec().map(|p| p.max_prior), Some(0.25));
         let ids = (spec.identities.as_ref().unwrap())("a b a", &[]);
         assert!(ids.is_empty());

@@ -23,6 +23,7 @@ mod driver;
 mod engine_cache;
 mod file_checks;
 mod file_cli;
+mod file_depth;
 mod file_syntax;
 mod messages;
 mod parent_death;

@@ -132,7 +132,7 @@ fn the_rewrites_are_a_group_of_the_c_like_grammars_only() {
     for grammar in ["c", "cpp", "cuda"] {
         assert_eq!(
             names(grammar)[..4],
-            ["syntax-coarse", "syntax", "syntax-outer", "syntax-rewrites"]
+            ["syntax-coarse", "syntax-depth", "syntax", "syntax-outer"]
         );
     }
     assert!(!names("rust").contains(&"syntax-rewrites"));
