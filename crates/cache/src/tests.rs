@@ -1,5 +1,6 @@
 use super::*;
 use minrepro_predicate::CapturedStream;
+use std::path::{Path, PathBuf};
 
 fn outcome(status: Status, code: i32) -> Outcome {
     let stream = CapturedStream {
@@ -82,4 +83,85 @@ fn second_opener_is_refused_while_locked() {
     ));
     drop(first);
     OutcomeCache::open(&path).unwrap();
+}
+
+fn journal_of(path: &Path) -> PathBuf {
+    journal::journal_path_of(path)
+}
+
+#[test]
+fn verdicts_survive_a_process_that_never_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    let cache = OutcomeCache::open(&path).unwrap();
+    cache.put("k1", &outcome(Status::Interesting, 0));
+    cache.put("k2", &outcome(Status::Uninteresting, 3));
+    cache.sync_now().unwrap();
+    // As if killed: nothing saved, no destructor run; the lock goes with the process.
+    std::mem::forget(cache);
+    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    assert!(!path.exists());
+    let resumed = OutcomeCache::open(&path).unwrap();
+    assert_eq!(resumed.replayed_entries(), 2);
+    assert_eq!(resumed.get("k2"), Some(outcome(Status::Uninteresting, 3)));
+    resumed.persist().unwrap();
+    drop(resumed);
+    // Compacted on a clean exit: the cache file holds both, the journal is gone.
+    assert!(!journal_of(&path).exists());
+    let reread = OutcomeCache::open(&path).unwrap();
+    assert_eq!((reread.len(), reread.replayed_entries()), (2, 0));
+}
+
+#[test]
+fn a_torn_or_damaged_record_is_skipped_and_the_torn_tail_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    let cache = OutcomeCache::open(&path).unwrap();
+    for (i, code) in [0, 1, 2].into_iter().enumerate() {
+        cache.put(&format!("k{i}"), &outcome(Status::Uninteresting, code));
+    }
+    std::mem::forget(cache);
+    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    let journal = journal_of(&path);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "header and three records: {text}");
+    // Every cut inside the last record, as a kill during its write leaves it.
+    let last_start = text.len() - lines[3].len() - 1;
+    for cut in last_start + 1..text.len() {
+        // The middle record damaged too: its checksum no longer holds.
+        let damaged = text[..cut].replacen("[1]", "[7]", 1);
+        std::fs::write(&journal, &damaged).unwrap();
+        let cache = OutcomeCache::open(&path).unwrap();
+        assert_eq!(cache.get("k0"), Some(outcome(Status::Uninteresting, 0)));
+        assert!(cache.get("k1").is_none() && cache.get("k2").is_none());
+        assert_eq!(cache.rejected_entries(), 2, "cut at {cut}");
+        // New verdicts after the torn tail are read back whole.
+        cache.put("k3", &outcome(Status::Interesting, 0));
+        std::mem::forget(cache);
+        std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+        let again = OutcomeCache::open(&path).unwrap();
+        assert_eq!(again.get("k3"), Some(outcome(Status::Interesting, 0)));
+        assert_eq!(again.rejected_entries(), 1, "cut at {cut}");
+        std::mem::forget(again);
+        std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    }
+}
+
+#[test]
+fn a_journal_of_another_format_is_not_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    std::fs::write(
+        journal_of(&path),
+        "{\"journal\":\"minrepro-outcome-journal\",\"version\":1,\"cache_format\":\"other\"}\n\
+         {\"key\":\"k\",\"outcome\":{},\"checksum\":\"x\"}\n",
+    )
+    .unwrap();
+    let cache = OutcomeCache::open(&path).unwrap();
+    assert_eq!((cache.len(), cache.rejected_entries()), (0, 1));
+    cache.put("k", &outcome(Status::Interesting, 0));
+    drop(cache);
+    let reread = OutcomeCache::open(&path).unwrap();
+    assert_eq!(reread.get("k"), Some(outcome(Status::Interesting, 0)));
 }

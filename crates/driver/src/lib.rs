@@ -24,7 +24,7 @@ pub use args::{
     parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs, ValueError, WorkDirError,
     MAX_TIMEOUT_SECS,
 };
-pub use cache::{open_cache, resolve_for_comparison};
+pub use cache::{claim_output, open_cache, resolve_for_comparison};
 pub use error::RunError;
 pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};
 pub use reduce::reduce;
