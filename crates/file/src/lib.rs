@@ -129,6 +129,9 @@ pub enum Group {
     Integers(bool),
     /// Everything tidied at once.
     Tidy,
+    /// Chains of bracket pairs nested in pairs of the same kind, each cut by bisection over
+    /// its depth (a single file; see [`minrepro_text::depth_chains`]).
+    Depth,
 }
 
 impl fmt::Display for Group {
@@ -200,6 +203,7 @@ impl<'a> Lexed<'a> {
             Group::Strings(half) => lexical::string_sites(text, tokens, half),
             Group::Integers(half) => lexical::integer_sites(text, tokens, half),
             Group::Tidy => lexical::tidy_site(text).into_iter().collect(),
+            Group::Depth => structure::depth_sites(text, tokens),
         }
     }
 }

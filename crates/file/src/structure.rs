@@ -216,6 +216,17 @@ fn pairs(text: &str, tokens: &[Token]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The levels of the chains of bracket pairs nested in pairs of the same kind (`(` in `(`,
+/// `{` in `{`, whatever lies between), as [`minrepro_text::depth_sites`].
+pub fn depth_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
+    let bytes = text.as_bytes();
+    let nodes: Vec<(u32, Range<usize>)> = pairs(text, tokens)
+        .into_iter()
+        .map(|(open, close)| (u32::from(bytes[open]), open..close + 1))
+        .collect();
+    minrepro_text::depth_sites(&minrepro_text::depth_chains(&nodes))
+}
+
 /// One site per balanced bracket region for `edit` (regions whose edit changes nothing are left
 /// out).
 pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Site> {
