@@ -9,8 +9,10 @@
 //! durable (`fdatasync`) when asked, at least once per decided batch, without delaying the
 //! reduction. Reading stops trusting nothing but checksums: a record torn by a kill (the file's
 //! last line, cut) or damaged otherwise is skipped, and a torn tail is cut off before new
-//! records are appended after it. A clean exit compacts: the cache file is rewritten with every
-//! entry and the journal emptied.
+//! records are appended after it. A file at the journal's path that is not a journal at all is
+//! refused, never overwritten. A clean exit compacts: the cache file is rewritten with every
+//! entry and the journal emptied (and removed, unless the run was interrupted: then it keeps the
+//! run's claim of its output, so that the same command may replace the partial output).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -86,27 +88,38 @@ pub(crate) struct Journal {
     path: PathBuf,
     file: File,
     header: Vec<u8>,
-    /// Bytes past the header: whether compaction has anything to empty.
+    /// Verdict records past the header: whether compaction has anything to empty.
     records: bool,
+    /// The claim line this run wrote, kept through compactions until released.
+    claim: Option<Vec<u8>>,
     syncer: Syncer,
     /// The first failed write, reported when the cache is saved (later writes are not tried).
     failed: Option<std::io::Error>,
 }
 
-/// The path of the journal beside cache file `path`.
-pub(crate) fn journal_path_of(path: &Path) -> PathBuf {
+/// The file beside cache file `path` named as it is with `suffix` appended (its journal, its
+/// lock).
+pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path
         .file_name()
         .map(|n| n.to_os_string())
         .unwrap_or_default();
-    name.push(".journal");
+    name.push(suffix);
     path.with_file_name(name)
 }
 
+/// A file at the journal's path that is no journal of ours (it is left as it is).
+#[derive(Debug)]
+pub(crate) struct Foreign;
+
 impl Journal {
     /// Opens (or creates) the journal at `path` for a cache in `cache_format`, replaying its
-    /// valid records and cutting off a torn last line.
-    pub fn open(path: &Path, cache_format: &str) -> std::io::Result<(Journal, Replayed)> {
+    /// valid records and cutting off a torn last line; `Ok(Err(Foreign))` if the file there is
+    /// not a journal.
+    pub fn open(
+        path: &Path,
+        cache_format: &str,
+    ) -> std::io::Result<Result<(Journal, Replayed), Foreign>> {
         let mut file = File::options()
             .read(true)
             .write(true)
@@ -122,8 +135,10 @@ impl Journal {
         };
         let mut header_line = serde_json::to_vec(&header).expect("headers serialize");
         header_line.push(b'\n');
-        let (replayed, keep) = replay(&bytes, &header);
-        // Torn or foreign bytes go; valid records stay until the next compaction.
+        let Some((replayed, keep)) = replay(&bytes, &header, &header_line) else {
+            return Ok(Err(Foreign));
+        };
+        // Torn or other-format bytes go; valid records stay until the next compaction.
         if keep < bytes.len() as u64 || bytes.is_empty() {
             file.set_len(keep)?;
             if keep == 0 {
@@ -139,10 +154,11 @@ impl Journal {
             file,
             header: header_line,
             records,
+            claim: None,
             syncer,
             failed: None,
         };
-        Ok((journal, replayed))
+        Ok(Ok((journal, replayed)))
     }
 
     /// Appends one record (one write; nothing after a failed one).
@@ -153,25 +169,45 @@ impl Journal {
             outcome: value,
             checksum: sum,
         };
-        self.write_line(serde_json::to_vec(&record).expect("records serialize"));
+        self.append_line(serde_json::to_vec(&record).expect("records serialize"));
     }
 
-    /// Appends a claim of `output` for this run.
+    /// Appends a claim of `output` for this run (kept through compactions until released).
     pub fn claim(&mut self, output: &str) {
         let claim = Claim {
             output: output.to_owned(),
         };
-        self.write_line(serde_json::to_vec(&claim).expect("claims serialize"));
+        let mut line = serde_json::to_vec(&claim).expect("claims serialize");
+        line.push(b'\n');
+        self.write_line(&line);
+        self.claim = Some(line);
     }
 
-    fn write_line(&mut self, mut line: Vec<u8>) {
-        if self.failed.is_some() {
-            return;
-        }
+    /// Drops this run's claim (it ended, its output is whole): the next compaction leaves it
+    /// out.
+    pub fn release_claim(&mut self) {
+        self.claim = None;
+    }
+
+    /// Appends a record line; records that there are verdicts to compact.
+    fn append_line(&mut self, mut line: Vec<u8>) {
         line.push(b'\n');
-        match self.file.write_all(&line) {
-            Ok(()) => self.records = true,
-            Err(error) => self.failed = Some(error),
+        if self.write_line(&line) {
+            self.records = true;
+        }
+    }
+
+    /// Writes one line at once; false (and nothing more written later) after a failure.
+    fn write_line(&mut self, line: &[u8]) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        match self.file.write_all(line) {
+            Ok(()) => true,
+            Err(error) => {
+                self.failed = Some(error);
+                false
+            }
         }
     }
 
@@ -188,7 +224,8 @@ impl Journal {
     }
 
     /// After the cache file was rewritten with every entry: the journal is emptied (to its
-    /// header). A failed write since the last compaction is reported here.
+    /// header and this run's claim, if any). A failed write since the last compaction is
+    /// reported here.
     pub fn compacted(&mut self) -> std::io::Result<()> {
         if let Some(error) = self.failed.take() {
             return Err(error);
@@ -196,15 +233,22 @@ impl Journal {
         if self.records {
             self.file.set_len(0)?;
             self.file.seek(std::io::SeekFrom::Start(0))?;
-            self.file.write_all(&self.header)?;
+            let mut kept = self.header.clone();
+            kept.extend(self.claim.iter().flatten());
+            self.file.write_all(&kept)?;
             self.records = false;
         }
         Ok(())
     }
 
-    /// Whether records wait for a compaction.
+    /// Whether verdict records wait for a compaction.
     pub fn has_records(&self) -> bool {
         self.records
+    }
+
+    /// Whether the journal holds anything worth keeping (records, or a claim not released).
+    pub fn holds_anything(&self) -> bool {
+        self.records || self.claim.is_some()
     }
 
     /// The journal's path.
@@ -214,19 +258,26 @@ impl Journal {
 }
 
 /// The valid records of `bytes` and how many leading bytes to keep: the header and every
-/// complete line after it (a torn last line, or a journal of another format, is not kept).
-fn replay(bytes: &[u8], header: &Header) -> (Replayed, u64) {
+/// complete line after it (a torn last line, or a journal of another format or version, is not
+/// kept). `None` if `bytes` are not a journal at all (a file minrepro did not write).
+fn replay(bytes: &[u8], header: &Header, header_line: &[u8]) -> Option<(Replayed, u64)> {
     let mut replayed = Replayed::default();
     let mut lines = bytes.split_inclusive(|b| *b == b'\n');
-    let head_ok = lines.next().is_some_and(|line| {
-        line.ends_with(b"\n")
-            && serde_json::from_slice::<Header>(line).ok().as_ref() == Some(header)
-    });
-    if !head_ok {
-        replayed.rejected += usize::from(!bytes.is_empty());
-        return (replayed, 0);
+    let first = lines.next().unwrap_or_default();
+    if !first.ends_with(b"\n") {
+        // Empty, or a header torn as the journal was created (our header's beginning).
+        return header_line.starts_with(first).then_some((replayed, 0));
     }
-    let mut keep = bytes.len() - lines.clone().map(<[u8]>::len).sum::<usize>();
+    match serde_json::from_slice::<Header>(first) {
+        Ok(found) if found == *header => {}
+        Ok(found) if found.journal == JOURNAL_FORMAT => {
+            // Ours, for another cache format or version: not replayed, replaced.
+            replayed.rejected += 1;
+            return Some((replayed, 0));
+        }
+        _ => return None,
+    }
+    let mut keep = first.len();
     for line in lines {
         if !line.ends_with(b"\n") {
             // Torn by a kill while it was written: the last line, cut short.
@@ -246,7 +297,7 @@ fn replay(bytes: &[u8], header: &Header) -> (Replayed, u64) {
             None => replayed.rejected += 1,
         }
     }
-    (replayed, keep as u64)
+    Some((replayed, keep as u64))
 }
 
 /// A thread that `fdatasync`s the journal whenever asked, so that no decision waits for a disk.

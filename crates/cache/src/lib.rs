@@ -26,7 +26,7 @@ use minrepro_predicate::{Outcome, Status};
 use serde::{Deserialize, Serialize};
 
 mod journal;
-use journal::{journal_path_of, Journal};
+use journal::{sibling, Journal};
 pub use journal::{JOURNAL_FORMAT, JOURNAL_VERSION};
 
 /// `format` field of a cache file.
@@ -153,7 +153,7 @@ impl OutcomeCache {
             let path = path.to_path_buf();
             move |source| CacheError::Io { path, source }
         };
-        let lock_path = lock_path_of(path);
+        let lock_path = sibling(path, ".lock");
         let lock = take_lock(path, &lock_path)?;
         match std::fs::metadata(path) {
             // Reading a FIFO or a device would block or never end.
@@ -173,9 +173,15 @@ impl OutcomeCache {
             Err(e) => return Err(io(path)(e)),
         }
         let format = cache.codec.as_ref().map_or(CACHE_FORMAT, |c| c.format());
-        let journal_path = journal_path_of(path);
-        let (journal, replayed) =
-            Journal::open(&journal_path, format).map_err(io(&journal_path))?;
+        let journal_path = sibling(path, ".journal");
+        let (journal, replayed) = Journal::open(&journal_path, format)
+            .map_err(io(&journal_path))?
+            .map_err(|journal::Foreign| CacheError::NotACache {
+                path: journal_path.clone(),
+                problem: "is not the journal of a minrepro cache; move it away or choose another \
+                          --cache-file"
+                    .into(),
+            })?;
         cache.rejected_entries += replayed.rejected;
         cache.replayed_entries = replayed.entries.len();
         cache.claimed_output = replayed.claimed_output;
@@ -238,9 +244,10 @@ impl OutcomeCache {
     }
 
     /// Records that this run writes `output` (a path as the front end resolves it), and returns
-    /// whether the run that left this cache's journal unfinished (killed) claimed the same: then
-    /// whatever is at `output` is that run's partial result, which the same command may replace
-    /// as it resumes. Always false for an in-memory cache.
+    /// whether the run that left this cache's journal unfinished (killed, or interrupted by
+    /// SIGINT/SIGTERM) claimed the same: then whatever is at `output` is that run's partial
+    /// result, which the same command may replace as it resumes. The claim stays in the journal
+    /// until this run ends other than by an interrupt. Always false for an in-memory cache.
     pub fn claim_output(&self, output: &str) -> bool {
         let Some(persistent) = &self.persistent else {
             return false;
@@ -374,12 +381,16 @@ fn encode_own(entries: &BTreeMap<String, Outcome>) -> Vec<u8> {
 impl Drop for OutcomeCache {
     fn drop(&mut self) {
         if let Some(persistent) = &self.persistent {
+            // Interrupted, the output holds a partial result: the claim stays for the resumption.
+            if !minrepro_predicate::is_interrupted() {
+                lock(&persistent.journal).release_claim();
+            }
             // A clean exit that did not save (an error before the reduction) compacts too.
             if lock(&persistent.journal).has_records() {
                 let _ = self.persist();
             }
             let journal = lock(&persistent.journal);
-            if !journal.has_records() {
+            if !journal.holds_anything() {
                 let _ = std::fs::remove_file(journal.path());
             }
             drop(journal);
@@ -419,15 +430,6 @@ fn take_lock(path: &Path, lock_path: &Path) -> Result<File, CacheError> {
         }
     }
     Err(CacheError::Locked(path.to_path_buf()))
-}
-
-fn lock_path_of(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".lock");
-    path.with_file_name(name)
 }
 
 /// Writes `bytes` to `path` through a sibling temporary file, fsync and rename.

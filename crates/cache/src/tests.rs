@@ -86,7 +86,7 @@ fn second_opener_is_refused_while_locked() {
 }
 
 fn journal_of(path: &Path) -> PathBuf {
-    journal::journal_path_of(path)
+    journal::sibling(path, ".journal")
 }
 
 #[test]
@@ -164,4 +164,46 @@ fn a_journal_of_another_format_is_not_replayed() {
     drop(cache);
     let reread = OutcomeCache::open(&path).unwrap();
     assert_eq!(reread.get("k"), Some(outcome(Status::Interesting, 0)));
+}
+
+#[test]
+fn a_foreign_file_at_the_journal_path_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    let journal = journal_of(&path);
+    std::fs::write(&journal, "notes the user keeps\n").unwrap();
+    let error = OutcomeCache::open(&path).err().expect("refused");
+    assert!(matches!(error, CacheError::NotACache { .. }), "{error}");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap(),
+        "notes the user keeps\n"
+    );
+    // A header torn as the journal was created is ours: the journal starts afresh.
+    let header = "{\"journal\":\"minrepro-outcome-journal\",\"version\":1,\"cache_fo";
+    std::fs::write(&journal, header).unwrap();
+    let cache = OutcomeCache::open(&path).unwrap();
+    assert_eq!((cache.len(), cache.rejected_entries()), (0, 0));
+}
+
+#[test]
+fn a_claim_is_recognised_by_the_next_run_and_released_by_a_finished_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    let cache = OutcomeCache::open(&path).unwrap();
+    assert!(!cache.claim_output("/out/a"), "nothing claimed before");
+    cache.put("k", &outcome(Status::Interesting, 0));
+    // Killed: the claim and the verdict stay in the journal.
+    std::mem::forget(cache);
+    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    let resumed = OutcomeCache::open(&path).unwrap();
+    assert!(!resumed.claim_output("/out/b"), "another output");
+    assert!(resumed.claim_output("/out/a"));
+    resumed.persist().unwrap();
+    // Compaction keeps this run's claim while it runs.
+    let text = std::fs::read_to_string(journal_of(&path)).unwrap();
+    assert!(text.ends_with("{\"output\":\"/out/a\"}\n"), "{text}");
+    drop(resumed);
+    // Finished (not interrupted): the claim is released, the journal gone.
+    assert!(!journal_of(&path).exists());
+    assert!(!OutcomeCache::open(&path).unwrap().claim_output("/out/a"));
 }

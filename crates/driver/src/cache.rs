@@ -44,15 +44,17 @@ pub fn open_cache(
 }
 
 /// Records in the cache's journal that this run writes `output`, and returns whether a killed
-/// run with the same cache wrote there too: then what is at `output` is its partial result, and
-/// the same command, resuming, may replace it (a finished run's output is never replaced).
+/// or interrupted run with the same cache wrote there too: then what is at `output` is its
+/// partial result, and the same command, resuming, may replace it (a finished run's output is
+/// never replaced without --force).
 pub fn claim_output(cache: &OutcomeCache, output: &Path) -> bool {
     let resolved = resolve_for_comparison(output);
     let claimed = cache.claim_output(&resolved.to_string_lossy());
     if claimed && std::fs::symlink_metadata(output).is_ok() {
         eprintln!(
-            "minrepro: resuming an interrupted run from {} ({} verdicts replayed); its partial output {} is replaced",
+            "minrepro: resuming an unfinished run with {} ({} verdicts cached, {} of them from its journal); its partial output {} is replaced",
             cache.path().map(|p| p.display().to_string()).unwrap_or_default(),
+            cache.len(),
             cache.replayed_entries(),
             output.display()
         );
