@@ -4,7 +4,8 @@
 //! `-j 4`. The predicate logs every run it starts and every run it finishes, with a digest of
 //! the candidate: a candidate that finished before the kill and runs again after it is a
 //! verdict paid twice. A kill during a journal write is the journal's last record cut short,
-//! which is what such a kill leaves on disk.
+//! which is what such a kill leaves on disk. SIGTERM (what Slurm sends at a time limit) ends the
+//! run cleanly, and the same command then replaces the partial output the run left.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,8 @@ struct Case {
     args: Vec<OsString>,
     output_flag: &'static str,
     directory_output: bool,
+    /// Runs the original afresh at every start (python: its adaptive limit needs the run time).
+    reruns_original: bool,
 }
 
 /// The predicate script: logs `start DIGEST` and `end DIGEST` around `check` (a shell command
@@ -60,6 +63,7 @@ fn file_case(area: &Area, log: &Path) -> Case {
         ],
         output_flag: "-o",
         directory_output: false,
+        reruns_original: false,
     }
 }
 
@@ -90,6 +94,7 @@ fn python_case(area: &Area, log: &Path) -> Case {
         ],
         output_flag: "-o",
         directory_output: false,
+        reruns_original: true,
     }
 }
 
@@ -125,6 +130,7 @@ fn bundle_case(area: &Area, log: &Path) -> Case {
         ],
         output_flag: "--output",
         directory_output: true,
+        reruns_original: false,
     }
 }
 
@@ -205,11 +211,28 @@ impl Case {
     }
 }
 
-/// The reduction of `make`'s case at `-j jobs` uninterrupted, then killed after `fraction` of its
-/// runs (the journal's last record torn when `tear`) and started again with the same command:
-/// the same result, at most `jobs` verdicts paid twice (one more when a record was torn), and
-/// nothing left behind.
-fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[(f64, bool)]) {
+/// How a run is stopped: after `fraction` of the uninterrupted run's runs, by `signal`, the
+/// journal's last record then torn when `tear` (SIGKILL only).
+#[derive(Clone, Copy)]
+struct Kill {
+    fraction: f64,
+    tear: bool,
+    signal: &'static str,
+}
+
+const fn kill(fraction: f64, tear: bool) -> Kill {
+    Kill {
+        fraction,
+        tear,
+        signal: "KILL",
+    }
+}
+
+/// The reduction of `make`'s case at `-j jobs` uninterrupted, then stopped as each of `kills`
+/// says and started again with the same command:
+/// the same result, at most `jobs` verdicts paid twice (the runs going when it was killed; one more
+/// when a record was torn, and the original for python), and nothing left behind.
+fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[Kill]) {
     let area = Area::new();
     let log = area.out("runs.log");
     let case = make(&area, &log);
@@ -224,8 +247,17 @@ fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[(f64
     let baseline_log = log_lines(&log);
     let uninterrupted = digests(&baseline_log, "start").len();
     assert!(uninterrupted > 20, "{label}: only {uninterrupted} runs");
-    for (number, &(fraction, tear)) in kills.iter().enumerate() {
-        let label = format!("{label}, kill {number} after {fraction} of the runs, torn {tear}");
+    for (
+        number,
+        &Kill {
+            fraction,
+            tear,
+            signal,
+        },
+    ) in kills.iter().enumerate()
+    {
+        let label =
+            format!("{label}, SIG{signal} {number} after {fraction} of the runs, torn {tear}");
         std::fs::remove_file(&log).unwrap();
         let (out, cache) = (
             area.out(&format!("out{number}")),
@@ -239,7 +271,7 @@ fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[(f64
             .unwrap();
         let target = (uninterrupted as f64 * fraction) as usize;
         let reached = wait_for(120, || digests(&log_lines(&log), "start").len() >= target);
-        child.kill().unwrap();
+        assert!(send(signal, child.id()), "{label}: already finished");
         child.wait().unwrap();
         assert!(reached, "{label}: never reached {target} runs");
         // The guardian ends the predicates still running and removes the workspaces.
@@ -267,7 +299,7 @@ fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[(f64
         let after = log_lines(&log)[before.len()..].to_vec();
         let repeated = paid_twice(&baseline_log, &before, &after);
         assert!(
-            repeated <= jobs + usize::from(tear),
+            repeated <= jobs + usize::from(tear) + usize::from(case.reruns_original),
             "{label}: {repeated} verdicts paid twice ({} runs before the kill, {} after)",
             digests(&before, "start").len(),
             digests(&after, "start").len()
@@ -285,18 +317,22 @@ fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[(f64
 
 #[test]
 fn a_killed_file_reduction_resumes_to_the_same_result() {
-    killed_and_resumed(file_case, 1, &[(0.5, false), (0.3, true)]);
-    killed_and_resumed(file_case, 4, &[(0.5, false), (0.7, true)]);
+    killed_and_resumed(file_case, 1, &[kill(0.5, false), kill(0.3, true)]);
+    let term = Kill {
+        signal: "TERM",
+        ..kill(0.4, false)
+    };
+    killed_and_resumed(file_case, 4, &[kill(0.5, false), kill(0.7, true), term]);
 }
 
 #[test]
 fn a_killed_python_reduction_resumes_to_the_same_result() {
-    killed_and_resumed(python_case, 1, &[(0.5, true)]);
-    killed_and_resumed(python_case, 4, &[(0.4, false)]);
+    killed_and_resumed(python_case, 1, &[kill(0.5, true)]);
+    killed_and_resumed(python_case, 4, &[kill(0.4, false)]);
 }
 
 #[test]
 fn a_killed_bundle_reduction_resumes_to_the_same_result() {
-    killed_and_resumed(bundle_case, 1, &[(0.5, false)]);
-    killed_and_resumed(bundle_case, 4, &[(0.5, true)]);
+    killed_and_resumed(bundle_case, 1, &[kill(0.5, false)]);
+    killed_and_resumed(bundle_case, 4, &[kill(0.5, true)]);
 }
