@@ -85,21 +85,32 @@ fn second_opener_is_refused_while_locked() {
     OutcomeCache::open(&path).unwrap();
 }
 
+/// A cache path in a fresh directory (kept while the `TempDir` lives).
+fn cache_path() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cache.json");
+    (dir, path)
+}
+
 fn journal_of(path: &Path) -> PathBuf {
     journal::sibling(path, ".journal")
 }
 
+/// Ends `cache` as a SIGKILL would: nothing saved, no destructor run; the lock (beside `path`)
+/// goes with the process.
+fn killed(cache: OutcomeCache, path: &Path) {
+    std::mem::forget(cache);
+    std::fs::remove_file(journal::sibling(path, ".lock")).unwrap();
+}
+
 #[test]
 fn verdicts_survive_a_process_that_never_saved() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache.json");
+    let (_dir, path) = cache_path();
     let cache = OutcomeCache::open(&path).unwrap();
     cache.put("k1", &outcome(Status::Interesting, 0));
     cache.put("k2", &outcome(Status::Uninteresting, 3));
     cache.sync_now().unwrap();
-    // As if killed: nothing saved, no destructor run; the lock goes with the process.
-    std::mem::forget(cache);
-    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    killed(cache, &path);
     assert!(!path.exists());
     let resumed = OutcomeCache::open(&path).unwrap();
     assert_eq!(resumed.replayed_entries(), 2);
@@ -114,14 +125,12 @@ fn verdicts_survive_a_process_that_never_saved() {
 
 #[test]
 fn a_torn_or_damaged_record_is_skipped_and_the_torn_tail_cut() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache.json");
+    let (_dir, path) = cache_path();
     let cache = OutcomeCache::open(&path).unwrap();
     for (i, code) in [0, 1, 2].into_iter().enumerate() {
         cache.put(&format!("k{i}"), &outcome(Status::Uninteresting, code));
     }
-    std::mem::forget(cache);
-    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    killed(cache, &path);
     let journal = journal_of(&path);
     let text = std::fs::read_to_string(&journal).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -138,20 +147,17 @@ fn a_torn_or_damaged_record_is_skipped_and_the_torn_tail_cut() {
         assert_eq!(cache.rejected_entries(), 2, "cut at {cut}");
         // New verdicts after the torn tail are read back whole.
         cache.put("k3", &outcome(Status::Interesting, 0));
-        std::mem::forget(cache);
-        std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+        killed(cache, &path);
         let again = OutcomeCache::open(&path).unwrap();
         assert_eq!(again.get("k3"), Some(outcome(Status::Interesting, 0)));
         assert_eq!(again.rejected_entries(), 1, "cut at {cut}");
-        std::mem::forget(again);
-        std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+        killed(again, &path);
     }
 }
 
 #[test]
 fn a_journal_of_another_format_is_not_replayed() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache.json");
+    let (_dir, path) = cache_path();
     std::fs::write(
         journal_of(&path),
         "{\"journal\":\"minrepro-outcome-journal\",\"version\":1,\"cache_format\":\"other\"}\n\
@@ -168,8 +174,7 @@ fn a_journal_of_another_format_is_not_replayed() {
 
 #[test]
 fn a_foreign_file_at_the_journal_path_is_refused_and_left_alone() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache.json");
+    let (_dir, path) = cache_path();
     let journal = journal_of(&path);
     std::fs::write(&journal, "notes the user keeps\n").unwrap();
     let error = OutcomeCache::open(&path).err().expect("refused");
@@ -187,14 +192,12 @@ fn a_foreign_file_at_the_journal_path_is_refused_and_left_alone() {
 
 #[test]
 fn a_claim_is_recognised_by_the_next_run_and_released_by_a_finished_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache.json");
+    let (_dir, path) = cache_path();
     let cache = OutcomeCache::open(&path).unwrap();
     assert!(!cache.claim_output("/out/a"), "nothing claimed before");
     cache.put("k", &outcome(Status::Interesting, 0));
     // Killed: the claim and the verdict stay in the journal.
-    std::mem::forget(cache);
-    std::fs::remove_file(dir.path().join("cache.json.lock")).unwrap();
+    killed(cache, &path);
     let resumed = OutcomeCache::open(&path).unwrap();
     assert!(!resumed.claim_output("/out/b"), "another output");
     assert!(resumed.claim_output("/out/a"));
