@@ -210,3 +210,19 @@ fn a_claim_is_recognised_by_the_next_run_and_released_by_a_finished_one() {
     assert!(!journal_of(&path).exists());
     assert!(!OutcomeCache::open(&path).unwrap().claim_output("/out/a"));
 }
+
+#[test]
+fn a_kill_between_the_cache_files_rename_and_the_journals_truncation_is_harmless() {
+    let (_dir, path) = cache_path();
+    let cache = OutcomeCache::open(&path).unwrap();
+    cache.put("k1", &outcome(Status::Interesting, 0));
+    cache.put("k2", &outcome(Status::Uninteresting, 1));
+    let journalled = std::fs::read(journal_of(&path)).unwrap();
+    cache.persist().unwrap();
+    killed(cache, &path);
+    // The journal as it was before its truncation: its records are in the cache file too.
+    std::fs::write(journal_of(&path), &journalled).unwrap();
+    let resumed = OutcomeCache::open(&path).unwrap();
+    assert_eq!((resumed.len(), resumed.rejected_entries()), (2, 0));
+    assert_eq!(resumed.get("k2"), Some(outcome(Status::Uninteresting, 1)));
+}

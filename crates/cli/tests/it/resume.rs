@@ -311,6 +311,11 @@ fn killed_and_resumed(make: fn(&Area, &Path) -> Case, jobs: usize, kills: &[Kill
             digests(&after, "start").len()
         );
         assert!(!journal.exists(), "{label}: the journal was not compacted");
+        if case.subcommand == "bundle" {
+            // Compacted into the original reducer's format, which it can read.
+            let format = &json(&cache)["format"];
+            assert_eq!(format, "comgr-hotswap-reduction-cache", "{label}");
+        }
         area.assert_tmp_empty();
     }
 }
