@@ -112,6 +112,10 @@ pub fn result_json(outcome: &Outcome) -> Value {
 }
 
 impl CacheCodec for HotswapCodec {
+    fn format(&self) -> &str {
+        CACHE_FORMAT
+    }
+
     fn key(&self, candidate_digest: &str, config_digest: &str) -> String {
         let mut hasher = Sha256::new();
         hasher.update(canonical::unhex(config_digest).unwrap_or_default());

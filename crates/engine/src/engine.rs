@@ -345,6 +345,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             }
             None => self.evaluate_sequentially(&batch, &keys)?,
         };
+        // The batch's verdicts are journalled; a kill from now on costs none of them.
+        self.cache.sync_soon();
         for (index, (proposal, (outcome, hit))) in batch.iter().zip(verdicts).enumerate() {
             if hit {
                 self.stats.cache_hits += 1;

@@ -9,7 +9,8 @@
 //! Layers, bottom up: `capture` (bounded capture and streaming search), [`process`] (one child
 //! run, Unix specifics), `template` (argv placeholders), `identity` (the files a verdict depends
 //! on), `predicate` (configuration, repeated runs, statuses), `launch` (local or Slurm runs, GPU
-//! slots) with `slurm` (job steps through `srun`, and their cancellation). The private layers'
+//! slots) with `slurm` (job steps through `srun`, and their cancellation), `scratch` (each run's
+//! private `TMPDIR`, removed after it). The private layers'
 //! items are re-exported here; [`process`], [`interrupt`] and [`guardian`] stay public for the
 //! fork-server runner and the engine's temporary root. [`run_tool`] runs an external tool (not a
 //! predicate) the same isolated way, with a timeout and bounded capture.
@@ -24,6 +25,7 @@ mod launch;
 mod orphans;
 mod predicate;
 pub mod process;
+mod scratch;
 mod slurm;
 mod template;
 mod tool;
@@ -41,6 +43,7 @@ pub use predicate::{
     Acceptance, DirectExecutor, EvalError, Executor, Outcome, OutputCheck, Predicate,
     PredicateConfig, PredicateError, RunRecord, Status,
 };
+pub use scratch::TEMP_VARS;
 pub use slurm::{cancel_leftover_jobs, SlurmLauncher};
 pub use template::ArgTemplate;
 pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};

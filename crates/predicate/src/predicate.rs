@@ -13,6 +13,7 @@ use crate::identity::{resolve_executable, FileIdentity, IdentitySet};
 use crate::interrupt::{is_interrupted, CancelFlag};
 use crate::launch::{Launch, SLOT_PLACEHOLDER};
 use crate::process::{run_child, RawRun, RunEnd, RunRequest};
+use crate::scratch::RunScratch;
 use crate::template::ArgTemplate;
 
 /// A judge of a single run's output beyond exit code and substring (e.g. "same exception type").
@@ -432,23 +433,30 @@ impl Predicate {
         let mut env = self.env.clone();
         env.extend(self.launch.slot_env(slot.number()));
         let workspace_text = workspace.to_string_lossy();
-        let request = RunRequest {
-            program: &self.executable,
-            args: &args,
-            cwd: self.working_dir.as_deref().unwrap_or(workspace),
-            env: &env,
-            timeout: limit,
-            needle: self.acceptance.substring.as_deref().map(str::as_bytes),
-            workspace_text: Some(&workspace_text),
-            cancel,
-            keep_stdout: None,
-        };
         let mut exit_codes = Vec::new();
         let mut verdicts = Vec::new();
         let mut last = None;
         let mut stop_status = None;
         for _ in 0..self.runs {
+            // Removed when this iteration ends, whatever ended the run (see crate::scratch).
+            let scratch = RunScratch::beside(workspace).map_err(|e| {
+                EvalError::Fatal(format!("cannot create a run's temporary directory: {e}"))
+            })?;
+            let mut run_env = env.clone();
+            run_env.extend(scratch.env());
+            let request = RunRequest {
+                program: &self.executable,
+                args: &args,
+                cwd: self.working_dir.as_deref().unwrap_or(workspace),
+                env: &run_env,
+                timeout: limit,
+                needle: self.acceptance.substring.as_deref().map(str::as_bytes),
+                workspace_text: Some(&workspace_text),
+                cancel,
+                keep_stdout: None,
+            };
             let raw = executor.run(&request);
+            drop(scratch);
             let (exit_code, error) = match &raw.end {
                 RunEnd::Exited(code) => (Some(*code), None),
                 RunEnd::Cancelled if is_interrupted() => return Err(EvalError::Interrupted),

@@ -8,6 +8,7 @@ use minrepro_predicate::{Acceptance, PredicateConfig};
 
 mod huge_output;
 mod runner;
+mod scratch;
 
 /// Writes the executable file `dir/name` holding `contents`.
 pub fn executable(dir: &Path, name: &str, contents: &str) -> PathBuf {
