@@ -50,6 +50,21 @@ fn needle_predicate(dir: &Path, name: &str, state: &Path, rate: u32) -> PathBuf 
     script(dir, name, &body)
 }
 
+/// A fresh directory with `in.txt` ([`NEEDLE_INPUT`]) and a [`needle_predicate`] `p.sh` of
+/// `rate` logging to `state`; returns the directory, `state` and the predicate.
+fn needle_setup(rate: u32) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), NEEDLE_INPUT).unwrap();
+    let state = dir.path().join("state");
+    let predicate = needle_predicate(dir.path(), "p.sh", &state, rate);
+    (dir, state, predicate)
+}
+
+/// The text a reduction wrote to `dir/name`.
+fn written(dir: &Path, name: &str) -> String {
+    fs::read_to_string(dir.join(name)).unwrap()
+}
+
 /// Each candidate's runs in order, by digest, from a predicate's log.
 fn runs_by_candidate(state: &Path) -> BTreeMap<String, Vec<String>> {
     let mut runs: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -87,10 +102,7 @@ fn succeeded(output: &std::process::Output) {
 
 #[test]
 fn a_needle_interesting_in_half_the_runs_is_reduced_to_with_8_runs_and_1_needed() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("in.txt"), NEEDLE_INPUT).unwrap();
-    let state = dir.path().join("state");
-    let predicate = needle_predicate(dir.path(), "p.sh", &state, 8);
+    let (dir, state, predicate) = needle_setup(8);
     let flags = [
         "--predicate-runs",
         "8",
@@ -100,7 +112,7 @@ fn a_needle_interesting_in_half_the_runs_is_reduced_to_with_8_runs_and_1_needed(
         "cache.json",
     ];
     succeeded(&reduce(dir.path(), &predicate, "out.txt", &flags));
-    let reduced = fs::read_to_string(dir.path().join("out.txt")).unwrap();
+    let reduced = written(dir.path(), "out.txt");
     assert_eq!(reduced.trim(), "NEEDLE");
 
     let runs = runs_by_candidate(&state);
@@ -134,32 +146,21 @@ fn a_needle_interesting_in_half_the_runs_is_reduced_to_with_8_runs_and_1_needed(
 
     // The same command with the same cache agrees with every verdict already paid for: the
     // predicate (whose next runs would roll differently) does not run again.
-    let cache = fs::read_to_string(dir.path().join("cache.json")).unwrap();
+    let cache = written(dir.path(), "cache.json");
     assert!(cache.contains("\"interesting_runs\""), "counts are cached");
     succeeded(&reduce(dir.path(), &predicate, "again.txt", &flags));
     assert_eq!(run_count(&state), made, "a rerun ran the predicate again");
-    assert_eq!(
-        fs::read_to_string(dir.path().join("again.txt")).unwrap(),
-        reduced
-    );
+    assert_eq!(written(dir.path(), "again.txt"), reduced);
 }
 
 #[test]
 fn clearly_decided_candidates_cost_fewer_than_n_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("in.txt"), NEEDLE_INPUT).unwrap();
-    let state = dir.path().join("state");
     // Always interesting with the needle: 3 of 4 runs decide "interesting", 2 failures decide
     // "not interesting" (the 2 runs left cannot make 3).
-    let predicate = needle_predicate(dir.path(), "p.sh", &state, 16);
+    let (dir, state, predicate) = needle_setup(16);
     let flags = ["--predicate-runs", "4", "--min-interesting", "3"];
     succeeded(&reduce(dir.path(), &predicate, "out.txt", &flags));
-    assert_eq!(
-        fs::read_to_string(dir.path().join("out.txt"))
-            .unwrap()
-            .trim(),
-        "NEEDLE"
-    );
+    assert_eq!(written(dir.path(), "out.txt").trim(), "NEEDLE");
     let runs = runs_by_candidate(&state);
     assert!(runs.len() > 5, "{runs:?}");
     for (digest, verdicts) in &runs {
@@ -179,37 +180,24 @@ fn clearly_decided_candidates_cost_fewer_than_n_runs() {
 
 #[test]
 fn more_interesting_runs_than_runs_is_refused_before_anything_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("in.txt"), NEEDLE_INPUT).unwrap();
-    let state = dir.path().join("state");
-    let predicate = needle_predicate(dir.path(), "p.sh", &state, 16);
-    let out = reduce(
-        dir.path(),
-        &predicate,
-        "out.txt",
-        &["--predicate-runs", "4", "--min-interesting", "5"],
-    );
-    assert_fails(
-        &out,
-        2,
-        "--min-interesting 5 needs at least 5 runs per candidate, but --predicate-runs is 4: \
-         give --predicate-runs 5 or more, or a --min-interesting of at most 4",
-    );
-    // Without --predicate-runs there is one run per candidate.
-    let out = reduce(
-        dir.path(),
-        &predicate,
-        "out.txt",
-        &["--min-interesting", "2"],
-    );
-    assert_fails(&out, 2, "but --predicate-runs is 1");
-    let out = reduce(
-        dir.path(),
-        &predicate,
-        "out.txt",
-        &["--min-interesting", "0"],
-    );
-    assert_fails(&out, 2, "--min-interesting");
+    let (dir, state, predicate) = needle_setup(16);
+    let refusals: [(&[&str], &str); 3] = [
+        (
+            &["--predicate-runs", "4", "--min-interesting", "5"],
+            "--min-interesting 5 needs at least 5 runs per candidate, but --predicate-runs is 4: \
+             give --predicate-runs 5 or more, or a --min-interesting of at most 4",
+        ),
+        // Without --predicate-runs there is one run per candidate.
+        (&["--min-interesting", "2"], "but --predicate-runs is 1"),
+        (&["--min-interesting", "0"], "--min-interesting"),
+    ];
+    for (flags, message) in refusals {
+        assert_fails(
+            &reduce(dir.path(), &predicate, "out.txt", flags),
+            2,
+            message,
+        );
+    }
     assert_eq!(run_count(&state), 0, "the predicate ran");
     assert!(!dir.path().join("out.txt").exists());
 }
@@ -249,12 +237,7 @@ fn a_flaky_original_is_refused_under_the_default_with_its_rate_and_the_flags_to_
         &["--predicate-runs", "7", "--min-interesting", "1"],
     );
     succeeded(&out);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("out.txt"))
-            .unwrap()
-            .trim(),
-        "NEEDLE"
-    );
+    assert_eq!(written(dir.path(), "out.txt").trim(), "NEEDLE");
 }
 
 #[test]

@@ -127,6 +127,16 @@ fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
     assert_all_gone(dir.path(), "escaped daemon");
 }
 
+/// A script `dir/NAME` that counts its runs in `{state}/NAME.n` (its argument) and exits with the
+/// shell arithmetic `exit_code` of `n`, the runs before this one.
+fn counting_script(dir: &Path, name: &str, exit_code: &str) -> PathBuf {
+    let counter = format!("\"$1/{name}.n\"");
+    let body = format!(
+        "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $(({exit_code}))"
+    );
+    script(dir, name, &body)
+}
+
 #[test]
 fn disagreeing_runs_are_flaky() {
     let _serial = processes_lock();
@@ -137,11 +147,7 @@ fn disagreeing_runs_are_flaky() {
         ("p.sh", 0, 2, vec![Some(0), Some(1)]),
         ("q.sh", 3, 3, vec![Some(3), Some(4), Some(3)]),
     ] {
-        let counter = format!("\"$1/{name}.n\"");
-        let body = format!(
-            "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $((n % 2 + {first}))"
-        );
-        let exe = script(dir.path(), name, &body);
+        let exe = counting_script(dir.path(), name, &format!("n % 2 + {first}"));
         let mut cfg = config(&exe, &["{state}"]);
         cfg.runs = runs;
         let outcome = evaluate_once(cfg, dir.path());
@@ -156,7 +162,7 @@ fn k_of_n_runs_stop_once_the_verdict_is_decided() {
     let dir = tempfile::tempdir().unwrap();
     // Exits 1, 1, 0, 0, 1, 1, … (a counter outside the workspace): interesting in half the runs.
     for (name, runs, min, status, codes) in [
-        // The second interesting run decides it: two of the four runs made.
+        // The second interesting run, the fourth, decides it.
         (
             "a.sh",
             4,
@@ -174,11 +180,7 @@ fn k_of_n_runs_stop_once_the_verdict_is_decided() {
             vec![Some(1), Some(1), Some(0)],
         ),
     ] {
-        let counter = format!("\"$1/{name}.n\"");
-        let body = format!(
-            "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $((1 - n / 2 % 2))"
-        );
-        let exe = script(dir.path(), name, &body);
+        let exe = counting_script(dir.path(), name, "1 - n / 2 % 2");
         let mut cfg = config(&exe, &["{state}"]);
         cfg.runs = runs;
         cfg.min_interesting = Some(min);
