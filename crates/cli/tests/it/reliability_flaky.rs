@@ -2,7 +2,8 @@
 //! predicates: `--predicate-runs N --min-interesting K` reduces a needle that reproduces in half
 //! the runs, stops each candidate's runs once its verdict is decided, keeps its verdicts (with
 //! their counts) in the cache so that a rerun agrees with them, refuses K > N, and refuses a
-//! flaky original under the default with the rate it reproduced at and the flags to try.
+//! flaky original under the default with the rate it reproduced at and the flags to try (file,
+//! bundle and python).
 //!
 //! The flaky predicates are deterministic, so these tests are not flaky themselves: a run's
 //! verdict is a bit of SHA-256 over the candidate's digest and how many times that candidate
@@ -300,4 +301,47 @@ fn bundle_k_of_n_verdicts_are_kept_in_the_original_reducer_s_cache_format() {
         message.contains(" of 6 runs: try --predicate-runs "),
         "{message}"
     );
+}
+
+#[test]
+fn python_reduces_a_program_that_fails_in_about_half_its_runs() {
+    let area = crate::support::Area::new();
+    let state = area.out("state");
+    fs::create_dir_all(&state).unwrap();
+    // Raises in about half the runs of each version of the program (SHA-256 of its text and
+    // how often it ran before), never when the raise is gone.
+    let source = area.write_input(
+        "flaky.py",
+        format!(
+            "import hashlib, os\n\n\ndef unrelated(y):\n    return y + 1\n\n\n\
+             text = open(__file__, 'rb').read()\n\
+             digest = hashlib.sha256(text).hexdigest()[:16]\n\
+             counter = os.path.join({state:?}, digest)\n\
+             n = int(open(counter).read()) if os.path.exists(counter) else 0\n\
+             open(counter, 'w').write(str(n + 1))\n\
+             print(unrelated(3))\n\
+             if hashlib.sha256(f'{{digest}}-{{n}}'.encode()).hexdigest()[0] in '01234567':\n\
+             \x20   raise ValueError('boom')\n",
+            state = state.display().to_string()
+        ),
+    );
+    let output = area
+        .python_cmd(&source, &["--err-msg", "boom", "--predicate-runs", "6"])
+        .output()
+        .unwrap();
+    let message = assert_nothing_published(&output, &area.out_py(), "the original is flaky");
+    assert!(
+        message.contains(" of 6 runs: try --predicate-runs "),
+        "{message}"
+    );
+    let flags = ["--err-msg", "boom", "--predicate-runs", "8"];
+    let output = area
+        .python_cmd(&source, &flags)
+        .args(["--min-interesting", "1"])
+        .output()
+        .unwrap();
+    succeeded(&output);
+    let reduced = fs::read_to_string(area.out_py()).unwrap();
+    assert!(reduced.contains("raise ValueError('boom')"), "{reduced}");
+    assert!(!reduced.contains("unrelated"), "{reduced}");
 }
