@@ -50,16 +50,6 @@ fn lines(text: &str, tokens: &[Token]) -> Vec<Line> {
     out
 }
 
-/// The deepest nesting level at which some line starts (levels beyond it offer nothing new).
-pub fn max_depth(text: &str, tokens: &[Token]) -> usize {
-    lines(text, tokens)
-        .iter()
-        .filter(|l| !l.blank)
-        .map(|l| l.start_depth)
-        .max()
-        .unwrap_or(0)
-}
-
 /// Units at nesting `level`: the text is cut only after lines that end at depth ≤ `level`, so
 /// deeper lines stay with the line that opened them (C-Reduce's `topformflat` view). Units that
 /// start at depth `level` and leave the depth as they found it are offered for removal; with
@@ -362,7 +352,6 @@ mod tests {
     fn top_level_forms_first_then_nested_statements() {
         let syn = Syntax::for_path(Path::new("a.c"));
         let toks = tokens(C, &syn);
-        assert_eq!(max_depth(C, &toks), 2);
         let level0 = line_sites(C, &toks, Some(0));
         assert_eq!(
             texts(C, &level0),

@@ -4,11 +4,11 @@
 //! asks for it, no deeper than two fruitless levels in a row once something was accepted), then
 //! the fallback's groups. Every candidate of the syntax group is re-parsed and refused (never
 //! run) when it has more `ERROR`/`MISSING` nodes than the text it was made from. The
-//! fallback's candidates are checked the same way only on request
-//! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
-//! message are often not well-formed (C-Reduce's and C-Vise's results rarely are). Checked,
-//! the bench's `c_warning` ends at 25 tokens in 174 runs instead of 19 in 234, `rust_mismatch`
-//! at 17 in 89 instead of 15 in 185: fewer runs, larger results. Sizes are the fallback's.
+//! fallback's candidates are not re-parsed (but for the early groups, see
+//! [`SyntaxAware::checking_early`]): the smallest texts that still reproduce a compiler's message are
+//! often not well-formed (C-Reduce's and C-Vise's results rarely are), so refusing broken ones
+//! trades larger results for fewer runs (measured in bench/text/RESULTS.md). Sizes are the
+//! fallback's.
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -169,8 +169,6 @@ pub fn error_count(tree: &tree_sitter::Tree) -> usize {
 pub struct SyntaxAware<F: Language> {
     syntax: Arc<Syntax>,
     fallback: F,
-    /// Whether the fallback's candidates are re-parsed too.
-    check_fallback: bool,
     /// Fallback groups also searched, checked, right after the syntax group, with the names of
     /// those searches.
     early: Vec<(F::Group, &'static str)>,
@@ -185,18 +183,9 @@ impl<F: Language> SyntaxAware<F> {
         Ok(SyntaxAware {
             syntax: Arc::new(Syntax::new(grammar)?),
             fallback,
-            check_fallback: false,
             early: Vec::new(),
             last_parse: Arc::default(),
         })
-    }
-
-    /// Also refuses the fallback groups' candidates with more syntax errors (off by default).
-    pub fn checking_fallback(self, on: bool) -> Self {
-        SyntaxAware {
-            check_fallback: on,
-            ..self
-        }
     }
 
     /// Also searches the fallback groups in `early` (fallback group, name of the checked search)
@@ -412,7 +401,7 @@ where
     }
 
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
-        let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
+        let checked = !matches!(group, Group::Other(_));
         // One parse serves the listing and every candidate's check.
         let tree = checked.then(|| self.parse_prepared(text)).flatten();
         let syntax = &self.syntax;
@@ -431,23 +420,15 @@ where
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
         let sites = Sites::Other(self.fallback.prepare_current(text));
-        let tree = self.check_fallback.then(|| self.parse_prepared(text));
-        self.prepared(text, sites, tree)
+        self.prepared(text, sites, None)
     }
 
     fn is_valid(&self, text: &str) -> bool {
         self.fallback.is_valid(text)
     }
 
-    /// The fallback's tidy candidates (when its candidates are checked: those that parse no
-    /// worse).
     fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
-        let mut steps = self.fallback.tidy_steps(text);
-        if self.check_fallback {
-            let errors = self.syntax.errors(text);
-            steps.retain(|(_, tidied)| self.syntax.errors(tidied) <= errors);
-        }
-        steps
+        self.fallback.tidy_steps(text)
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {

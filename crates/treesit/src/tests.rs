@@ -294,32 +294,20 @@ fn an_element_of_a_list_goes_with_one_comma() {
 }
 
 #[test]
-fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_request() {
+fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_only() {
     let text = "int main ( void ) { return 0 ; }\n";
-    // By default the fallback's candidates are not re-parsed: a broken one is sized.
-    let unchecked = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
-    let words = unchecked.prepare(text, Group::Other(()));
+    // The fallback's candidates are not re-parsed: a broken one is sized.
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+    let words = language.prepare(text, Group::Other(()));
     let close = words.sites().iter().find(|s| &text[s.range.clone()] == ")");
     assert_eq!(words.check(&words.apply(&[close.unwrap()])), Some(9));
-    let language = SyntaxAware::new(by_name("c").unwrap(), Words)
-        .unwrap()
-        .checking_fallback(true);
     let groups = language.groups();
     let syntax_spec = groups.iter().find(|spec| spec.group == Group::Syntax);
     assert_eq!(syntax_spec.map(|spec| spec.name), Some("syntax"));
     assert!(syntax_spec.unwrap().levels.is_some());
-    let words = language.prepare(text, Group::Other(()));
-    let site = |word: &str| {
-        words
-            .sites()
-            .iter()
-            .find(|s| &text[s.range.clone()] == word)
-    };
-    let broken = words.apply(&[site(")").unwrap()]);
-    assert_eq!(words.check(&broken), None);
-    let fine = words.apply(&[site("0").unwrap()]);
-    assert_eq!(words.check(&fine), Some(9));
+    // The syntax group's are: every candidate it sizes parses without errors.
     let tree = language.prepare(text, Group::Syntax);
+    assert!(!tree.sites().is_empty());
     for site in tree.sites() {
         let edited = tree.apply(&[site]);
         if let Some(size) = tree.check(&edited) {
@@ -327,6 +315,11 @@ fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_requ
             assert_eq!(error_count(&syntax("c").parse(&edited).unwrap()), 0);
         }
     }
+    // A broken text made from it is refused, never sized.
+    assert_eq!(
+        tree.check(&"int main ( void ) { return 0 ; \n".to_owned()),
+        None
+    );
 }
 
 #[test]
