@@ -363,7 +363,10 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             .write(&original, &origins)
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", output.describe())))?;
     }
-    let known = (args.predicate.predicate_runs <= 1).then_some(first);
+    // With several runs agreeing, the reduction judges the original once more (the text layer
+    // keys it apart); with --min-interesting its counted verdict stands, as a cached one would.
+    let once = args.predicate.predicate_runs <= 1 || args.predicate.min_interesting.is_some();
+    let known = once.then_some(first);
     let jobs = args.common.jobs as usize;
     if let Some(job) = single_text(&output, &original) {
         let (path, text) = job;

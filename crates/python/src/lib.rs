@@ -145,7 +145,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     }
     let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
-        probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
+        probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
         predicate_with(guard.clone())?,
         args.timeout_factor,

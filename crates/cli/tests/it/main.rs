@@ -40,6 +40,7 @@ mod python_values;
 mod python_wrappers;
 mod readme;
 mod reliability_faults;
+mod reliability_flaky;
 mod reliability_hostile;
 mod reliability_inputs;
 mod reliability_props;

@@ -50,6 +50,7 @@ pub fn config(executable: &Path, args: &[&str]) -> PredicateConfig {
             ..Acceptance::default()
         },
         runs: 1,
+        min_interesting: None,
         timeout_secs: 30.0,
         cache_tags: Vec::new(),
         cache_dependencies: Vec::new(),
