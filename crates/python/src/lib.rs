@@ -101,6 +101,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         stats_json: stats_file,
         strategy: args.strategy,
         jobs: args.common.jobs as usize,
+        exact: !args.common.fold,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;

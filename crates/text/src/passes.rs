@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence};
+use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence, Width};
 
 use crate::language::{Language, LevelPolicy};
 use crate::linear::LinearSearch;
@@ -35,16 +35,6 @@ pub fn group_passes<L: Language>(state: &Arc<SharedState<L>>) -> Vec<GroupPass<L
 /// Sites a proposal applies, and the identity of its site when it applies only one.
 pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
 
-/// The single sites of `batch` seen failing alone: those proposed before the accepted one
-/// (`accepted`), or all of them when none was accepted.
-pub(crate) fn failed_singles(
-    batch: &[BatchSites],
-    accepted: Option<usize>,
-) -> impl Iterator<Item = [u8; 32]> + '_ {
-    let decided = accepted.unwrap_or(batch.len()).min(batch.len());
-    batch[..decided].iter().filter_map(|(_, single)| *single)
-}
-
 /// A group's search (ddmin, ProbDD, or a sequence of levels) that also records the single sites
 /// ddmin ran alone and saw fail, and charges accepted growing candidates to the budget.
 struct GroupSearch<'a, L: Language> {
@@ -64,6 +54,29 @@ struct GroupSearch<'a, L: Language> {
     accepted_any: bool,
     /// For a group that learns its prior: the number of its sites when the search started.
     sites_before: Option<usize>,
+}
+
+impl<L: Language> GroupSearch<'_, L> {
+    /// Records the single sites of the last batch's `rejected` proposals as failed (for a
+    /// group that skips those) and charges the `accepted` ones to the growth budget.
+    fn record(&mut self, accepted: &[usize], rejected: &[usize]) {
+        self.accepted_any |= !accepted.is_empty();
+        let batch = lock(&self.batch_sites);
+        if self.skip_failed {
+            let singles = rejected.iter().filter_map(|&i| batch.get(i)?.1);
+            lock(&self.state.failed_sites).extend(singles);
+        }
+        if self.may_grow && !accepted.is_empty() {
+            let spent: usize = accepted
+                .iter()
+                .filter_map(|&i| batch.get(i))
+                .map(|b| b.0)
+                .sum();
+            let left = self.state.growth_budget(self.group).unwrap_or(0);
+            self.state
+                .set_growth_budget(self.group, left.saturating_sub(spent));
+        }
+    }
 }
 
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
@@ -92,20 +105,23 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        self.accepted_any |= accepted.is_some();
-        if self.skip_failed {
-            let batch = lock(&self.batch_sites);
-            lock(&self.state.failed_sites).extend(failed_singles(&batch, accepted));
-        }
-        if let (Some(index), true) = (accepted, self.may_grow) {
-            let spent = lock(&self.batch_sites)
-                .get(index)
-                .map_or(0, |(count, _)| *count);
-            let left = self.state.growth_budget(self.group).unwrap_or(0);
-            self.state
-                .set_growth_budget(self.group, left.saturating_sub(spent));
-        }
+        let decided = accepted.unwrap_or(lock(&self.batch_sites).len());
+        let rejected: Vec<usize> = (0..decided).collect();
+        self.record(accepted.as_slice(), &rejected);
         self.inner.feedback(accepted);
+    }
+
+    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
+        self.inner.combine(current, indices)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.inner.set_width(width);
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        self.record(accepted, rejected);
+        self.inner.feedback_fold(accepted, rejected);
     }
 }
 
@@ -175,8 +191,19 @@ mod tests {
     /// The text `pass` reduces `text` to, with the engine's rule: the first proposal of a batch
     /// for which `interesting` holds becomes the current text.
     fn reduce(pass: &dyn Pass<String>, text: &str, interesting: &dyn Fn(&str) -> bool) -> String {
+        reduce_at(pass, Width::SEQUENTIAL, text, interesting)
+    }
+
+    /// [`reduce`] with the search told `width`.
+    fn reduce_at(
+        pass: &dyn Pass<String>,
+        width: Width,
+        text: &str,
+        interesting: &dyn Fn(&str) -> bool,
+    ) -> String {
         let current = text.to_owned();
         let mut search = pass.search(&current);
+        search.set_width(width);
         run_search(&mut *search, current, &mut |p| interesting(&p.case))
     }
 
@@ -196,10 +223,12 @@ mod tests {
                 ..Policy::default()
             };
             for jobs in [1, 3] {
-                let state = SharedState::new(Lines { policy }, text, strategy, jobs);
+                let state = SharedState::new(Lines { policy }, text, strategy);
                 let passes = group_passes(&state);
                 assert_eq!(passes[0].name(), "lines");
-                assert_eq!(reduce(&passes[0], text, &needs), "c\ne\n", "{policy:?}");
+                let width = Width::of(jobs, true);
+                let reduced = reduce_at(&passes[0], width, text, &needs);
+                assert_eq!(reduced, "c\ne\n", "{policy:?}");
             }
         }
     }
@@ -212,7 +241,7 @@ mod tests {
                 shrink_size,
                 ..Policy::default()
             };
-            let state = SharedState::new(Lines { policy }, "a!\n", Strategy::Ddmin, 1);
+            let state = SharedState::new(Lines { policy }, "a!\n", Strategy::Ddmin);
             let passes = group_passes(&state);
             let mut text = "a!\n".to_owned();
             loop {
@@ -234,7 +263,6 @@ mod tests {
             },
             "a\nb\n",
             Strategy::Ddmin,
-            1,
         );
         let pass = &group_passes(&state)[0];
         let asked = std::cell::Cell::new(0);
@@ -277,12 +305,12 @@ mod tests {
             },
             text,
             strategy,
-            jobs,
         );
         let pass = &group_passes(&state)[0];
         let mut seen = Vec::new();
         let current = text.to_owned();
         let mut search = pass.search(&current);
+        search.set_width(Width::of(jobs, true));
         let end = run_search(&mut *search, current, &mut |p| {
             seen.push(p.case.clone());
             interesting(&p.case)

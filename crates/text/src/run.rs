@@ -49,6 +49,8 @@ pub struct TextJob<'a> {
     pub strategy: Strategy,
     /// Parallel evaluations.
     pub jobs: usize,
+    /// Accept exactly as `-j 1` does (see [`EngineOptions::exact`]).
+    pub exact: bool,
 }
 
 /// What a finished reduction reports.
@@ -68,7 +70,7 @@ pub struct TextReduced {
 /// documentation).
 pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextReduced, RunError> {
     let run_limit = job.predicate.run_limit().as_secs_f64();
-    let state = SharedState::new(language, job.original, job.strategy, job.jobs);
+    let state = SharedState::new(language, job.original, job.strategy);
     let language = state.language();
     let mut oracle = TextOracle::new(language, job.predicate, job.temp, job.file_name)
         .with_executor(job.executor)
@@ -87,6 +89,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> Result<TextRed
         jobs: job.jobs,
         config_digest: job.predicate.config_digest().to_owned(),
         size_unit: language.size_unit(),
+        exact: job.exact,
     };
     // Accepted candidates are written in the background (see saver).
     let mut saver = Saver::new(job.output.to_path_buf());
@@ -176,6 +179,7 @@ pub fn judge_original<L: Language>(
         jobs: 1,
         config_digest: job.predicate.config_digest().to_owned(),
         size_unit: language.size_unit(),
+        exact: true,
     };
     let engine = Engine::new(&probe, job.cache, options, job.progress);
     Ok(engine.judge(&job.original.to_owned(), from_cache)?)

@@ -82,7 +82,6 @@ mod tests {
             },
             "a\n",
             Strategy::Ddmin,
-            1,
         );
         let tidy = TidyPass::new(&state);
         let mut search = tidy.search(&"a\n".to_owned());
@@ -98,7 +97,7 @@ mod tests {
             sweeps: false,
         };
         let text = "a ( b ) \nc\n".to_owned();
-        let state = SharedState::new(language, &text, Strategy::Ddmin, 1);
+        let state = SharedState::new(language, &text, Strategy::Ddmin);
         let tidy = TidyPass::new(&state);
         let mut seen = Vec::new();
         let mut search = tidy.search(&text);

@@ -27,6 +27,7 @@ fn options(jobs: usize) -> EngineOptions {
         jobs,
         config_digest: "cfg".into(),
         size_unit: "items",
+        exact: true,
     }
 }
 
