@@ -20,6 +20,7 @@ PY_DIR = Path(__file__).resolve().parent          # bench/python
 BENCH_DIR = PY_DIR.parent                         # bench
 REPO_DIR = BENCH_DIR.parent
 OUT_DIR = BENCH_DIR / "out"                       # git-ignored
+LIBS_DIR = OUT_DIR / "libs"  # third-party packages cases require (pip --target), on PYTHONPATH
 CASES_DIR = PY_DIR / "cases"
 GENERATED_DIR = OUT_DIR / "cases"
 REFERENCES_DIR = PY_DIR / "references"            # hand-written minimal reproducers
@@ -56,7 +57,7 @@ def candidate_env(extra=None):
     the stand-in `tilelang` package on PYTHONPATH."""
     env = dict(os.environ)
     env["PATH"] = str(ensure_bin_dir()) + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = str(SUPPORT_DIR)
+    env["PYTHONPATH"] = str(SUPPORT_DIR) + (os.pathsep + str(LIBS_DIR) if LIBS_DIR.exists() else "")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("PYTHONHOME", None)
     if extra:
@@ -70,6 +71,14 @@ def load_cases(selected=None):
     Generated cases are (re)written into bench/out/cases/ by their generator first."""
     data = json.loads((PY_DIR / "cases.json").read_text(encoding="utf-8"))
     cases = []
+    required = sorted({r for c in data["cases"] if not selected or c["name"] in selected
+                       for r in c.get("requires", [])})
+    missing = [r for r in required if not (LIBS_DIR / r.split("=")[0]).exists()]
+    if missing:
+        # The benchmark's interpreter has no third-party packages: cases that call a library
+        # get it from LIBS_DIR, installed once (pip's own client, into the git-ignored out dir).
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(LIBS_DIR)]
+                       + missing, check=True)
     for case in data["cases"]:
         if selected and case["name"] not in selected:
             continue
@@ -148,6 +157,76 @@ def exception_type(stderr):
             if match and match.group(1) != "Traceback":
                 return match.group(1).rsplit(".", 1)[-1]
     return None
+
+
+_FRAME_LINE = re.compile(r'^  File "(.*)", line (\d+), in (.+)$')
+
+
+def _qualified_name(source, line, name):
+    """minrepro's rule (crates/pysyntax/src/origin.rs, docs/python-fidelity.md): the chain of
+    the `def`s and `class`es whose lines (decorators included) hold `line`, cut after the
+    innermost one named like the frame; a lambda or comprehension (`<lambda>`, `<genexpr>`, ...)
+    is qualified by the definitions around it. None when no definition named `name` holds it."""
+    if name == "<module>":
+        return name
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    chain = []
+    body = tree.body
+    while True:
+        inner = None
+        for node in body:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) \
+                if hasattr(node, "lineno") else None
+            if first is not None and first <= line <= node.end_lineno:
+                inner = node
+                break
+        if inner is None:
+            break
+        if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            chain.append((inner.name, not isinstance(inner, ast.ClassDef)))
+        body = [child for child in ast.iter_child_nodes(inner) if isinstance(child, ast.stmt)]
+    anonymous = name.startswith("<")
+    if anonymous:
+        keep = len(chain)
+    else:
+        named = [i for i, (n, _) in enumerate(chain) if n == name]
+        if not named:
+            return None
+        keep = named[-1] + 1
+    parts = []
+    for i, (n, _) in enumerate(chain[:keep]):
+        if i > 0 and chain[i - 1][1]:
+            parts.append("<locals>")
+        parts.append(n)
+    if anonymous:
+        if keep and chain[keep - 1][1]:
+            parts.append("<locals>")
+        parts.append(name)
+    return ".".join(parts)
+
+
+def failure_origin(stderr, text, file_name):
+    """Where a run's final traceback is raised, as minrepro's origin guard names it: (file,
+    qualified name) of its innermost frame, the file `"<program>"` for the program itself (run
+    by run_program as {workspace}/FILE_NAME, its source `text`), else the library file's path.
+    None when the output ends without a traceback."""
+    index = stderr.rfind("Traceback (most recent call last):")
+    if index < 0:
+        return None
+    frames = [m.groups() for m in map(_FRAME_LINE.match, stderr[index:].splitlines()) if m]
+    if not frames:
+        return None
+    path, line, name = frames[-1]
+    if path == "{workspace}/" + file_name:
+        return ("<program>", _qualified_name(text, int(line), name))
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return (path, name)
+    return (path, _qualified_name(source, int(line), name))
 
 
 def run_program(text, file_name, timeout=30.0):
@@ -258,6 +337,10 @@ def evaluate_result(original, result, case, timeout=30.0):
         "original_exception": exception_type(orig_run["stderr"]),
         "final_exception": exception_type(run["stderr"]),
         "same_exception": exception_type(run["stderr"]) == exception_type(orig_run["stderr"]),
+        "original_origin": failure_origin(orig_run["stderr"], original, case["path"].name),
+        "final_origin": failure_origin(run["stderr"], result, case["path"].name),
+        "same_origin": failure_origin(run["stderr"], result, case["path"].name)
+        == failure_origin(orig_run["stderr"], original, case["path"].name),
         "frozen_kept": kept,
         "frozen_total": total,
         "frozen_ok": kept == total,

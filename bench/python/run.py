@@ -47,7 +47,7 @@ RESULTS_DIR = common.OUT_DIR / "results"
 RUNS_DIR = common.OUT_DIR / "runs"
 PEERS_FILE = common.OUT_DIR / "peers.json"
 RESULTS_MD = common.PY_DIR / "RESULTS.md"
-ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "minrepro-no-values", "autodd", "pysource-minimize", "picire", "cvise", "shrinkray"]
+ALL_TOOLS = ["minrepro", "minrepro-fixed-timeout", "minrepro-no-values", "autodd", "autodd-runner", "pysource-minimize", "picire", "cvise", "shrinkray"]
 # minrepro's own variants: extra flags on top of the common command. `minrepro` itself runs with
 # its defaults (the adaptive candidate time limit among them); the quality bar is judged on it.
 MINREPRO_VARIANTS = {"minrepro": [], "minrepro-fixed-timeout": ["--timeout-factor", "off"],
@@ -110,6 +110,7 @@ def setup_peers(reinstall):
                 break
         version = pip_version(DIST_NAMES[peer]) if error is None else None
         peers[peer] = {"available": error is None, "version": version, "error": error}
+    peers["autodd-runner"] = peers["autodd"]  # the same install, its default backend
     peers["cvise"] = setup_cvise()
     PEERS_FILE.write_text(json.dumps(peers, indent=2))
     return peers
@@ -171,12 +172,14 @@ def tool_command(tool, peers, case, work_src, out_file, run_dir, args):
         argv = [peers[tool]["path"], "python", str(work_src), "--err-msg", msg, "-o", str(out_file),
                 "--timeout", t, "-j", jobs, "--stats-json", str(run_dir / "minrepro-stats.json")]
         return argv + MINREPRO_VARIANTS[tool], {}, out_file
-    if tool == "autodd":
+    if tool in ("autodd", "autodd-runner"):
         # -P: do not put the script's directory (site-packages/tilelang) first on sys.path, where
         # tilelang/math would shadow the standard library's math module.
         argv = [str(venv_python()), "-P", str(site_packages() / "tilelang" / "autodd.py"), str(work_src),
-                "--err-msg", msg, "-o", str(out_file), "--backend", "subproc", "--timeout", t, "-j", jobs]
-        env = {"PYTHONPATH": "%s%s%s" % (common.PY_DIR / "counter_site", os.pathsep, common.SUPPORT_DIR),
+                "--err-msg", msg, "-o", str(out_file), "--backend", "runner" if tool == "autodd-runner" else "subproc",
+                "--timeout", t, "-j", jobs]
+        env = {"PYTHONPATH": os.pathsep.join(map(str, [common.PY_DIR / "counter_site", common.SUPPORT_DIR,
+                                                       common.LIBS_DIR])),
                "BENCH_COUNT_EXCLUDE": "autodd.py"}
         return argv, env, out_file
     if tool == "pysource-minimize":
@@ -270,6 +273,11 @@ def run_one(tool, peers, case, args):
         # minrepro runs candidates with its default (runner) backend, which no wrapper sees: its
         # own count is used (every candidate execution, the original's runs included).
         runs = json.loads(stats_file.read_text())["predicate_runs"]
+    if tool == "autodd-runner":
+        # Its reused workers start no interpreter per candidate: AutoDD's own count, the last
+        # "Dispatched N tasks" line (printed every -j tasks: exact with -j 1).
+        dispatched = re.findall(r"Dispatched (\d+) tasks", (run_dir / "stdout.log").read_text(errors="replace"))
+        runs = int(dispatched[-1]) if dispatched else runs
     if result_file.exists() and result_file.stat().st_size > 0:
         result = result_file.read_text(encoding="utf-8", errors="replace")
         note = ""
@@ -302,6 +310,15 @@ def run_one(tool, peers, case, args):
              record["valid_python"], record["reproduces"], record["same_exception"],
              record["frozen_kept"], record["frozen_total"]), flush=True)
     return record
+
+
+def origin_text(origin):
+    """An origin of common.failure_origin as a table cell: the qualified name, with the file
+    when it is a library's."""
+    if not origin:
+        return "-"
+    path, name = origin
+    return name if path == "<program>" else "%s in %s" % (name, path.rsplit("/", 1)[-1])
 
 
 def reevaluate(record):
@@ -403,8 +420,8 @@ def write_report(records, peers, args, started):
         text = " ".join(words)
         lines.append("- %s: `%s`" % (r["tool"], text))
     lines += ["", "## Summary per tool", "",
-              "| tool | runs | geomean final/original tokens | geomean tokens / hand-written tokens | max tokens / hand-written tokens | total predicate runs | total wall s | valid | reproduces | same exception | frozen kept | timeouts/errors |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| tool | runs | geomean final/original tokens | geomean tokens / hand-written tokens | max tokens / hand-written tokens | total predicate runs | total wall s | valid | reproduces | same exception | same innermost function | frozen kept | timeouts/errors |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     by_tool = {}
     for r in records:
         by_tool.setdefault(r["tool"], []).append(r)
@@ -416,26 +433,28 @@ def write_report(records, peers, args, started):
         by_reference = [x for x in (reference_ratio(r) for r in rs) if x is not None]
         g_reference = geomean(by_reference)
         frozen_cases = [r for r in rs if r["frozen_total"]]
-        lines.append("| %s | %d | %s | %s | %s | %d | %.1f | %d/%d | %d/%d | %d/%d | %d/%d | %d |" % (
+        lines.append("| %s | %d | %s | %s | %s | %d | %.1f | %d/%d | %d/%d | %d/%d | %d/%d | %d/%d | %d |" % (
             tool, len(rs), "%.3f" % g if g else "-", "%.2f" % g_reference if g_reference else "-",
             "%.2f" % max(by_reference) if by_reference else "-", sum(r["predicate_runs"] for r in rs),
             sum(r["wall_seconds"] for r in rs),
             sum(r["valid_python"] for r in rs), len(rs), sum(r["reproduces"] for r in rs), len(rs),
             sum(r["same_exception"] for r in rs), len(rs),
+            sum(r.get("same_origin", False) for r in rs), len(rs),
             sum(r["frozen_ok"] for r in frozen_cases), len(frozen_cases),
             sum(r["status"] != "ok" for r in rs)))
     lines += ["", "## Per case", "",
-              "| case | tool | status | tokens (orig -> final) | ratio | tokens / hand-written tokens | bytes | lines | predicate runs | wall s | valid | reproduces | same exception | frozen kept |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| case | tool | status | tokens (orig -> final) | ratio | tokens / hand-written tokens | bytes | lines | predicate runs | wall s | valid | reproduces | same exception | same innermost function | frozen kept |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in sorted(records, key=lambda r: (r["case"], ALL_TOOLS.index(r["tool"]))):
         by_reference = reference_ratio(r)
-        lines.append("| %s | %s | %s | %s -> %s | %s | %s | %d | %d | %d | %.1f | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s -> %s | %s | %s | %d | %d | %d | %.1f | %s | %s | %s | %s | %s |" % (
             r["case"], r["tool"], r["status"], r["original"]["tokens"], r["final"]["tokens"],
             "%.3f" % r["token_ratio"] if r["token_ratio"] is not None else "-",
             "%.2f (%s)" % (by_reference, common.reference_tokens(r["case"])) if by_reference is not None else "-",
             r["final"]["bytes"], r["final"]["lines"], r["predicate_runs"], r["wall_seconds"],
             yes(r["valid_python"]), yes(r["reproduces"]),
             "%s (%s)" % (yes(r["same_exception"]), r["final_exception"]),
+            "%s (%s)" % (yes(r.get("same_origin", False)), origin_text(r.get("final_origin"))),
             "%d/%d" % (r["frozen_kept"], r["frozen_total"]) if r["frozen_total"] else "-"))
     failed = [r for r in records if r["status"].startswith("error")]
     if failed:
@@ -501,7 +520,7 @@ def main():
         return 1
 
     # Only set up the venv peers when one of them is asked for (a minrepro-only run needs none).
-    if any(tool in PIP_PEERS or tool == "cvise" for tool in args.tools):
+    if any(tool in PIP_PEERS or tool in ("cvise", "autodd-runner") for tool in args.tools):
         peers = setup_peers(args.reinstall)
     else:
         peers = {}

@@ -4,7 +4,7 @@ C-Reduce, shrinkray, picire and Lithium on the cases of cases.json. Not part of 
 
     python3 bench/text/run.py [--tools minrepro,cvise-not-c,...] [--cases a,b] [--cap 180]
         [--candidate-timeout 20] [--no-build] [--minrepro PATH] [--no-install]
-        [--keep-results] [--report-file FILE]
+        [--keep-results] [--large] [--report-file FILE]
 
 Every tool runs with one job (-j 1 or its equivalent), one (tool, case) pair at a time, each
 under a wall-clock cap (`--cap` seconds, the same for every tool: a capped run is measured on
@@ -18,6 +18,7 @@ venv of pyenv's Python 3.12 (it needs >= 3.12)."""
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -34,6 +35,7 @@ VENV = REPO / "bench" / "out" / "text-venv"
 VENV312 = REPO / "bench" / "out" / "text-venv312"
 sys.path.insert(0, str(TEXT / "support"))
 from measure import measure  # noqa: E402
+from depth import depth_of  # noqa: E402
 
 TOOLS = ["minrepro", "minrepro-plain", "treereduce", "cvise-not-c", "cvise", "creduce",
          "shrinkray", "picire", "lithium", "picireny"]
@@ -107,28 +109,35 @@ def case_files(case):
         gen.mkdir(parents=True, exist_ok=True)
         target = gen / case["files"][0]
         if not target.exists():
-            sh([sys.executable, str(TEXT / "support" / case["generated"]), str(target)])
+            sh([sys.executable, str(TEXT / "support" / case["generated"]),
+                *case.get("generator_args", []), str(target)])
         return gen
     return TEXT / "cases" / case["name"]
 
 
-def traced(test, files, where):
+def traced(test, files, where, deep=False):
     """A wrapper of `test` (for every tool: each runs it in a directory holding the candidate
     files under their names) that, when the candidate is interesting, appends the number of
     predicate runs so far and the candidate's tokens (support/measure.py) to $BENCH_TRACE. The
     counting runs after the test, is not a predicate run (the test's prelude counts runs) and
-    keeps the test's exit status. At -j 1 the tools accept the interesting candidates they
-    find, so the trace tells after how many runs a size was first reached. Files a candidate
-    no longer has (removed whole) count as empty."""
+    keeps the test's exit status; the line ends with the time of day (seconds). At -j 1 the
+    tools accept the interesting candidates they find, so the trace tells after how many runs a
+    size was first reached. Files a candidate no longer has (removed whole) count as empty. For
+    a deep-nesting case (`deep`) each line also holds the candidate's nesting depth
+    (support/depth.py), before the time."""
     wrapper = where / "traced-test.sh"
     count = (f"import os, sys; sys.path.insert(0, {str(TEXT / 'support')!r}); "
              "from measure import measure; "
-             "print(measure([f for f in sys.argv[1:] if os.path.exists(f)])['tokens'])")
+             "files = [f for f in sys.argv[1:] if os.path.exists(f)]; "
+             "print(measure(files)['tokens'])")
+    if deep:
+        count = count[:-1] + ", end=' '); from depth import depth_of; print(depth_of(files))"
     names = " ".join(f"'{f}'" for f in files)
     wrapper.write_text(
         f'#!/bin/sh\n{test} "$@"\nrc=$?\n'
         'if [ "$rc" -eq 0 ] && [ -n "${BENCH_TRACE:-}" ]; then\n'
-        f'    echo "$(wc -l < "$BENCH_COUNTER") $({sys.executable} -S -c "{count}" {names})"'
+        f'    echo "$(wc -l < "$BENCH_COUNTER") $({sys.executable} -S -c "{count}" {names})'
+        ' $(date +%s.%N)"'
         ' >> "$BENCH_TRACE"\nfi\nexit "$rc"\n')
     wrapper.chmod(0o755)
     return wrapper
@@ -138,7 +147,7 @@ def command(tool, case, test, work, out, args):
     """(argv, cwd, where the result files end up) for one run."""
     files = case["files"]
     t = str(args.candidate_timeout)
-    test = traced(test, files, work.parent)
+    test = traced(test, files, work.parent, deep="depth" in case)
     if tool in ("minrepro", "minrepro-plain"):
         # One file: -o names the file; several: a new directory. minrepro-plain: without the
         # syntax-aware passes (language-independent passes only).
@@ -236,6 +245,7 @@ def run_one(tool, case, args):
     log = open(base / "log.txt", "w")
     load_before = os.getloadavg()[0]
     start = time.monotonic()
+    started = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
     capped = False
@@ -251,6 +261,8 @@ def run_one(tool, case, args):
             rc = proc.wait()
     wall = time.monotonic() - start
     log.close()
+    # What the tool (and the compilers it ran) left in its TMPDIR.
+    tmp_left = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
     shutil.rmtree(tmp, ignore_errors=True)
     found = find_results(result_dir, files)
     if tool in ("minrepro", "minrepro-plain") and len(files) == 1 and found[files[0]] is None:
@@ -273,10 +285,21 @@ def run_one(tool, case, args):
         "original": measure([src / f for f in files]),
         "final": measure([final / f for f in files if (final / f).exists()]),
         "argv": [str(a) for a in argv],
+        "tmp_left": tmp_left[:20],
     }
-    if trace.exists():  # (runs so far, tokens) at each interesting run
-        result["trace"] = [[int(x) for x in line.split()]
-                           for line in trace.read_text().splitlines() if len(line.split()) == 2]
+    deep = "depth" in case
+    if trace.exists():  # (runs so far, tokens, seconds since the start[, depth]) at each
+        # interesting run; a deep case's lines hold the depth before the time of day.
+        result["trace"] = [
+            [int(x[0]), int(x[1]), round(float(x[-1]) - started, 1), *([int(x[2])] if deep else [])]
+            for x in map(str.split, trace.read_text().splitlines())
+            if len(x) == (4 if deep else 3)]
+    if deep:
+        result["depth"] = {
+            "needed": case["depth"]["needed"],
+            "original": depth_of([src / f for f in files]),
+            "final": depth_of([final / f for f in files if (final / f).exists()]),
+        }
     (OUT / "results").mkdir(parents=True, exist_ok=True)
     (OUT / "results" / f"{tool}__{name}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{tool:12} {name:16} tokens {result['final']['tokens']:5} runs {result['runs']:6} "
@@ -324,6 +347,8 @@ def report(results, path, args):
     for mine_tool in ("minrepro-plain", "minrepro"):
         lines += bar(by_case, mine_tool)
     lines += syntax_bar(by_case)
+    lines += depth_bar(by_case)
+    lines += large_bar(by_case)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 
@@ -371,7 +396,13 @@ def bar(by_case, mine_tool):
 def first_reach(result, tokens):
     """Predicate runs after which `result`'s trace first had a candidate of at most `tokens`
     tokens (None: never, or no trace)."""
-    return next((n for n, t in result.get("trace", []) if t <= tokens), None)
+    return next((n for n, t, *_ in result.get("trace", []) if t <= tokens), None)
+
+
+def first_reach_time(result, tokens):
+    """Seconds after which `result`'s trace first had a candidate of at most `tokens` tokens
+    (None: never, or a trace without times)."""
+    return next((x[2] for x in result.get("trace", []) if x[1] <= tokens and len(x) > 2), None)
 
 
 def raw_runs(result):
@@ -427,8 +458,7 @@ def syntax_bar(by_case):
             tokens_ok = beaten or mine["final"]["tokens"] <= r["final"]["tokens"]
             runs_ok = beaten or mine["runs"] <= (r["runs"] * 0.5 if peer == "cvise" else r["runs"])
             # Runs after which minrepro's candidate was first at most the peer's size.
-            reached = next((n for n, tokens in mine.get("trace", [])
-                            if tokens <= r["final"]["tokens"]), None)
+            reached = first_reach(mine, r["final"]["tokens"])
             notes.append(f"{peer} {r['final']['tokens']} tokens / {r['runs']} runs"
                          f"{'' if r['reproduces'] else ' (NO repro)'}"
                          f"{' (capped)' if r['capped'] else ''}: "
@@ -437,6 +467,81 @@ def syntax_bar(by_case):
         if notes:
             lines.append(f"- {case}: minrepro {mine['final']['tokens']} tokens / {mine['runs']} "
                          f"runs{' (capped)' if mine['capped'] else ''}; " + "; ".join(notes))
+    return lines
+
+
+def depth_bar(by_case):
+    """Issue 41's bar on the deep-nesting cases: the final depth within 10% of the depth the
+    predicate needs, reached within 4 x log2(original depth) predicate runs (from the trace), and
+    tokens <= Shrink Ray's and C-Vise --not-c's."""
+    deep = [c for c in sorted(by_case) if any("depth" in r for r in by_case[c].values())]
+    if not deep:
+        return []
+    lines = ["", "## Deep-nesting bar", "",
+             "| case | tool | depth (original → final, needed) | runs to within 10% | budget "
+             "4·log2(depth) | tokens | runs | capped |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    notes = []
+    for case in deep:
+        for tool, r in sorted(by_case[case].items()):
+            d = r.get("depth")
+            if not d:
+                continue
+            bound = d["needed"] * 1.1
+            reached = next((x[0] for x in r.get("trace", []) if x[3] <= bound), None)
+            budget = 4 * math.log2(max(d["original"], 2))
+            lines.append(f"| {case} | {tool} | {d['original']} → {d['final']}, {d['needed']} | "
+                         f"{'never' if reached is None else reached} | {budget:.0f} | "
+                         f"{r['final']['tokens']} | {r['runs']} | "
+                         f"{'yes' if r['capped'] else ''} |")
+        mine = by_case[case].get("minrepro")
+        if mine and "depth" in mine:
+            d = mine["depth"]
+            reached = next((x[0] for x in mine.get("trace", [])
+                            if x[3] <= d["needed"] * 1.1), None)
+            ok = (mine["reproduces"] and d["final"] <= d["needed"] * 1.1 and reached is not None
+                  and reached <= 4 * math.log2(max(d["original"], 2)))
+            peers = [(t, by_case[case][t]) for t in ("shrinkray", "cvise-not-c")
+                     if t in by_case[case] and by_case[case][t]["reproduces"]]
+            ok &= all(mine["final"]["tokens"] <= p["final"]["tokens"] for _, p in peers)
+            notes.append(f"- {case}: {'met' if ok else 'NOT met'} (minrepro depth {d['final']}"
+                         f" of {d['needed']} needed, {mine['final']['tokens']} tokens; "
+                         + ", ".join(f"{t} {p['final']['tokens']}" for t, p in peers) + ")")
+    return lines + [""] + notes
+
+
+def large_bar(by_case):
+    """Issue 35's bar on the large inputs and the C++ depth cases: minrepro's tokens <= the
+    smaller of C-Vise's and C-Reduce's (C passes); on the large ones, minrepro first at C-Vise's
+    final size within half of C-Vise's wall time; nothing left in TMPDIR."""
+    cases = {c["name"]: c for c in json.loads((TEXT / "cases.json").read_text())}
+    lines = ["", "## Large-input and C++ depth bar (issue 35)", ""]
+    for case in sorted(by_case):
+        meta = cases.get(case, {})
+        if not (meta.get("large") or case.startswith("depth_")):
+            continue
+        tools = by_case[case]
+        mine = tools.get("minrepro")
+        peers = {t: tools[t] for t in ("cvise", "creduce") if t in tools}
+        if not mine or not peers:
+            continue
+        best = min(r["final"]["tokens"] for r in peers.values() if r["reproduces"]) \
+            if any(r["reproduces"] for r in peers.values()) else None
+        ok = mine["reproduces"] and (best is None or mine["final"]["tokens"] <= best)
+        note = (f"- {case}: minrepro {mine['final']['tokens']} tokens in {mine['wall_s']} s"
+                f"{' (capped)' if mine['capped'] else ''}; " + "; ".join(
+                    f"{t} {r['final']['tokens']} in {r['wall_s']} s"
+                    f"{' (capped)' if r['capped'] else ''}{'' if r['reproduces'] else ' NO repro'}"
+                    for t, r in peers.items()) + f": tokens {'met' if ok else 'NOT met'}")
+        cv = peers.get("cvise")
+        if meta.get("large") and cv:
+            at = first_reach_time(mine, cv["final"]["tokens"])
+            fast = at is not None and at <= 0.5 * cv["wall_s"]
+            note += (f"; C-Vise's size reached after {at} s (half C-Vise's wall: "
+                     f"{0.5 * cv['wall_s']:.0f} s): {'met' if fast else 'NOT met'}")
+        left = {t: len(r.get("tmp_left", [])) for t, r in tools.items() if r.get("tmp_left")}
+        note += f"; left in TMPDIR: {left or 'nothing'}"
+        lines.append(note)
     return lines
 
 
@@ -450,6 +555,9 @@ def main():
     p.add_argument("--no-build", action="store_true")
     p.add_argument("--no-install", action="store_true")
     p.add_argument("--keep-results", action="store_true")
+    p.add_argument("--large", action="store_true",
+                   help="also the large compiler inputs (cases marked `large`: csmith programs, "
+                   "preprocessed C++ units), which --cases can also name one by one")
     p.add_argument("--report-file", type=Path, default=TEXT / "RESULTS.md")
     args = p.parse_args()
     tools = [t for t in args.tools.split(",") if t]
@@ -457,6 +565,8 @@ def main():
     if args.cases:
         wanted = args.cases.split(",")
         cases = [c for c in cases if c["name"] in wanted]
+    elif not args.large:
+        cases = [c for c in cases if not c.get("large")]
     if not args.no_install:
         install(tools)
     if "minrepro" in tools and not args.no_build:

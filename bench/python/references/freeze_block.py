@@ -6,4 +6,10 @@ def parse_rule(text):
 rules = parse_rule('B3/S23')
 census = {0: 0}
 # autodd: end-freeze
-raise AssertionError("population drift: generation 7 has 14 cells, expected 12")
+
+
+def main():
+    raise AssertionError("population drift: generation 7 has 14 cells, expected 12")
+
+
+main()

@@ -9,4 +9,10 @@ class Scheduler:
 
 sched = Scheduler(slots=3)  # autodd: freeze
 sched.audit = True  # autodd: freeze
-raise DeadlineError("deadline missed: job j1 finished at 13 > 9")
+
+
+def check_deadlines():
+    raise DeadlineError("deadline missed: job j1 finished at 13 > 9")
+
+
+check_deadlines()

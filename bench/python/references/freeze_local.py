@@ -13,6 +13,9 @@ class Encoder:
     def __init__(self, indent, sort_keys):
         pass
 
+    def encode(self):
+        raise EncodeError("cannot encode Point at $.shapes[3].center")
+
 
 class EncodeError(TypeError):
     pass
@@ -20,4 +23,4 @@ class EncodeError(TypeError):
 
 with __freeze__:
     encoder = Encoder(indent=2, sort_keys=True)
-raise EncodeError("cannot encode Point at $.shapes[3].center")
+encoder.encode()

@@ -15,4 +15,10 @@ cache = LRUCache()
 with __freeze__:
     for key in range(capacity):
         cache.get(key, load)
-raise ArithmeticError("hit ratio 26% below target with capacity 12")
+
+
+def main():
+    raise ArithmeticError("hit ratio 26% below target with capacity 12")
+
+
+main()

@@ -2,4 +2,9 @@ class VMError(Exception):
     pass
 
 
-raise VMError("stack underflow at pc=34 after 61 steps")
+class Machine:
+    def pop(self):
+        raise VMError("stack underflow at pc=34 after 61 steps")
+
+
+Machine().pop()

@@ -2,4 +2,8 @@ class DimensionError(TypeError):
     pass
 
 
-raise DimensionError("stage 'losses': cannot add kg*m^2*s^-3 to kg*m^2*s^-2")
+def energy_budget():
+    raise DimensionError("stage 'losses': cannot add kg*m^2*s^-3 to kg*m^2*s^-2")
+
+
+energy_budget()

@@ -81,12 +81,6 @@ pub struct BundleOptions {
         value_parser = parse_timeout_seconds
     )]
     pub tool_timeout: f64,
-    /// Write the run's counters as JSON to this file at the end (also when the reduction fails
-    /// or is interrupted after it started): predicate runs launched (speculative ones included),
-    /// cancelled runs, cache hits, candidates, accepted, sizes, wall and start-up seconds, and
-    /// with section removal the ELF tool runs (and their seconds) that built section candidates.
-    #[arg(long = "stats-json", value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
     /// Engine flags.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -146,7 +140,7 @@ impl BundleOptions {
                 return Err(usage(format!("{flag} must not be empty")));
             }
         }
-        if let Some(stats) = &self.stats_json {
+        if let Some(stats) = &self.common.stats_json {
             let resolved = minrepro_driver::resolve_for_comparison(stats);
             let inputs = self
                 .bundle

@@ -52,6 +52,27 @@ pub enum InputSource {
     Worklist(PathBuf, Option<PathBuf>),
 }
 
+impl InputSource {
+    /// The files named on the command line, with their flags.
+    pub fn named_paths(&self) -> Vec<(&Path, &'static str)> {
+        let (mut paths, metadata) = match self {
+            InputSource::Bundle(path) => (vec![(path.as_path(), "--bundle")], None),
+            InputSource::CodeObjects(objects, metadata) => (
+                objects
+                    .iter()
+                    .map(|p| (p.as_path(), "--code-object"))
+                    .collect(),
+                metadata.as_ref(),
+            ),
+            InputSource::Worklist(path, metadata) => {
+                (vec![(path.as_path(), "--worklist")], metadata.as_ref())
+            }
+        };
+        paths.extend(metadata.map(|m| (m.as_path(), "--metadata")));
+        paths
+    }
+}
+
 /// One original code object as recorded in the log.
 #[derive(Debug, Clone)]
 pub struct Original {

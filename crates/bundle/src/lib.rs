@@ -23,6 +23,7 @@ mod metadata;
 mod oracle;
 mod original;
 mod passes;
+mod report;
 mod sections;
 mod store;
 mod strict_json;
@@ -101,6 +102,13 @@ fn check_output(output: &Path) -> Result<(), RunError> {
 pub fn run(args: &BundleArgs) -> Result<String, RunError> {
     args.check()?;
     let source = args.input_source()?;
+    for (path, what) in source.named_paths() {
+        minrepro_driver::check_input_exists(path, what)?;
+    }
+    let mut kept: Vec<&std::path::Path> =
+        source.named_paths().into_iter().map(|(p, _)| p).collect();
+    kept.push(&args.output);
+    minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
     let snapshot = input::load(&source).map_err(|e| failed(e.to_string()))?;
     if std::fs::symlink_metadata(&args.output).is_ok() {
         check_output(&args.output)?;
@@ -248,18 +256,38 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     let reduction = Reduction::new(&oracle, &cache, &progress, options)
         .passes(&passes)
         .collect_log();
+    let original_shown = args.common.report.as_ref().map(|_| original.clone());
     let (result, stats) = minrepro_driver::reduce(reduction, original);
-    if let Some(path) = &args.stats_json {
-        let mut value = minrepro_driver::stats_json(&stats, 0, result.is_ok());
+    if let (Some(path), Some(original)) = (&args.common.report, &original_shown) {
+        let reduced = result.as_ref().ok().map(|r| &r.case);
+        minrepro_driver::write_report(
+            path,
+            minrepro_driver::ReportInput {
+                front_end: "minrepro bundle",
+                unit: "bytes",
+                stats: &stats,
+                progress: &progress,
+                ended: result.as_ref().map(|_| ()),
+                original: report::documents(original),
+                result: reduced.map(report::documents).unwrap_or_default(),
+                sections: reduced.map(report::kept).into_iter().collect(),
+            },
+        )?;
+    }
+    if let Some(path) = &args.common.stats_json {
+        let mut extra = minrepro_driver::StatsExtra::default();
         if let (Some(tools), Some((listing_runs, listing))) = (&section_tools, listing_time) {
             // ELF tools run while building section candidates (not in the predicate).
             let (runs, spent) = tools.time_spent();
-            value["elf_tool_runs"] = (runs - listing_runs).into();
-            value["elf_tool_seconds"] = spent.saturating_sub(listing).as_secs_f64().into();
+            extra.fields = vec![
+                ("elf_tool_runs".into(), (runs - listing_runs).into()),
+                (
+                    "elf_tool_seconds".into(),
+                    spent.saturating_sub(listing).as_secs_f64().into(),
+                ),
+            ];
         }
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-        minrepro_driver::write_atomically(path, text.as_bytes())
-            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+        minrepro_driver::write_stats_json(path, &stats, result.is_ok(), extra)?;
     }
     let reduced = result?;
     if is_interrupted() {

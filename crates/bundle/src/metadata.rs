@@ -108,8 +108,7 @@ impl Metadata {
         })
     }
 
-    /// The document as a plain JSON value (a deep copy).
-    #[cfg(test)]
+    /// The document as a plain JSON value (a deep copy; for tests and the report).
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }

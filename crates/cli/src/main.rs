@@ -56,7 +56,15 @@ fn main() -> ExitCode {
     }
     let result = match &cli.command {
         Command::Bundle(args) => minrepro_bundle::run(args),
-        Command::Python(args) => minrepro_python::run(args),
+        Command::Python(args) => match minrepro_python::beyond_cpython(args) {
+            Some(notice) => {
+                if !args.common.quiet {
+                    let _ = writeln!(std::io::stderr(), "{name}: {notice}");
+                }
+                minrepro_file::run(&file_args_for(args))
+            }
+            None => minrepro_python::run(args),
+        },
         Command::File(args) => minrepro_file::run(args),
         Command::Completions(_) | Command::Man(_) => unreachable!("answered above"),
     };
@@ -85,6 +93,25 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "{name}: {error} {failure}");
             ExitCode::from(failure.exit_code())
         }
+    }
+}
+
+/// `minrepro file`'s command line for a Python source that `minrepro python` hands over (see
+/// `minrepro_python::beyond_cpython`, which leaves `--err-msg` to `minrepro python`): the same
+/// source, output, `--force`, strategy, predicate and common flags, the Python grammar.
+fn file_args_for(args: &minrepro_python::PythonArgs) -> minrepro_file::FileArgs {
+    minrepro_file::FileArgs {
+        operands: vec![args.source.clone()],
+        output: Some(args.output.clone()),
+        in_place: false,
+        err_msg: None,
+        force: args.force,
+        allow_empty: false,
+        strategy: args.strategy,
+        language: Some("python".to_owned()),
+        list_languages: false,
+        common: args.common.clone(),
+        predicate: args.predicate.clone(),
     }
 }
 

@@ -20,13 +20,26 @@ pub struct CommonArgs {
     /// rerun with the same N, but may differ between values of N.
     #[arg(long = "fold")]
     pub fold: bool,
-    /// No progress output and no statistics (errors are still printed).
+    /// No progress output and no statistics; errors and the final line that names the output
+    /// (`wrote FILE …`) are still printed.
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
     /// Persistent outcome cache (versioned JSON, written atomically). It may not be an input,
     /// a predicate identity file, or inside the output. Give concurrent runs distinct files.
     #[arg(long = "cache-file", value_name = "PATH")]
     pub cache_file: Option<PathBuf>,
+    /// Write a report of the run to this HTML file at the end (also after Ctrl-C): the size
+    /// plotted over predicate runs and over time, per-pass counters and time, timeouts, the
+    /// command line, and the original and the result as a diff. One self-contained file: no
+    /// network, no scripts.
+    #[arg(long = "report", value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Write the run's counters as JSON to this file at the end (also when the reduction fails
+    /// or is interrupted after it started): predicate runs launched (speculative ones included),
+    /// cancelled runs, cache hits, candidates, accepted, timed-out candidates, sizes, wall and
+    /// start-up seconds, rounds, per-pass counts, and the front end's own counters.
+    #[arg(long = "stats-json", value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
 }
 
 /// Predicate flags shared by every subcommand (defaults applied by each front end).
@@ -101,6 +114,16 @@ pub struct PredicateArgs {
     /// speed) breaks the guarantee of identical results for every -j.
     #[arg(long = "slot-env", value_name = "NAME")]
     pub slot_env: Vec<String>,
+}
+
+/// The choice of `--strategy` (the text front ends' search of each group's sites).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Probabilistic delta debugging (lists of more than 1,000 sites use ddmin).
+    #[value(name = "probdd")]
+    ProbDd,
+    /// Complement-based ddmin, sites re-derived from the current text after every acceptance.
+    Ddmin,
 }
 
 /// The choice of `--launcher`.
@@ -187,6 +210,33 @@ impl PredicateArgs {
         }
     }
 
+    /// The configuration of a test whose output may be matched too (`--err-msg`): a run is
+    /// interesting when `err_msg`, if given, occurs in its stdout or stderr and it exits with
+    /// `--interesting-exit-code`; without that flag the exit code does not matter when
+    /// `err_msg` is given, and must be 0 otherwise. `output_check` judges the run further.
+    pub fn config_matching(
+        &self,
+        executable: String,
+        placeholders: Vec<&'static str>,
+        err_msg: Option<&str>,
+        output_check: Option<minrepro_predicate::OutputCheck>,
+        env: Vec<(String, String)>,
+    ) -> minrepro_predicate::PredicateConfig {
+        let acceptance = minrepro_predicate::Acceptance {
+            substring: err_msg.map(str::to_owned),
+            output_check,
+            ..minrepro_predicate::Acceptance::default()
+        };
+        let default_exit_code = default_exit_code(err_msg);
+        self.config(executable, placeholders, acceptance, default_exit_code, env)
+    }
+
+    /// The exit code [`config_matching`](Self::config_matching) requires: `--interesting-exit-code`,
+    /// else 0 when no `err_msg` is given, else none.
+    pub fn required_exit_code(&self, err_msg: Option<&str>) -> Option<i32> {
+        self.interesting_exit_code.or(default_exit_code(err_msg))
+    }
+
     /// How runs are started, from --launcher, --launcher-arg, --work-dir and --slot-env; usage
     /// errors (exit 2) for combinations that cannot work and a --work-dir that is not a writable
     /// directory.
@@ -217,6 +267,26 @@ impl PredicateArgs {
         minrepro_predicate::Launch::new(launcher, self.slot_env.clone())
             .map_err(|e| usage(e.to_string()))
     }
+}
+
+/// Refuses an input named on the command line that does not exist as a usage error (exit 2, as
+/// for any other mistake on the command line, before anything runs); `what` names its role
+/// (`input`, `--bundle`).
+pub fn check_input_exists(path: &Path, what: &str) -> Result<(), RunError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(RunError::Usage(format!(
+            "cannot read {what} {}: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Without `--interesting-exit-code`: a test that is only judged by its exit code must exit 0;
+/// one whose output must show `err_msg` may exit with any code (a program's failure rarely
+/// exits 0).
+fn default_exit_code(err_msg: Option<&str>) -> Option<i32> {
+    err_msg.is_none().then_some(0)
 }
 
 /// Checks that `dir` is an existing directory in which minrepro can create (and remove) a

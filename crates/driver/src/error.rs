@@ -51,7 +51,7 @@ impl RunError {
     pub fn not_reproduced(outcome: &minrepro_predicate::Outcome) -> Self {
         RunError::NotReproduced {
             status: outcome.status,
-            explanation: crate::stats::describe_uninteresting(outcome),
+            explanation: crate::explain::describe_uninteresting(outcome),
         }
     }
 }

@@ -1,7 +1,11 @@
-//! What a run reports about itself: the end-of-run statistics lines (stderr), the
-//! `--stats-json` document, and why an original is not interesting.
+//! What a run reports about itself: the end-of-run statistics lines (stderr) and the
+//! `--stats-json` document (one writer for every front end).
 
-use minrepro_engine::Stats;
+use std::path::Path;
+
+use minrepro_engine::{Progress, Stats};
+
+use crate::RunError;
 
 /// The end-of-run statistics line (stderr; not part of any deterministic output).
 pub fn stats_line(stats: &Stats, unit: &str) -> String {
@@ -70,36 +74,49 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
     })
 }
 
-/// Explains why the original is not interesting, with the tail of what it printed.
-pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
-    let status = serde_json::to_value(outcome.status)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned));
-    let codes: Vec<String> = outcome
-        .exit_codes
-        .iter()
-        .map(|c| c.map_or("none".to_owned(), |c| c.to_string()))
-        .collect();
-    let mut message = format!(
-        "the original input is not interesting (predicate status {}, exit codes [{}]); nothing was published",
-        status.unwrap_or_default(),
-        codes.join(", ")
-    );
-    for (name, stream) in [
-        ("stdout", &outcome.last_run.stdout),
-        ("stderr", &outcome.last_run.stderr),
-    ] {
-        let tail: Vec<&str> = stream.tail.lines().rev().take(10).collect();
-        if !tail.is_empty() {
-            message.push_str(&format!("\n--- last lines of the original's {name} ---"));
-            for line in tail.iter().rev() {
-                message.push('\n');
-                message.push_str(line);
-            }
+/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
+pub fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
+    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
+}
+
+/// Prints the end-of-run statistics lines through `progress` (so not with `-q`).
+pub fn report_stats(progress: &Progress, unit: &str, stats: &Stats) {
+    progress.message(&stats_line(stats, unit));
+    progress.message(&pass_stats_line(stats));
+}
+
+/// What a `--stats-json` document holds besides the engine's counters.
+#[derive(Debug, Clone, Default)]
+pub struct StatsExtra {
+    /// Predicate runs made outside the engine (see [`stats_json`]).
+    pub runs: usize,
+    /// A candidate's run limit in seconds, when the front end reports it: adds
+    /// `run_limit_seconds` and `timeout_seconds` (the time timed-out candidates cost).
+    pub run_limit: Option<f64>,
+    /// A front end's own counters, appended in order (one named like a field above replaces it,
+    /// e.g. a `timeout_seconds` that counts runs the engine does not see).
+    pub fields: Vec<(String, serde_json::Value)>,
+}
+
+/// Writes the `--stats-json` document to `path` atomically: [`stats_json`] and then `extra`.
+pub fn write_stats_json(
+    path: &Path,
+    stats: &Stats,
+    complete: bool,
+    extra: StatsExtra,
+) -> Result<(), RunError> {
+    let mut value = stats_json(stats, extra.runs, complete);
+    if let Some(object) = value.as_object_mut() {
+        if let Some(limit) = extra.run_limit {
+            object.insert("run_limit_seconds".into(), limit.into());
+            object.insert(
+                "timeout_seconds".into(),
+                timeout_cost(stats.timeouts, limit).into(),
+            );
         }
+        object.extend(extra.fields);
     }
-    if let Some(error) = &outcome.last_run.error {
-        message.push_str(&format!("\n{error}"));
-    }
-    message
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+    crate::write_atomically(path, text.as_bytes())
+        .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))
 }

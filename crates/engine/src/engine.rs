@@ -20,6 +20,11 @@ pub trait Oracle<C>: Sync {
     fn size(&self, case: &C) -> u64;
     /// Materializes and judges a candidate.
     fn evaluate(&self, case: &C, cancel: &CancelFlag) -> Result<Outcome, EvalError>;
+    /// Length in bytes, when the front end breaks ties of [`size`](Self::size) by it (for the
+    /// log line of a change that saves bytes only).
+    fn bytes(&self, _case: &C) -> Option<u64> {
+        None
+    }
     /// What a proposal with this change record works on (an object, a list), for progress.
     fn item(&self, _change: &serde_json::Value) -> Option<String> {
         None
@@ -226,7 +231,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         verdict.map(|(outcome, _)| outcome).map_err(eval_error)
     }
 
-    /// Runs `passes` in order, again and again, until a complete round accepts nothing.
+    /// Runs `passes` in order, again and again, until a complete round accepts nothing (a
+    /// pass that [confirms](Pass::confirms) runs only in a round that has changed nothing so
+    /// far).
     /// `on_accept` sees every new current case (e.g. to save it).
     pub fn reduce(
         &mut self,
@@ -264,6 +271,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             let mut changed = false;
             self.stats.rounds += 1;
             for (index, pass) in passes.iter().enumerate() {
+                if changed && pass.confirms() {
+                    continue;
+                }
                 let name = pass.name();
                 self.progress.start_pass(&name);
                 let mut search = pass.search(&current);
@@ -275,8 +285,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     let dispatcher = dispatcher.as_deref_mut();
                     // The pass that runs next if this one ends now (a new round when this
                     // one changed something).
-                    let following = match passes.get(index + 1) {
-                        Some(pass) => Some(*pass),
+                    let later = passes[index + 1..].iter();
+                    let following = match later.copied().find(|p| !changed || !p.confirms()) {
+                        Some(pass) => Some(pass),
                         None if changed => passes.first().copied(),
                         None => None,
                     };
@@ -284,11 +295,15 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     let context = (&*search, &current, following);
                     let decision = self.decide(&name, batch, dispatcher, context)?;
                     if let Some(case) = decision.case {
+                        let before = (self.stats.size_after, self.oracle.bytes(&current));
                         current = case;
                         changed = true;
                         self.stats.accepted += 1;
                         self.stats.size_after = self.oracle.size(&current);
-                        self.progress.accepted(self.stats.size_after);
+                        let after = (self.stats.size_after, self.oracle.bytes(&current));
+                        let note = crate::progress::size_note(before, after);
+                        self.progress
+                            .accepted(self.stats.size_after, note.as_deref());
                         on_accept(&current)?;
                     }
                     if folds {

@@ -11,6 +11,7 @@
 //! engine owns the cache, scheduling and progress. Command lines, exit statuses and published
 //! outputs are not its business (see the `minrepro-driver` crate).
 
+mod bisect;
 mod combinators;
 mod cpu;
 mod ddmin;
@@ -23,11 +24,12 @@ mod search;
 mod speculation;
 mod temp;
 
+pub use bisect::{Bisect, BuildCut, Chain, ListChains};
 pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;
-pub use progress::{Progress, ProgressMode};
+pub use progress::{History, Progress, ProgressMode, TracePoint};
 pub use reduction::{OnAccept, Reduced, Reduction};
 pub use search::{run_search, without_indices, Pass, Proposal, Search, Width};
 pub use temp::TempRoot;

@@ -2,7 +2,13 @@
 //! nothing with `-q`. Counters live here so workers can update them without the decider.
 //!
 //! Only the live line shows the elapsed time: plain lines (what logs and tests capture) stay the
-//! same from run to run.
+//! same from run to run. The live line fits the terminal's width (`terminal`): what does not fit
+//! is left out, never wrapped.
+
+mod history;
+mod terminal;
+
+pub use history::{History, TracePoint};
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,6 +40,10 @@ struct State {
     accepted: usize,
     hits: usize,
     last_draw: Option<Instant>,
+    /// The size trace and the time per pass, for a report.
+    history: history::Recorder,
+    /// The terminal's width when last read (none: unknown, the line is not cut).
+    columns: Option<usize>,
     drawn: bool,
     finished: bool,
 }
@@ -65,6 +75,9 @@ impl Progress {
 
     /// A reporter with an explicit mode.
     pub fn with_mode(prefix: &str, unit: &'static str, mode: ProgressMode) -> Self {
+        if mode == ProgressMode::Live {
+            terminal::watch_resizes();
+        }
         Progress {
             mode,
             prefix: prefix.to_owned(),
@@ -83,6 +96,8 @@ impl Progress {
                 accepted: 0,
                 hits: 0,
                 last_draw: None,
+                history: history::Recorder::default(),
+                columns: None,
                 drawn: false,
                 finished: false,
             }),
@@ -109,6 +124,21 @@ impl Progress {
         state.original = size;
         state.size = size;
         state.starting = false;
+        let point = self.point(size);
+        state.history.point(point);
+    }
+
+    fn point(&self, size: u64) -> TracePoint {
+        TracePoint {
+            runs: self.evaluations(),
+            elapsed: self.started.elapsed(),
+            size,
+        }
+    }
+
+    /// The size trace and the time per pass so far.
+    pub fn history(&self) -> History {
+        self.lock().history.snapshot(Instant::now())
     }
 
     /// A pass starts.
@@ -116,6 +146,7 @@ impl Progress {
         let mut state = self.lock();
         state.pass = name.to_owned();
         state.item = None;
+        state.history.pass(Some(name), Instant::now());
         self.draw(&mut state, true);
     }
 
@@ -147,16 +178,20 @@ impl Progress {
         self.draw(&mut state, false);
     }
 
-    /// A candidate was accepted; `size` is the new current size.
-    pub fn accepted(&self, size: u64) {
+    /// A candidate was accepted; `size` is the new current size, `note` says why a change that
+    /// saves nothing counted (see [`size_note`]).
+    pub fn accepted(&self, size: u64, note: Option<&str>) {
         let mut state = self.lock();
         state.accepted += 1;
         let before = state.size;
         state.size = size;
+        let point = self.point(size);
+        state.history.point(point);
         if self.mode == ProgressMode::Plain {
+            let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
             let _ = writeln!(
                 std::io::stderr(),
-                "{}: [{}] accepted: {before} -> {size} {}",
+                "{}: [{}] accepted: {before} -> {size} {}{note}",
                 self.prefix,
                 state.pass,
                 self.unit
@@ -195,6 +230,7 @@ impl Progress {
     pub fn finish(&self) {
         let mut state = self.lock();
         state.finished = true;
+        state.history.pass(None, Instant::now());
         self.clear_line(&mut state);
     }
 
@@ -216,7 +252,11 @@ impl Progress {
             if state.finished {
                 return;
             }
-            if state.drawn && last.elapsed() >= Duration::from_secs(1) {
+            let resized = terminal::take_resized();
+            if resized {
+                state.columns = terminal::columns();
+            }
+            if state.drawn && (resized || last.elapsed() >= Duration::from_secs(1)) {
                 last = Instant::now();
                 self.draw(&mut state, true);
             }
@@ -243,37 +283,61 @@ impl Progress {
             return;
         }
         state.last_draw = Some(now);
+        if terminal::take_resized() {
+            state.columns = terminal::columns();
+        }
         state.drawn = true;
         let _ = write!(std::io::stderr(), "\r\x1b[K{}", self.live_line(state));
         let _ = std::io::stderr().flush();
     }
 
-    /// The live line's text: pass and item, size (and the original's), elapsed time, counters.
+    /// The live line's text: pass and item, size (and the original's), elapsed time, counters,
+    /// as many as fit in the terminal's width.
     fn live_line(&self, state: &State) -> String {
         let at = match &state.item {
             Some(item) => format!("{}: {item}", state.pass),
             None => state.pass.clone(),
         };
-        if state.starting {
-            return format!(
-                "{}: [{at}] | {}",
-                self.prefix,
-                elapsed(self.started.elapsed())
-            );
-        }
-        format!(
-            "{}: [{at}] {} {} (was {}) | {} | tried {} | accepted {} | timeouts {} | cache hits {} | runs {}",
-            self.prefix,
-            state.size,
-            self.unit,
-            state.original,
-            elapsed(self.started.elapsed()),
-            state.tried,
-            state.accepted,
-            state.timeouts,
-            state.hits,
-            self.evaluations()
-        )
+        let time = elapsed(self.started.elapsed());
+        let fields = if state.starting {
+            vec![format!("{}: [{at}]", self.prefix), time]
+        } else {
+            vec![
+                format!(
+                    "{}: [{at}] {} {} (was {})",
+                    self.prefix, state.size, self.unit, state.original
+                ),
+                time,
+                format!("tried {}", state.tried),
+                format!("accepted {}", state.accepted),
+                format!("timeouts {}", state.timeouts),
+                format!("cache hits {}", state.hits),
+                format!("runs {}", self.evaluations()),
+            ]
+        };
+        terminal::fit(&fields, state.columns)
+    }
+}
+
+/// Why an accepted change counts when it saves nothing in the size unit: the same size and
+/// fewer bytes (the tie-breaker), the same size in a simpler form (the search's order), or a
+/// larger case, which only a pass that may grow the case (a canonical form that later passes
+/// can cut) proposes. `before` and `after` are (size, bytes if the front end counts them).
+pub fn size_note(before: (u64, Option<u64>), after: (u64, Option<u64>)) -> Option<String> {
+    use std::cmp::Ordering::*;
+    match after.0.cmp(&before.0) {
+        Less => None,
+        Equal => Some(match (before.1, after.1) {
+            (Some(was), Some(now)) if now < was => match was - now {
+                1 => "same size, 1 fewer byte".to_owned(),
+                fewer => format!("same size, {fewer} fewer bytes"),
+            },
+            _ => "same size, simpler".to_owned(),
+        }),
+        Greater => Some(
+            "larger: this pass may grow the case into a form later passes can cut, within a budget"
+                .to_owned(),
+        ),
     }
 }
 
@@ -309,7 +373,7 @@ mod tests {
         progress.set_item(Some("function f".into()));
         progress.tried(false, true);
         progress.tried(true, false);
-        progress.accepted(80);
+        progress.accepted(80, None);
         let line = progress.live_line(&progress.lock());
         // The elapsed time between them depends on the machine.
         assert!(
@@ -317,5 +381,21 @@ mod tests {
                 && line.ends_with(" s | tried 2 | accepted 1 | timeouts 1 | cache hits 1 | runs 0"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_change_that_saves_nothing_says_why_it_counts() {
+        assert_eq!(size_note((10, Some(40)), (9, Some(41))), None);
+        assert_eq!(
+            size_note((10, Some(40)), (10, Some(37))).as_deref(),
+            Some("same size, 3 fewer bytes")
+        );
+        assert_eq!(
+            size_note((10, Some(40)), (10, Some(40))).as_deref(),
+            Some("same size, simpler")
+        );
+        assert!(size_note((10, None), (12, None))
+            .unwrap()
+            .starts_with("larger: "));
     }
 }

@@ -86,6 +86,12 @@ pub trait Pass<C>: Sync {
     fn name(&self) -> String;
     /// Opens a search over `current`.
     fn search(&self, current: &C) -> Box<dyn Search<C> + '_>;
+    /// Whether this pass only confirms a fixpoint: it runs only in a round whose passes before
+    /// it changed nothing (e.g. a last check of what the other passes skip or refuse by a
+    /// guess), and what it accepts starts another round. `false` by default.
+    fn confirms(&self) -> bool {
+        false
+    }
 }
 
 /// Runs `search` from `current` to its end the way the engine decides at `-j 1` without a

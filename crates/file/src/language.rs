@@ -4,13 +4,18 @@
 
 use std::borrow::Cow;
 
-use minrepro_text::{EncodeError, Language, Measure, Policy, SiteInfo, SitesText};
+use std::sync::Arc;
+
+use minrepro_text::{
+    EncodeError, GroupSpec, Language, LevelPolicy, Measure, ProbDdSpec, SearchSpec, SiteInfo,
+    SiteKeys, SitesText, TextKey,
+};
 
 use crate::passes::round;
 #[cfg(doc)]
 use crate::tree::Content;
 use crate::windows::{LATE_WINDOW_NAMES, WINDOW_NAMES};
-use crate::{BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
+use crate::{lexical, BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
 
 /// A text file of one [`Syntax`] (chosen by its name).
 #[derive(Debug, Clone, Copy)]
@@ -20,8 +25,8 @@ pub struct TextFile {
     /// Written in latin-1, byte for character (it was not UTF-8: see [`Content::Latin1`]).
     pub latin1: bool,
     /// Reduced by the text layer itself, not as the fallback of a syntax-aware language
-    /// (`minrepro_treesit::SyntaxAware`, which passes [`Language::sweeps`] on but not
-    /// [`Language::tidy_steps`]): bracket regions emptied first, runs of tokens swept instead of
+    /// (`minrepro_treesit::SyntaxAware`, which maps this language's group specs, sweeps
+    /// included, and filters its tidy candidates): bracket regions emptied first, runs of tokens swept instead of
     /// ProbDD's runs of two and three, braces made `;`, and, outside indentation-sensitive
     /// syntaxes, whitespace normalised by the tidy instead of the `blank` group. Otherwise the
     /// groups and tidy of before, plus the swept substitutions (the window sweeps cost runs for
@@ -126,14 +131,13 @@ pub fn group_name(group: Group) -> &'static str {
         Group::Integers(false) => "integers-zero",
         Group::Integers(true) => "integers-halve",
         Group::Tidy => "tidy",
+        Group::Depth => "brackets-depth",
     }
 }
 
-impl Language for TextFile {
-    type Group = Group;
-    type Prepared = PreparedText;
-
-    fn groups(&self) -> Vec<Group> {
+impl TextFile {
+    /// The groups in round order (see [`Language::groups`]).
+    fn group_order(&self) -> Vec<Group> {
         // Outside indentation-sensitive syntaxes whitespace is normalised by the tidy (all at
         // once, one run a round) instead of the `blank` group (a run per accepted set of
         // sites for no token gain).
@@ -149,8 +153,10 @@ impl Language for TextFile {
             order.retain(|g| *g != empty);
             order.insert(0, empty);
         }
-        order
-            .into_iter()
+        // Deep chains cut first: each costs about log2 of its depth in runs, and every level it
+        // cuts is a level no later group tries to remove one run at a time.
+        std::iter::once(Group::Depth)
+            .chain(order)
             .filter(|g| *g != Group::Tidy)
             .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
             .filter(|g| !(tidies_whitespace && *g == Group::Blank))
@@ -168,43 +174,83 @@ impl Language for TextFile {
             .collect()
     }
 
-    fn group_name(&self, group: Group) -> &'static str {
-        group_name(group)
+    /// The spec of `group`: ProbDD (the word substitutions and runs of tokens swept), bracket
+    /// regions and list elements level by level (outer regions first), every group but the
+    /// comments skipping sites that failed alone, sites identified by their neighbouring tokens,
+    /// and a search not repeated on a text of the same shape (see [`lexical::shape_key`]).
+    fn spec(&self, group: Group) -> GroupSpec<Group> {
+        let syntax = self.syntax;
+        let search = match group {
+            Group::Window(_) | Group::LateWindow(_) | Group::Substitute => SearchSpec::Sweep,
+            Group::Depth => SearchSpec::Bisect,
+            _ => SearchSpec::ProbDd(ProbDdSpec {
+                learns_prior: true,
+                // Token removals often need several tokens at once (`d ( ) {`): from a mostly
+                // kept list, sets of three or four neighbouring tokens rather than single ones.
+                max_prior: if group == Group::Tokens { 0.25 } else { 0.5 },
+                // Where most forms of a level were needed, most of the next level's are too.
+                prior_fallback: match group {
+                    Group::Lines(Some(level)) if level > 0 => Some(Group::Lines(Some(level - 1))),
+                    _ => None,
+                },
+                ..ProbDdSpec::default()
+            }),
+        };
+        // A failed site is tried again when a token next to it changed, not its whole line; a
+        // line or region also when one of its identifiers is no longer used elsewhere.
+        let uses = matches!(
+            group,
+            Group::Lines(_) | Group::Indented(_) | Group::Brackets(BracketEdit::Remove)
+        );
+        let identities: SiteKeys = Arc::new(move |text: &str, sites: &[SiteInfo<'_>]| {
+            let lexed = Lexed::new(text, syntax);
+            lexical::site_identities(text, &lexed.tokens, sites, uses)
+        });
+        // Renames and whitespace edits keep the key: those two groups must see them.
+        let fruitless = (!matches!(group, Group::Rename | Group::Blank)).then(|| {
+            Arc::new(move |text: &str| {
+                let lexed = Lexed::new(text, syntax);
+                lexical::shape_key(text, &lexed.tokens, syntax.indented)
+            }) as TextKey
+        });
+        let spec = GroupSpec::new(group, group_name(group), search)
+            // Edits that failed alone rarely work later (a changed neighbourhood gives them a
+            // new identity, so they are tried again then); comments are cheap to retry, and a
+            // bisection of depth proposes no single sites.
+            .skip_failed(!matches!(
+                group,
+                Group::Comments | Group::Tidy | Group::Depth
+            ))
+            .identities(identities)
+            .fruitless(fruitless);
+        // Nested regions: the outer ones first.
+        if matches!(group, Group::Brackets(_) | Group::Elements) {
+            spec.levels(LevelPolicy::default())
+        } else {
+            spec
+        }
     }
 
-    fn policy(&self, group: Group) -> Policy {
-        Policy {
-            probdd: true,
-            probdd_max_size: None,
-            // Nested regions: the outer ones first.
-            levels: matches!(group, Group::Brackets(_) | Group::Elements),
-            // Token-level edits that failed alone rarely work later (a changed line gives them
-            // a new identity, so they are tried again then).
-            skip_failed: matches!(
-                group,
-                Group::Lines(_)
-                    | Group::Indented(_)
-                    | Group::Brackets(BracketEdit::Remove)
-                    | Group::Tokens
-                    | Group::TokenRuns
-                    | Group::Window(_)
-                    | Group::LateWindow(_)
-                    | Group::Rename
-                    | Group::Substitute
-                    | Group::Strings(_)
-                    | Group::Integers(_)
-                    | Group::Blank
-                    | Group::Elements
-                    | Group::Brackets(
-                        BracketEdit::Empty
-                            | BracketEdit::Unwrap
-                            | BracketEdit::Hoist
-                            | BracketEdit::Semicolon
-                    )
-            ),
-            may_grow: false,
-            shrink_size: false,
+    /// The one tidy candidate of a text: every whitespace normalisation at once where the tidy
+    /// normalises whitespace, else without trailing whitespace and blank lines.
+    fn tidied(&self, text: &str) -> Option<(&'static str, String)> {
+        if !self.tidies_whitespace() {
+            return lines_tidied(text);
         }
+        let normalised = self.normalised(text);
+        (normalised != text).then_some(("tidy-whitespace", normalised))
+    }
+}
+
+impl Language for TextFile {
+    type Group = Group;
+    type Prepared = PreparedText;
+
+    fn groups(&self) -> Vec<GroupSpec<Group>> {
+        self.group_order()
+            .into_iter()
+            .map(|group| self.spec(group))
+            .collect()
     }
 
     fn size(&self, text: &str) -> usize {
@@ -220,69 +266,17 @@ impl Language for TextFile {
         SitesText::new(text, Vec::new(), self.syntax)
     }
 
-    fn fruitless_key(&self, text: &str, group: Group) -> Option<[u8; 32]> {
-        // Renames and whitespace edits keep the key: those two groups must see them.
-        (!matches!(group, Group::Rename | Group::Blank)).then(|| {
-            let lexed = Lexed::new(text, self.syntax);
-            crate::lexical::shape_key(text, &lexed.tokens, self.syntax.indented)
-        })
-    }
-
-    fn site_identities(&self, text: &str, group: Group, sites: &[SiteInfo<'_>]) -> Vec<[u8; 32]> {
-        // A failed site is tried again when a token next to it changed, not its whole line;
-        // a line or region also when one of its identifiers is no longer used elsewhere.
-        let lexed = Lexed::new(text, self.syntax);
-        let uses = matches!(
-            group,
-            Group::Lines(_) | Group::Indented(_) | Group::Brackets(BracketEdit::Remove)
-        );
-        crate::lexical::site_identities(text, &lexed.tokens, sites, uses)
-    }
-
-    fn sweeps(&self, group: Group) -> bool {
-        matches!(
-            group,
-            Group::Window(_) | Group::LateWindow(_) | Group::Substitute
-        )
-    }
-
-    fn learns_prior(&self, _group: Group) -> bool {
-        true
-    }
-
-    fn max_prior(&self, group: Group) -> f64 {
-        // Token removals often need several tokens at once (`d ( ) {`): from a mostly kept
-        // list, sets of three or four neighbouring tokens rather than single ones.
-        if group == Group::Tokens {
-            0.25
-        } else {
-            0.5
-        }
-    }
-
-    fn prior_fallback(&self, group: Group) -> Option<Group> {
-        match group {
-            Group::Lines(Some(level)) if level > 0 => Some(Group::Lines(Some(level - 1))),
-            _ => None,
-        }
-    }
-
     fn is_valid(&self, _text: &str) -> bool {
         true
-    }
-
-    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
-        if !self.tidies_whitespace() {
-            return lines_tidied(text);
-        }
-        let normalised = self.normalised(text);
-        (normalised != text).then_some(("tidy-whitespace", normalised))
     }
 
     fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
         // All whitespace normalised, else (e.g. a space the test needs) only the blank lines
         // and trailing spaces gone.
-        let all = self.tidies_whitespace().then(|| self.tidy(text)).flatten();
+        let all = self
+            .tidies_whitespace()
+            .then(|| self.tidied(text))
+            .flatten();
         let tidied = all.as_ref().map_or(text, |(_, tidied)| tidied.as_str());
         let joined = self
             .tidies_whitespace()
@@ -325,9 +319,12 @@ mod tests {
             assert_eq!(group_name(group), group.to_string());
         }
         let c = standalone("a.c");
-        assert!(!c.groups().iter().any(|g| matches!(g, Group::Indented(_))));
+        assert!(!c
+            .group_order()
+            .iter()
+            .any(|g| matches!(g, Group::Indented(_))));
         let yaml = standalone("a.yaml");
-        assert!(yaml.groups().contains(&Group::Indented(0)));
+        assert!(yaml.group_order().contains(&Group::Indented(0)));
         let prepared = c.prepare("int a; int b;\n", Group::Tokens);
         assert_eq!(prepared.size(), 6);
         let first = &prepared.sites()[0];
@@ -339,7 +336,7 @@ mod tests {
     #[test]
     fn whitespace_is_tidied_at_once_outside_indented_syntaxes() {
         let c = standalone("a.c");
-        assert!(!c.groups().contains(&Group::Blank));
+        assert!(!c.group_order().contains(&Group::Blank));
         let text = "int  f ( int a ) {\n\n    return a ;  \n}\n";
         let steps = c.tidy_steps(text);
         let kinds: Vec<&str> = steps.iter().map(|(kind, _)| *kind).collect();
@@ -347,11 +344,14 @@ mod tests {
         assert_eq!(steps[0].1, "int f(int a){\nreturn a;\n}\n");
         assert_eq!(steps[1].1, "int  f ( int a ) {\n    return a ;\n}\n");
         assert_eq!(c.size(&steps[0].1), c.size(text));
-        assert!(c.groups().contains(&Group::Window(2)));
-        assert!(!c.groups().contains(&Group::TokenRuns));
-        assert_eq!(c.groups()[0], Group::Brackets(BracketEdit::Empty));
+        assert!(c.group_order().contains(&Group::Window(2)));
+        assert!(!c.group_order().contains(&Group::TokenRuns));
+        assert_eq!(
+            c.group_order()[..2],
+            [Group::Depth, Group::Brackets(BracketEdit::Empty)]
+        );
         let semicolon = Group::Brackets(BracketEdit::Semicolon);
-        let at = |g: Group| c.groups().iter().position(|x| *x == g);
+        let at = |g: Group| c.group_order().iter().position(|x| *x == g);
         assert_eq!(
             at(semicolon),
             at(Group::Brackets(BracketEdit::Hoist)).map(|i| i + 1)
@@ -361,16 +361,16 @@ mod tests {
             standalone: false,
             ..c
         };
-        let groups = wrapped.groups();
+        let groups = wrapped.group_order();
         assert!(groups.contains(&Group::Blank) && groups.contains(&Group::TokenRuns));
         assert!(!groups.iter().any(|g| matches!(g, Group::Window(_))));
         assert!(!groups.contains(&semicolon));
-        assert_eq!(groups[0], Group::Lines(Some(0)));
+        assert_eq!(groups[..2], [Group::Depth, Group::Lines(Some(0))]);
         let kinds: Vec<&str> = wrapped.tidy_steps(text).iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
         // Indented syntaxes keep the group and the line tidy alone.
         let yaml = standalone("a.yaml");
-        assert!(yaml.groups().contains(&Group::Blank));
+        assert!(yaml.group_order().contains(&Group::Blank));
         let kinds: Vec<&str> = yaml.tidy_steps("a:  1 \n\n").iter().map(|s| s.0).collect();
         assert_eq!(kinds, ["tidy"]);
     }

@@ -129,6 +129,9 @@ pub enum Group {
     Integers(bool),
     /// Everything tidied at once.
     Tidy,
+    /// Chains of bracket pairs nested in pairs of the same kind, each cut by bisection over
+    /// its depth (a single file; see [`minrepro_text::depth_chains`]).
+    Depth,
 }
 
 impl fmt::Display for Group {
@@ -164,23 +167,6 @@ impl<'a> Lexed<'a> {
         (count, self.text.len())
     }
 
-    /// The groups of one round for this text, in order: the coarse removals first (lines by
-    /// level, indentation blocks, bracket regions, comments), then whitespace, the finer removals
-    /// and the shortenings, and the tidy last.
-    pub fn groups(&self) -> Vec<Group> {
-        let depth = structure::max_depth(self.text, &self.tokens).min(MAX_LINE_LEVEL);
-        let mut groups: Vec<Group> = (0..=depth).map(|l| Group::Lines(Some(l))).collect();
-        if self.syntax.indented {
-            groups.extend(
-                structure::indent_widths(self.text)
-                    .into_iter()
-                    .map(Group::Indented),
-            );
-        }
-        groups.extend(GROUPS_AFTER_LEVELS);
-        groups
-    }
-
     /// The sites of `group` in this text, in text order (renames: by first occurrence).
     pub fn sites(&self, group: Group) -> Vec<Site> {
         let (text, tokens) = (self.text, &self.tokens[..]);
@@ -200,14 +186,9 @@ impl<'a> Lexed<'a> {
             Group::Strings(half) => lexical::string_sites(text, tokens, half),
             Group::Integers(half) => lexical::integer_sites(text, tokens, half),
             Group::Tidy => lexical::tidy_site(text).into_iter().collect(),
+            Group::Depth => structure::depth_sites(text, tokens),
         }
     }
-}
-
-/// Whether `candidate` is strictly smaller than `current` in the order (tokens, bytes, text):
-/// every accepted candidate must be, so a reduction cannot cycle.
-pub fn admissible(candidate: &Lexed<'_>, current: &Lexed<'_>) -> bool {
-    (candidate.size(), candidate.text) < (current.size(), current.text)
 }
 
 #[cfg(test)]
@@ -216,26 +197,24 @@ mod tests {
     use std::path::Path;
 
     #[test]
-    fn every_site_of_every_group_is_admissible_on_a_c_file() {
+    fn every_site_of_every_group_shrinks_a_c_file() {
         let text =
             "/* c */\nint total = 120;\nint f(int count) {\n  return count + \"s\"[0];\n}\n\n";
         let lexed = Lexed::new(text, Syntax::for_path(Path::new("a.c")));
-        let groups = lexed.groups();
+        let groups = crate::passes::round();
         assert_eq!(groups[0], Group::Lines(Some(0)));
+        assert!(groups.contains(&Group::Indented(0)));
+        assert_eq!(Group::Indented(0).to_string(), "indented-0");
         for group in groups {
             for site in lexed.sites(group) {
                 let out = apply(text, &[&site]);
                 let cand = Lexed::new(&out, lexed.syntax);
-                assert!(admissible(&cand, &lexed), "{group}: {site:?} -> {out:?}");
+                // Strictly smaller in (tokens, bytes, text), so a reduction cannot cycle.
+                assert!(
+                    (cand.size(), cand.text) < (lexed.size(), lexed.text),
+                    "{group}: {site:?} -> {out:?}"
+                );
             }
         }
-    }
-
-    #[test]
-    fn yaml_gets_indentation_groups() {
-        let text = "a:\n  b: 1\nc: 2\n";
-        let lexed = Lexed::new(text, Syntax::for_path(Path::new("x.yaml")));
-        assert!(lexed.groups().contains(&Group::Indented(0)));
-        assert_eq!(Group::Indented(0).to_string(), "indented-0");
     }
 }

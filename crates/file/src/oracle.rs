@@ -29,6 +29,10 @@ impl Oracle<Tree> for TreeOracle<'_> {
         case.size().0 as u64
     }
 
+    fn bytes(&self, case: &Tree) -> Option<u64> {
+        Some(case.size().1 as u64)
+    }
+
     fn evaluate(&self, case: &Tree, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
         let fatal = |e: std::io::Error| {
             EvalError::Fatal(format!("cannot write a candidate into a workspace: {e}"))

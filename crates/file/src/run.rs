@@ -2,12 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use minrepro_driver::{check_output_location, open_cache, stats_json, write_atomically, RunError};
+use minrepro_driver::{
+    check_output_location, open_cache, write_atomically, ReportRequest, RunError, StatsExtra,
+    StrategyArg,
+};
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
-use minrepro_predicate::{Acceptance, Launch, Outcome, Predicate, Status};
+use minrepro_predicate::{Launch, Outcome, Predicate, Status};
 use minrepro_text::TextJob;
 
-use crate::args::{FileArgs, StrategyArg};
+use crate::args::FileArgs;
 use crate::inline::InlinePass;
 use crate::language::TextFile;
 use crate::oracle::TreeOracle;
@@ -98,18 +101,67 @@ fn predicate(args: &FileArgs) -> Result<(Predicate, Launch, Vec<PathBuf>), RunEr
             (test.to_string_lossy().into_owned(), inputs.to_vec())
         }
     };
-    let config = args.predicate.config(
+    let config = args.predicate.config_matching(
         executable,
         vec!["file", "workspace"],
-        Acceptance::default(),
-        Some(0),
+        args.err_msg.as_deref(),
+        None,
         Vec::new(),
     );
     let launch = args.predicate.launch()?;
     let predicate = Predicate::new(config)
-        .map_err(|e| RunError::Usage(e.to_string()))?
+        .map_err(|e| RunError::Usage(test_error(args, e)))?
         .with_launch(launch.clone());
     Ok((predicate, launch, inputs))
+}
+
+/// The message of a test that cannot be used; when the first operand is no executable file but
+/// a later one is, the operands are likely swapped, and the message says the test comes first.
+fn test_error(args: &FileArgs, error: minrepro_predicate::PredicateError) -> String {
+    use minrepro_predicate::{ExecutableError, PredicateError};
+    let not_runnable = matches!(
+        error,
+        PredicateError::Executable(ExecutableError::NotExecutable(_))
+            | PredicateError::Executable(ExecutableError::NotRegular(_))
+    );
+    let executable = |path: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let swapped = match args.operands.as_slice() {
+        [first, rest @ ..] if args.predicate.predicate.is_none() && not_runnable => rest
+            .iter()
+            .find(|p| executable(p))
+            .map(|test| (first, test)),
+        _ => None,
+    };
+    match swapped {
+        Some((first, test)) => format!(
+            "{} is not an executable test, but {} is: the test comes first: minrepro file TEST \
+             FILE... (here: minrepro file {} {} ...)",
+            first.display(),
+            test.display(),
+            test.display(),
+            first.display()
+        ),
+        None => error.to_string(),
+    }
+}
+
+/// Why a test that accepts empty files is refused, and what to do.
+fn empty_accepted(files: usize) -> String {
+    let what = if files == 1 {
+        "an empty file"
+    } else {
+        "empty files"
+    };
+    format!(
+        "the test also accepts {what}, so it probably checks too little (a reduction would \
+         end with nothing): make it look for the failure itself, e.g. grep the compiler's \
+         error message or give --err-msg MSG, and reject inputs that fail for another reason \
+         (do not parse or compile). Pass --allow-empty if an empty result is what you want. \
+         Nothing was written"
+    )
 }
 
 /// Checks the output choice and returns it.
@@ -131,13 +183,104 @@ fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Out
             "say where the result goes: -o PATH (a new file or directory) or --in-place".into(),
         ));
     };
-    check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
     let single = inputs.len() == 1 && origins.len() == 1 && inputs[0] == origins[0].path;
+    if std::fs::symlink_metadata(path).is_ok() {
+        check_replaceable(path, single, args.force, origins)?;
+    } else {
+        check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
+    }
     Ok(if single {
         Output::File(path.clone())
     } else {
         Output::Dir(path.clone())
     })
+}
+
+/// Whether the existing `path` may be replaced by the result: only with `force`, never an input
+/// or a directory holding one, a file for a single input, and for several a directory holding
+/// nothing but regular files named as the inputs are (an earlier result of the same inputs), so
+/// that a mistyped -o never replaces or mixes into unrelated files.
+fn check_replaceable(
+    path: &Path,
+    single: bool,
+    force: bool,
+    origins: &[Origin],
+) -> Result<(), RunError> {
+    let exists = |reason: String| RunError::OutputExists {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if !force {
+        return Err(exists(
+            "choose another -o, remove it, or pass --force to replace it".into(),
+        ));
+    }
+    let resolved = minrepro_driver::resolve_for_comparison(path);
+    if origins
+        .iter()
+        .any(|o| minrepro_driver::resolve_for_comparison(&o.path).starts_with(&resolved))
+    {
+        return Err(exists(
+            "it is an input or holds one, and inputs are never replaced (--in-place keeps the originals)"
+                .into(),
+        ));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| exists(format!("cannot read it: {e}")))?;
+    if single {
+        return match meta.is_file() {
+            true => Ok(()),
+            false => Err(exists(
+                "it is not a regular file, and the result of one input file is a file".into(),
+            )),
+        };
+    }
+    if !meta.is_dir() {
+        return Err(exists(
+            "it is not a directory, and the result of several files is a directory".into(),
+        ));
+    }
+    let names: std::collections::BTreeSet<&str> = origins.iter().map(|o| o.name.as_str()).collect();
+    match foreign_file(path, path, &names) {
+        None => Ok(()),
+        Some(found) => Err(exists(format!(
+            "--force replaces only a directory holding files of the inputs' names (an earlier \
+             result), and it holds {}",
+            found.display()
+        ))),
+    }
+}
+
+/// The first entry below `dir` that is not a regular file named (relative to `root`) as one of
+/// `names`, directories aside.
+fn foreign_file(
+    root: &Path,
+    dir: &Path,
+    names: &std::collections::BTreeSet<&str>,
+) -> Option<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Some(dir.to_path_buf());
+    };
+    for entry in entries {
+        let Ok(entry) = entry else {
+            return Some(dir.to_path_buf());
+        };
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => {
+                if let Some(found) = foreign_file(root, &path, names) {
+                    return Some(found);
+                }
+            }
+            Ok(kind) if kind.is_file() => {
+                let relative = path.strip_prefix(root).unwrap_or(&path);
+                if !names.contains(relative.to_string_lossy().as_ref()) {
+                    return Some(path);
+                }
+            }
+            _ => return Some(path),
+        }
+    }
+    None
 }
 
 /// `FILE.orig`.
@@ -153,6 +296,9 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         return Ok(crate::syntax::list_languages());
     }
     let (predicate, launch, inputs) = predicate(args)?;
+    for input in &inputs {
+        minrepro_driver::check_input_exists(input, "input")?;
+    }
     let failed = |e: tree::InputError| RunError::Failed(e.to_string());
     let origins = tree::origins(&inputs).map_err(failed)?;
     let original = tree::load(&origins).map_err(failed)?;
@@ -162,6 +308,11 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         _ => None,
     };
     let mut protected: Vec<PathBuf> = origins.iter().map(|o| o.path.clone()).collect();
+    let mut kept: Vec<&Path> = protected.iter().map(PathBuf::as_path).collect();
+    if let Output::File(path) | Output::Dir(path) = &output {
+        kept.push(path);
+    }
+    minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
     protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
     let output_path = match &output {
         Output::File(p) | Output::Dir(p) => p.clone(),
@@ -182,7 +333,17 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
     // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
-        return Err(RunError::not_reproduced(&first));
+        let expected =
+            minrepro_driver::Expectation::of(&args.predicate, args.err_msg.as_deref(), true);
+        return Err(expected.not_reproduced(&first));
+    }
+    if !args.allow_empty {
+        progress.message("running the test on empty files (--allow-empty skips this)");
+        let empty = Engine::new(&oracle, &cache, options.clone(), &progress)
+            .judge(&original.emptied(), true)?;
+        if empty.status == Status::Interesting {
+            return Err(RunError::Failed(empty_accepted(original.files.len())));
+        }
     }
     if let Output::InPlace(origins) = &output {
         for origin in origins {
@@ -200,7 +361,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let jobs = args.common.jobs as usize;
     if let Some(job) = single_text(&output, &original) {
         let (path, text) = job;
-        let reduced = crate::syntax::reduce_single(
+        let run = crate::syntax::reduce_single(
             grammar,
             TextFile {
                 syntax: original.files[0].syntax(),
@@ -219,20 +380,47 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                 file_name: original.files[0].name.clone(),
                 placeholders: Vec::new(),
                 output: &path,
-                stats_json: args.stats_json.as_deref(),
                 strategy: match args.strategy {
                     StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
                 },
                 jobs,
                 exact: !args.common.fold,
+                rejudge: minrepro_text::Rejudge::Never,
             },
+        )?;
+        let extra = StatsExtra {
+            runs: 0, // the original's first run was counted when it ran (or answered from the cache)
+            run_limit: Some(run.run_limit),
+            fields: Vec::new(),
+        };
+        let stats = &run.stats;
+        let report = args.common.report.as_deref().map(|path| ReportRequest {
+            path,
+            front_end: "minrepro file",
+            original: documents(&original),
+            result: run
+                .reduced
+                .iter()
+                .map(|text| minrepro_driver::Document {
+                    name: original.files[0].name.clone(),
+                    text: text.clone(),
+                })
+                .collect(),
+        });
+        minrepro_driver::conclude(
+            &progress,
+            run.size_unit,
+            (run.result, stats),
+            args.common.stats_json.as_deref(),
+            extra,
+            report,
         )?;
         return Ok(format!(
             "minrepro file: wrote {} ({} tokens, was {})",
             output.describe(),
-            reduced.size_after,
-            reduced.size_before
+            stats.size_after,
+            stats.size_before
         ));
     }
     reduce_tree(
@@ -242,6 +430,20 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         (&oracle, &cache, &progress),
         options,
     )
+}
+
+/// A tree's files for the report (binary ones by their size).
+fn documents(tree: &Tree) -> Vec<minrepro_driver::Document> {
+    tree.files
+        .iter()
+        .map(|f| minrepro_driver::Document {
+            name: f.name.clone(),
+            text: f
+                .text()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("(binary, {} bytes)\n", f.bytes().len())),
+        })
+        .collect()
 }
 
 /// The output file and text when the case is one text file whose name has no directory (the
@@ -281,7 +483,10 @@ fn reduce_tree(
         passes.push(&inline);
     }
     passes.extend(groups.iter().map(|p| p as &dyn Pass<Tree>));
+    // The last tree written, for the report (the output holds it, also after an interrupt).
+    let mut written: Option<Tree> = None;
     let mut on_accept = |tree: &Tree| {
+        written = Some(tree.clone());
         output
             .write(tree, origins)
             .map_err(|e| EngineError::Fatal(format!("cannot write {}: {e}", output.describe())))
@@ -294,15 +499,31 @@ fn reduce_tree(
     }
     let (result, stats) = minrepro_driver::reduce(reduction, original.clone());
     let original = original.clone();
-    if let Some(path) = &args.stats_json {
-        let value = stats_json(
-            &stats,
-            args.predicate.predicate_runs as usize,
-            result.is_ok(),
-        );
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-        write_atomically(path, text.as_bytes())
-            .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    if let Some(path) = &args.common.stats_json {
+        let extra = StatsExtra {
+            runs: args.predicate.predicate_runs as usize,
+            ..StatsExtra::default()
+        };
+        minrepro_driver::write_stats_json(path, &stats, result.is_ok(), extra)?;
+    }
+    if let Some(path) = &args.common.report {
+        let shown = match &result {
+            Ok(reduced) => Some(&reduced.case),
+            Err(_) => written.as_ref().or(Some(&original)),
+        };
+        minrepro_driver::write_report(
+            path,
+            minrepro_driver::ReportInput {
+                front_end: "minrepro file",
+                unit: "tokens",
+                stats: &stats,
+                progress,
+                ended: result.as_ref().map(|_| ()),
+                original: documents(&original),
+                result: shown.map(documents).unwrap_or_default(),
+                sections: Vec::new(),
+            },
+        )?;
     }
     let reduced = match result {
         Ok(reduced) => reduced,
@@ -315,12 +536,17 @@ fn reduce_tree(
         }
     };
     let (before, after) = (original.size(), reduced.case.size());
+    let files = |n: usize| match n {
+        1 => "1 file".to_owned(),
+        _ => format!("{n} files"),
+    };
+    // The figures of the statistics line: a tree's size counts each file as a token.
     Ok(format!(
-        "minrepro file: wrote {} ({} tokens in {} file(s), was {} in {})",
+        "minrepro file: wrote {} ({} tokens in {}, was {} in {}; each file counts as a token)",
         output.describe(),
-        after.0 - reduced.case.files.len(),
-        reduced.case.files.len(),
-        before.0 - original.files.len(),
-        original.files.len()
+        after.0,
+        files(reduced.case.files.len()),
+        before.0,
+        files(original.files.len())
     ))
 }

@@ -50,16 +50,6 @@ fn lines(text: &str, tokens: &[Token]) -> Vec<Line> {
     out
 }
 
-/// The deepest nesting level at which some line starts (levels beyond it offer nothing new).
-pub fn max_depth(text: &str, tokens: &[Token]) -> usize {
-    lines(text, tokens)
-        .iter()
-        .filter(|l| !l.blank)
-        .map(|l| l.start_depth)
-        .max()
-        .unwrap_or(0)
-}
-
 /// Units at nesting `level`: the text is cut only after lines that end at depth ≤ `level`, so
 /// deeper lines stay with the line that opened them (C-Reduce's `topformflat` view). Units that
 /// start at depth `level` and leave the depth as they found it are offered for removal; with
@@ -216,6 +206,17 @@ fn pairs(text: &str, tokens: &[Token]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The levels of the chains of bracket pairs nested in pairs of the same kind (`(` in `(`,
+/// `{` in `{`, whatever lies between), as [`minrepro_text::depth_sites`].
+pub fn depth_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
+    let bytes = text.as_bytes();
+    let nodes: Vec<(u32, Range<usize>)> = pairs(text, tokens)
+        .into_iter()
+        .map(|(open, close)| (u32::from(bytes[open]), open..close + 1))
+        .collect();
+    minrepro_text::depth_sites(&minrepro_text::depth_chains(&nodes))
+}
+
 /// One site per balanced bracket region for `edit` (regions whose edit changes nothing are left
 /// out).
 pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Site> {
@@ -351,7 +352,6 @@ mod tests {
     fn top_level_forms_first_then_nested_statements() {
         let syn = Syntax::for_path(Path::new("a.c"));
         let toks = tokens(C, &syn);
-        assert_eq!(max_depth(C, &toks), 2);
         let level0 = line_sites(C, &toks, Some(0));
         assert_eq!(
             texts(C, &level0),

@@ -4,14 +4,11 @@
 use std::path::Path;
 
 use minrepro_driver::RunError;
-use minrepro_text::{reduce_text, TextJob, TextReduced};
+use minrepro_text::{reduce_text, TextJob, TextRun};
 use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
 use crate::language::TextFile;
-
-/// Fallback groups also searched right after the syntax group with their candidates re-parsed
-/// (see `SyntaxAware::checking_early`), with the names of those searches.
-const CHECKED_EARLY: &[(&str, &str)] = &[("tokens", "syntax-tokens")];
+use crate::Group;
 
 /// The `--list-languages` answer: one line per grammar, its name and extensions.
 pub fn list_languages() -> String {
@@ -44,7 +41,7 @@ pub fn reduce_single(
     grammar: Option<&'static Grammar>,
     file: TextFile,
     job: TextJob<'_>,
-) -> Result<TextReduced, RunError> {
+) -> Result<TextRun, RunError> {
     match grammar {
         Some(grammar) => {
             let file = TextFile {
@@ -53,9 +50,11 @@ pub fn reduce_single(
             };
             let language = SyntaxAware::new(grammar, file)
                 .map_err(|e| RunError::Failed(e.to_string()))?
-                .checking_early(CHECKED_EARLY);
-            reduce_text(language, job)
+                // Single tokens also right after the syntax group, their candidates re-parsed
+                // (see `SyntaxAware::checking_early`).
+                .checking_early(vec![(Group::Tokens, "syntax-tokens")]);
+            Ok(reduce_text(language, job))
         }
-        None => reduce_text(file, job),
+        None => Ok(reduce_text(file, job)),
     }
 }

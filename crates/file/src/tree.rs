@@ -279,6 +279,21 @@ impl Tree {
         }
     }
 
+    /// The same files, every one empty: the most trivial candidate there is, which a test that
+    /// checks for the failure itself rejects.
+    pub fn emptied(&self) -> Tree {
+        Tree {
+            files: self
+                .files
+                .iter()
+                .map(|f| File {
+                    name: f.name.clone(),
+                    content: Content::Text(String::new()),
+                })
+                .collect(),
+        }
+    }
+
     /// Size: tokens of every text file plus one per file, then bytes.
     pub fn size(&self) -> (usize, usize) {
         self.files.iter().fold((0, 0), |(t, b), f| {

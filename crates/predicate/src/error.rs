@@ -65,7 +65,7 @@ pub enum ExecutableError {
     #[error("predicate executable {0} is not a regular file")]
     NotRegular(String),
     /// A regular file without execute permission.
-    #[error("predicate executable {0} is not executable")]
+    #[error("predicate executable {0} is not executable; make it so with: chmod +x {0}")]
     NotExecutable(String),
     /// A path that does not exist.
     #[error("predicate executable {name} not found: {source}")]

@@ -20,9 +20,13 @@ use crate::template::ArgTemplate;
 pub struct OutputCheck {
     /// Stable description; part of the configuration digest and of logs.
     pub description: String,
-    /// Returns whether the run still counts as interesting.
-    pub check: Arc<dyn Fn(&RunRecord) -> bool + Send + Sync>,
+    /// Returns whether the run still counts as interesting, given its record and the workspace
+    /// it ran for (the candidate's files are still there, e.g. to read a line a traceback names).
+    pub check: Arc<RunJudge>,
 }
+
+/// What an [`OutputCheck`] runs: a run's record and its workspace in, "still interesting" out.
+pub type RunJudge = dyn Fn(&RunRecord, &Path) -> bool + Send + Sync;
 
 impl std::fmt::Debug for OutputCheck {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -338,6 +342,12 @@ impl Predicate {
         self.timeout
     }
 
+    /// The configured timeout (`timeout_secs`), whatever [`Predicate::with_run_limit`] lowered
+    /// the run limit to.
+    pub fn full_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout_secs)
+    }
+
     /// blake3 of [`Predicate::describe`], hex: the configuration half of every cache key.
     pub fn config_digest(&self) -> &str {
         &self.digest
@@ -390,6 +400,20 @@ impl Predicate {
         lookup: &dyn Fn(&str) -> Option<String>,
         cancel: &CancelFlag,
     ) -> Result<Outcome, EvalError> {
+        self.evaluate_within(self.timeout, executor, workspace, lookup, cancel)
+    }
+
+    /// Like [`Predicate::evaluate_with`], each run cut at `limit` instead of the run limit (at
+    /// most the configured timeout), e.g. to judge once more a candidate that timed out.
+    pub fn evaluate_within(
+        &self,
+        limit: Duration,
+        executor: &dyn Executor,
+        workspace: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
+        let limit = limit.min(self.full_timeout());
         self.verify_identities()?;
         // Held for all runs of this evaluation: no other running evaluation gets its number.
         let slot = self.launch.acquire_slot();
@@ -413,7 +437,7 @@ impl Predicate {
             args: &args,
             cwd: self.working_dir.as_deref().unwrap_or(workspace),
             env: &env,
-            timeout: self.timeout,
+            timeout: limit,
             needle: self.acceptance.substring.as_deref().map(str::as_bytes),
             workspace_text: Some(&workspace_text),
             cancel,
@@ -433,7 +457,7 @@ impl Predicate {
                     stop_status = Some(Status::Timeout);
                     (
                         None,
-                        Some(format!("timed out after {} s", self.timeout.as_secs_f64())),
+                        Some(format!("timed out after {} s", limit.as_secs_f64())),
                     )
                 }
                 RunEnd::LaunchError(text) => {
@@ -448,7 +472,7 @@ impl Predicate {
                 error,
             };
             exit_codes.push(exit_code);
-            verdicts.push(exit_code.is_some() && self.accepts(&record));
+            verdicts.push(exit_code.is_some() && self.accepts(&record, workspace));
             last = Some(record);
             if stop_status.is_some() {
                 break;
@@ -474,7 +498,7 @@ impl Predicate {
         })
     }
 
-    fn accepts(&self, record: &RunRecord) -> bool {
+    fn accepts(&self, record: &RunRecord, workspace: &Path) -> bool {
         let acceptance = &self.acceptance;
         let code_ok = acceptance
             .exit_code
@@ -485,7 +509,7 @@ impl Predicate {
         let check_ok = acceptance
             .output_check
             .as_ref()
-            .is_none_or(|c| (c.check)(record));
+            .is_none_or(|c| (c.check)(record, workspace));
         code_ok && text_ok && check_ok
     }
 }

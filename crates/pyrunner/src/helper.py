@@ -1,6 +1,8 @@
 # minrepro's fork server (embedded in the minrepro binary; `python -c BOOTSTRAP` reads it from stdin).
 #
-# The helper imports the --preload modules once, then serves candidates: for each request it
+# The helper imports the --preload modules once (and, unless turned off, the third-party modules
+# the program imports at its top level, when they import cleanly and leave the process safe to
+# fork: see _preload_automatically), then serves candidates: for each request it
 # forks a child that runs the candidate as __main__ with fds 0/1/2 redirected at the descriptor
 # level, and reports the child's pid and then its exit status. The helper itself never runs
 # candidate code, so nothing leaks from one candidate to the next.
@@ -234,6 +236,112 @@ def _reply(proto_out, message, child=None):
         _parent_gone(child)
 
 
+def _own_or_stdlib(name, program_dir):
+    """Whether the module `name` is the standard library's or the program's own (found in its
+    directory): those are not preloaded automatically."""
+    top = name.partition(".")[0]
+    if top in sys.builtin_module_names or top in getattr(sys, "stdlib_module_names", ()):
+        return True
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    if spec.origin in ("built-in", "frozen"):
+        return True
+    where = spec.origin
+    if where is None:  # a namespace package
+        locations = list(spec.submodule_search_locations or [])
+        if not locations:
+            return False
+        where = locations[0]
+    where = os.path.realpath(where)
+    if program_dir and where.startswith(os.path.realpath(program_dir) + os.sep):
+        return True
+    if not hasattr(sys, "stdlib_module_names"):  # before 3.10
+        import sysconfig
+
+        stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+        return where.startswith(stdlib) and "site-packages" not in where
+    return False
+
+
+def _import_quietly(name):
+    """Imports `name` with fds 1/2 sent to a scratch file; returns what the import printed
+    (a candidate that imports it itself would print that, a forked one would not)."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as scratch:
+        saved = [os.dup(1), os.dup(2)]
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os.dup2(scratch.fileno(), 1)
+        os.dup2(scratch.fileno(), 2)
+        try:
+            __import__(name)
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+        scratch.seek(0)
+        return scratch.read(200)
+
+
+def _fork_unsafe(threads_before):
+    """Why forking now would give candidates another process than a fresh interpreter has, if
+    it would: Python threads started by an import (a fork copies only the forking thread) or an
+    initialised CUDA context (it does not survive a fork)."""
+    import threading
+
+    started = threading.active_count() - threads_before
+    if started > 0:
+        return "its import started %d thread%s" % (started, "" if started == 1 else "s")
+    torch = sys.modules.get("torch")
+    cuda = getattr(torch, "cuda", None)
+    try:
+        if cuda is not None and cuda.is_initialized():
+            return "its import initialised CUDA"
+    except Exception:
+        pass
+    return None
+
+
+def _preload_automatically(names, program_dir):
+    """Imports the third-party modules of `names` that import cleanly; returns the ready
+    message's report: what was preloaded, what was left out and why, and whether the last one
+    left out was imported already (the helper is then unfit and must be replaced)."""
+    import threading
+
+    preloaded, skipped = [], []
+    for name in names:
+        if _own_or_stdlib(name, program_dir):
+            continue
+        before = threading.active_count()
+        try:
+            printed = _import_quietly(name)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt of an import too
+            text = str(exc).splitlines()[0] if str(exc) else ""
+            skipped.append([name, "its import failed (%s%s)" % (type(exc).__name__, ": " + text if text else "")])
+            continue
+        why = _fork_unsafe(before)
+        if why is None and printed:
+            why = "its import prints (candidates must print that themselves)"
+        if why is not None:
+            skipped.append([name, why])
+            return {"preloaded": preloaded, "skipped": skipped, "unfit": True}
+        preloaded.append(name)
+    return {"preloaded": preloaded, "skipped": skipped, "unfit": False}
+
+
 def main():
     # What every child needs anyway: imported once here instead of once per candidate.
     import atexit, builtins, importlib.machinery, signal, types  # noqa: F401,E401
@@ -241,15 +349,18 @@ def main():
     prctl = _prctl()
     me = os.getpid()
 
-    for module in json.loads(sys.argv[1]):
-        __import__(module)
-    # Keep the protocol away from fds 0/1 so nothing else can write to it.
+    # Keep the protocol away from fds 0/1 so nothing else (a preloaded module) can write to it.
     proto_in = os.dup(0)
     proto_out = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
-    _send(proto_out, {"ready": os.getpid()})
+    preload = json.loads(sys.argv[1])
+    for module in preload["required"]:
+        __import__(module)
+    report = _preload_automatically(preload["automatic"], preload["program_dir"])
+    report["ready"] = os.getpid()
+    _send(proto_out, report)
     while True:
         header = _read_exact(proto_in, 4)
         if header is None:

@@ -20,6 +20,8 @@ use minrepro_predicate::process::{
 };
 use minrepro_predicate::{register_group, Executor, StartError};
 
+use crate::preload::{Preload, Ready};
+
 const HELPER_SOURCE: &str = include_str!("helper.py");
 /// The helper's `-c` program: it reads the helper's source (its length is the second argument)
 /// from stdin and runs it, so `ps` shows one short line instead of the whole source. Nothing
@@ -42,10 +44,10 @@ struct Helper {
 impl Helper {
     fn start(
         interpreter: &Path,
-        preload: &[String],
+        preload: &Preload,
         env: &[(OsString, OsString)],
-    ) -> Result<Helper, String> {
-        let preload_json = serde_json::to_string(preload).expect("strings serialize");
+    ) -> Result<(Helper, Ready), String> {
+        let preload_json = preload.to_json();
         let mut command = Command::new(interpreter);
         command
             .arg("-c")
@@ -80,9 +82,14 @@ impl Helper {
             from,
             buffer: Vec::new(),
         };
-        match helper.read_message(Instant::now() + START_DEADLINE) {
-            Ok(Some(message)) if message.get("ready").is_some() => Ok(helper),
-            other => {
+        let message = helper.read_message(Instant::now() + START_DEADLINE);
+        let ready = match &message {
+            Ok(Some(message)) => Ready::from_message(message),
+            _ => None,
+        };
+        match (ready, message) {
+            (Some(ready), _) => Ok((helper, ready)),
+            (None, other) => {
                 let mut stderr = String::new();
                 helper.kill();
                 if let Some(mut err) = helper.child.stderr.take() {
@@ -241,7 +248,9 @@ impl Drop for ForkedChild<'_> {
 /// A pool of helper interpreters, one per job slot, used as the predicate's [`Executor`].
 pub struct RunnerPool {
     interpreter: PathBuf,
-    preload: Vec<String>,
+    preload: Preload,
+    /// The first helper's report on the automatic modules.
+    ready: Ready,
     env: Vec<(OsString, OsString)>,
     idle: Mutex<Vec<Helper>>,
     fifo_dir: tempfile::TempDir,
@@ -257,9 +266,41 @@ impl RunnerPool {
         preload: &[String],
         env: &[(String, String)],
     ) -> Result<Self, StartError> {
+        Self::start_with(interpreter, &Preload::required(preload), env)
+    }
+
+    /// Like [`RunnerPool::start`], with automatic modules too: a helper left unfit by one (it
+    /// was imported before its harm showed) is replaced by one started without it, and later
+    /// helpers import what the first one kept. [`RunnerPool::ready`] tells what was left out.
+    pub fn start_with(
+        interpreter: &Path,
+        preload: &Preload,
+        env: &[(String, String)],
+    ) -> Result<Self, StartError> {
         let env: Vec<(OsString, OsString)> =
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
-        let first = Helper::start(interpreter, preload, &env)?;
+        let asked = preload.automatic.clone();
+        let mut preload = preload.clone();
+        let mut unfit = Vec::new();
+        let (first, mut ready) = loop {
+            let (mut helper, mut ready) = Helper::start(interpreter, &preload, &env)?;
+            if !ready.unfit {
+                break (helper, ready);
+            }
+            helper.kill();
+            let last = ready
+                .skipped
+                .pop()
+                .expect("an unfit helper names its module");
+            preload.automatic.retain(|m| *m != last.0);
+            unfit.push(last);
+        };
+        preload.automatic = ready.preloaded.clone();
+        ready.skipped.append(&mut unfit);
+        // In the program's order, whichever helper found it.
+        ready
+            .skipped
+            .sort_by_key(|(name, _)| asked.iter().position(|m| m == name));
         let fifo_dir = tempfile::Builder::new()
             .prefix(&format!("{TEMP_PREFIX}runner-"))
             .tempdir()
@@ -267,13 +308,19 @@ impl RunnerPool {
         guard_directory(fifo_dir.path());
         Ok(RunnerPool {
             interpreter: interpreter.to_path_buf(),
-            preload: preload.to_vec(),
+            preload,
+            ready,
             env,
             idle: Mutex::new(vec![first]),
             fifo_dir,
             next_fifo: AtomicU64::new(0),
             restarts: AtomicU64::new(0),
         })
+    }
+
+    /// What the first helper preloaded automatically and left out.
+    pub fn ready(&self) -> &Ready {
+        &self.ready
     }
 
     /// Helpers replaced after dying.
@@ -285,7 +332,7 @@ impl RunnerPool {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match idle {
             Some(helper) => Ok(helper),
-            None => Helper::start(&self.interpreter, &self.preload, &self.env),
+            None => Helper::start(&self.interpreter, &self.preload, &self.env).map(|(h, _)| h),
         }
     }
 

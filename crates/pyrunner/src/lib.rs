@@ -7,7 +7,12 @@
 //! the forked child exactly like a direct child ([`minrepro_predicate::process::run_supervised`]):
 //! timeouts kill its whole group, escaped descendants are reaped, output capture is bounded.
 //! A helper that dies is replaced and the candidate retried once on a fresh helper.
+//! Besides the `--preload` modules a helper may import the third-party modules the program
+//! imports at its top level ([`Preload::automatic`]), leaving out with a reason any that fails,
+//! prints, or makes forking unsafe.
 
 mod helper;
+mod preload;
 
 pub use helper::RunnerPool;
+pub use preload::{Preload, Ready};

@@ -25,9 +25,11 @@ mod checker;
 mod chunk_names;
 mod comments;
 mod freeze;
+mod imports;
 mod indent;
 mod limits;
 mod names;
+mod origin;
 mod prepared;
 mod rewrites;
 mod scopes;
@@ -40,7 +42,9 @@ mod values;
 mod tests;
 
 pub use comments::without_comment_lines;
+pub use imports::top_level_imports;
 pub use names::NameUse;
+pub use origin::{definition_offset, qualified_name};
 pub use prepared::{Edited, Prepared};
 pub use values::{instrument, value_rewrites, value_sites, RECORD_BEGIN, RECORD_END};
 
@@ -71,6 +75,12 @@ pub const DEFAULT_MINOR: u8 = 11;
 /// `type X = int` before 3.12).
 pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
     validity::check(source, minor)
+}
+
+/// Where `source` is nested deeper than CPython's tokenizer or compiler accept (brackets,
+/// indentation, operators of one logical line), if it is; only the iterative lexer runs.
+pub fn beyond_cpython_nesting(source: &str) -> Option<SyntaxProblem> {
+    limits::shallow(source).err()
 }
 
 /// Size of `source` in Python tokens (comments and non-logical newlines excluded); exactly what
@@ -234,6 +244,8 @@ pub const KINDS: &[(&str, Group)] = &[
     ("inline-call-body", Group::Simplifications),
     ("inline-class-attribute", Group::Simplifications),
     ("remove-parentheses", Group::Simplifications),
+    ("registry-lookup", Group::Simplifications),
+    ("await-to-callee", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),

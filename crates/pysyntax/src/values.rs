@@ -13,7 +13,8 @@
 //! list for the same text, so the recorder refers to a site by its index.
 //!
 //! A literal replaces a site only when it has no more tokens than the site's expression (so
-//! substitutions never make a text larger in tokens); a number becomes `(-3)` / `(5)` where a
+//! substitutions never make a text larger in tokens); a dict, list or tuple too large for that
+//! is offered emptied instead (`self.tiers` → `{}`); a number becomes `(-3)` / `(5)` where a
 //! bare one would bind differently (`-3 ** 2`) or not parse (`5.real`).
 
 use std::collections::HashSet;
@@ -115,7 +116,17 @@ pub fn value_rewrites(source: &str, values: &[(Range<usize>, String)]) -> Vec<Re
             };
             let in_field = !site.quotes.is_empty();
             let unfit = |c: char| c == '\\' || c == '#' || site.quotes.contains(c);
-            if literal_tokens(&replacement) > site.tokens || (in_field && literal.contains(unfit)) {
+            // A container too large for the site may still be emptied: the failure often
+            // needs its kind (a dict to look a missing key up in), not its items.
+            let replacement = if literal_tokens(&replacement) > site.tokens {
+                match empty_form(literal) {
+                    Some(empty) if literal_tokens(empty) <= site.tokens => empty.to_owned(),
+                    _ => continue,
+                }
+            } else {
+                replacement
+            };
+            if in_field && literal.contains(unfit) {
                 continue;
             }
             // `{{` right after a field's opening brace would be an escaped brace.
@@ -138,6 +149,18 @@ pub fn value_rewrites(source: &str, values: &[(Range<usize>, String)]) -> Vec<Re
         out
     })
     .unwrap_or_default()
+}
+
+/// The empty literal of the same kind as the container literal `literal` (a dict, list or
+/// tuple, as the recorder writes them), if it is one and not already empty.
+fn empty_form(literal: &str) -> Option<&'static str> {
+    let empty = match literal.as_bytes().first()? {
+        b'{' => "{}",
+        b'[' => "[]",
+        b'(' => "()",
+        _ => return None,
+    };
+    (literal != empty).then_some(empty)
 }
 
 /// Significant tokens of a literal written on its own.

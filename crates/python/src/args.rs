@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use minrepro_driver::{CommonArgs, PredicateArgs};
-use minrepro_text::{parse_timeout_factor, Strategy, TimeoutFactor};
+use crate::limits::{parse_timeout_factor, TimeoutFactor};
+use minrepro_driver::{CommonArgs, PredicateArgs, StrategyArg};
 
 /// How candidates are executed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -13,6 +13,40 @@ pub enum Backend {
     Runner,
     /// A fresh interpreter process for every candidate.
     Subproc,
+}
+
+/// When a timed-out candidate is judged once more (`--rejudge-timeouts`; see
+/// [`minrepro_text::Rejudge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RejudgeArg {
+    /// When the machine is oversubscribed.
+    Auto,
+    /// Always, at the full --timeout.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl From<RejudgeArg> for minrepro_text::Rejudge {
+    fn from(arg: RejudgeArg) -> Self {
+        match arg {
+            RejudgeArg::Auto => minrepro_text::Rejudge::Auto,
+            RejudgeArg::Always => minrepro_text::Rejudge::Always,
+            RejudgeArg::Never => minrepro_text::Rejudge::Never,
+        }
+    }
+}
+
+/// How closely a candidate's failure must match the original's (`--fidelity`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fidelity {
+    /// Only --err-msg (and --interesting-exit-code): any exception type, or none.
+    Message,
+    /// Also the uncaught exception's type (or, without one, again none).
+    Type,
+    /// Also where it is raised: the innermost traceback frame in the same file (the program,
+    /// or the same library module) and the same function (qualified name).
+    Origin,
 }
 
 /// Extra help text of `minrepro python --help`: how candidates run and are judged.
@@ -29,21 +63,36 @@ when it writes fixed file names, or read-only inputs and a predicate that ignore
 --err-msg occurs (case-sensitive) in its stdout or stderr; its exit status does not matter\n\
 unless --interesting-exit-code is given. A timeout never counts as interesting.\n\
 \n\
-Fidelity guard (on by default): when the original ends in an uncaught Python exception (a\n\
-traceback whose last exception line names its type, e.g. `ValueError: ...`), a candidate must\n\
-end in an exception of the same type, so a `raise ValueError(\"needle\")` cannot decay into a\n\
-TypeError whose traceback merely echoes the source line with the needle. When the original\n\
-ends without an uncaught exception (e.g. it prints the message and exits), a candidate must\n\
-not end in one either. --any-exception turns the guard off.\n\
+Fidelity guard (--fidelity, `origin` by default): a candidate must fail the way the original\n\
+does, not merely print --err-msg. `message` keeps only --err-msg (and --interesting-exit-code).\n\
+`type` also keeps the uncaught exception's type: when the original ends in one (a traceback\n\
+whose last exception line names its type, e.g. `ValueError: ...`), a candidate must end in an\n\
+exception of the same type, so a `raise ValueError(\"needle\")` cannot decay into a TypeError\n\
+whose traceback merely echoes the source line with the needle. `origin` also keeps where it is\n\
+raised: the innermost frame of the final traceback must be in the same file (the program, or\n\
+the same module of a library) and in code of the same qualified name (`PricingEngine.resolve`,\n\
+read off the frame's line in that file). Origin is the default because a reproducer is worth\n\
+reporting for where it fails, as a compiler crash is known by the function it crashes in: at\n\
+`type`, a KeyError raised deep in a class hierarchy may reduce to `{}['platinum']` at the top\n\
+level, which prints the message but shows neither the method nor the call that reaches it.\n\
+Under `origin` the failing function is never inlined into its caller. The run's first message\n\
+after the original says which function the failure must stay in. When the original ends\n\
+without an uncaught exception (e.g. it prints the message and exits), a candidate must not end\n\
+in one either, at `type` and `origin`. --any-exception is --fidelity message.\n\
 \n\
 Every candidate is valid Python (checked before it runs). A candidate is not run either when\n\
 it uses a name or attribute that the current program defines and it defines nowhere, or has\n\
 more calls that do not fit the signature of the program's own function they call (it would die\n\
-with NameError, AttributeError or TypeError). Size is measured in Python tokens,\n\
-ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
+with NameError, AttributeError or TypeError); what this guess refuses, and what a round\n\
+skips because it failed on an earlier text, is tried once more, one edit at a time, before the\n\
+reduction ends. Size is measured in Python tokens: every token of the lexer except comments and\n\
+the newlines of blank or continued lines, so NEWLINE, INDENT and DEDENT count, and an f-string\n\
+counts as its parts (`f\"a{b}\"`: start, `a`, `{`, `b`, `}`, end) as Python 3.12's `tokenize`\n\
+splits it (3.11's counts it as one token); ties broken by bytes; statement and expression edits must save tokens (only integer halving and\n\
 string shortening may save bytes alone), and a method keeps its first parameter (`self`).\n\
 Rewrite groups (statement removals, canonicalizations, simplifications, integer halving, slow\n\
-removals) are applied in rounds until a whole round changes nothing;\n\
+removals) are applied in rounds until a whole round changes nothing (and a last round\n\
+searching as a fresh reduction of the result would changes nothing either);\n\
 outside the canonicalization group only smaller candidates are tried. A last pass of each round\n\
 tries the text without whitespace-only lines (anywhere, frozen code included) and comment-only\n\
 lines (not freeze annotations, comments in frozen code, a #! line or an encoding declaration).\n\
@@ -55,9 +104,17 @@ Without --predicate the predicate is `PYTHON {file}`. A --predicate's arguments 
 interpreter) and {slot} (the run's slot, 0..N-1 under -j N); --err-msg is then optional and,\n\
 when given, must occur in the predicate's output.\n\
 A predicate without --err-msg and --interesting-exit-code is interesting when it exits with 0.\n\
+A source nested deeper than CPython parses (more than 200 nested brackets, 100 indentation\n\
+levels) is refused, except with a --predicate (and no --err-msg, --preload, script arguments,\n\
+--env, --cwd, --isolated-cwd or {python}): the tool under test need not be CPython, so the\n\
+source is then reduced by `minrepro file`'s passes (tree-sitter's Python grammar, nested\n\
+chains cut by bisection, then the language-independent passes), with a notice saying so.\n\
 \n\
 Backends: `runner` (the default) keeps one warm helper interpreter per job slot; it imports the\n\
---preload modules once, then forks a child per candidate that runs it as `__main__` in its own\n\
+--preload modules once, and the third-party modules the original imports at its top level\n\
+(so a program on torch does not import torch again for every candidate; --no-auto-preload\n\
+turns this off; a module whose import fails, prints, starts a Python thread or initialises\n\
+CUDA is left out with a one-line notice, and its candidates import it themselves), then forks a child per candidate that runs it as `__main__` in its own\n\
 process group with fds 0/1/2 redirected (output of C extensions is captured too). The helper\n\
 never runs candidate code, so no state leaks between candidates; results equal `subproc` for\n\
 programs that do not depend on process-global state. `subproc` starts a fresh interpreter per\n\
@@ -100,6 +157,12 @@ pub struct PythonArgs {
     /// repeatable. Only with --backend runner.
     #[arg(long = "preload", value_name = "MODULE")]
     pub preload: Vec<String>,
+    /// Do not preload the program's own top-level imports: by default the runner's helpers also
+    /// import, once, every third-party module the original imports at its top level (outside
+    /// its directory and the standard library), leaving out with a one-line notice any whose
+    /// import fails, prints, starts a thread or initialises CUDA.
+    #[arg(long = "no-auto-preload")]
+    pub no_auto_preload: bool,
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     /// `python -m minrepro` sets MINREPRO_PYTHON to its own interpreter.
     #[arg(
@@ -113,17 +176,16 @@ pub struct PythonArgs {
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
     /// (re-derives sites after every accepted change). Statement removals go outermost level
     /// first, and use ddmin on texts over 4,000 tokens either way.
-    #[arg(long = "strategy", value_enum, default_value_t = Strategy::ProbDd)]
-    pub strategy: Strategy,
-    /// Write the run's counters as JSON to this file at the end (also when the run is
-    /// interrupted or fails after reducing started): predicate runs (the original's two runs
-    /// included), cache hits, candidates, accepted, timed-out candidates, sizes, wall time, rounds,
-    /// per-pass counts.
-    #[arg(long = "stats-json", value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
-    /// Turn off the fidelity guard: accept candidates that end in any exception type (or none),
-    /// whatever the original ended in.
-    #[arg(long = "any-exception")]
+    #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
+    pub strategy: StrategyArg,
+    /// What a candidate's failure must keep of the original's: `message` (--err-msg only),
+    /// `type` (also the uncaught exception's type), `origin` (also the function and file that
+    /// raise it; see below).
+    #[arg(long = "fidelity", value_enum, default_value_t = Fidelity::Origin)]
+    pub fidelity: Fidelity,
+    /// The same as --fidelity message: accept candidates that end in any exception type (or
+    /// none), whatever the original ended in.
+    #[arg(long = "any-exception", conflicts_with = "fidelity")]
     pub any_exception: bool,
     /// Cut each candidate's run at F (>= 1) times the original's run time (at least 1 s, at most
     /// --timeout), so a candidate that hangs (say, a removed loop increment) costs about F runs
@@ -141,6 +203,14 @@ pub struct PythonArgs {
         allow_hyphen_values = true
     )]
     pub timeout_factor: TimeoutFactor,
+    /// Whether a candidate that timed out at the --timeout-factor limit is run once more, at a
+    /// longer limit, before it is rejected: `auto` when the machine is oversubscribed at that
+    /// moment (1-minute load average L above its P processors, so the limit measured on the
+    /// original may be too short), at that limit times L / P; `always`, at the full --timeout
+    /// (every hanging candidate then costs a whole --timeout more); `never`. The summary says
+    /// how many were re-judged.
+    #[arg(long = "rejudge-timeouts", value_name = "WHEN", default_value = "auto")]
+    pub rejudge_timeouts: RejudgeArg,
     /// Directory every candidate runs in [default: the directory minrepro was started in, as in
     /// AutoDD, so relative paths such as open("data.json") resolve as they did for the original].
     #[arg(long = "cwd", value_name = "DIR", conflicts_with = "isolated_cwd")]
@@ -185,6 +255,17 @@ pub struct PythonArgs {
     /// predicate is interesting when it exits with 0.
     #[command(flatten)]
     pub predicate: PredicateArgs,
+}
+
+impl PythonArgs {
+    /// The fidelity level asked for (--any-exception is `message`).
+    pub fn fidelity_level(&self) -> Fidelity {
+        if self.any_exception {
+            Fidelity::Message
+        } else {
+            self.fidelity
+        }
+    }
 }
 
 /// Parses `--env NAME=VALUE`: a non-empty name without `=` or NUL, and a value without NUL.

@@ -6,7 +6,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
-use minrepro_text::{without_blank_lines, EncodeError, Language, Policy, SiteInfo};
+use minrepro_text::{
+    without_blank_lines, EncodeError, GroupSpec, Growth, Language, LevelPolicy, ProbDdSpec,
+    SearchSpec, SiteInfo,
+};
 
 use crate::encoding::{file_bytes, SourceEncoding};
 use minrepro_pyvalues::ValueRecorder;
@@ -28,6 +31,9 @@ pub struct Python {
     pub encoding: Option<SourceEncoding>,
     /// The instrumented runs of runtime-value substitution; `None` turns the group off.
     pub values: Option<Arc<ValueRecorder>>,
+    /// The qualified name of the program's function the failure must stay in (`--fidelity
+    /// origin`): it is never inlined into its caller.
+    pub keep_function: Option<String>,
 }
 
 /// A Python text prepared for many candidates of one group.
@@ -99,46 +105,34 @@ impl minrepro_text::Prepared for PyPrepared {
     }
 }
 
+/// Rewrites that move a function's body into its caller (or the enclosing code).
+const INLINING: [&str; 4] = [
+    "inline-function-call",
+    "inline-call-expression",
+    "inline-call-body",
+    "def-to-body",
+];
+
+/// Whether `site` inlines the function defined at `at` into its caller: an inlining that
+/// removes that definition (the text from `at` to its line's end no longer appears as often).
+fn inlines_away(text: &str, at: usize, site: &Rewrite) -> bool {
+    if !INLINING.contains(&site.kind) || !site.range.contains(&at) {
+        return false;
+    }
+    let line = &text[at..];
+    let header = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
+    let before = text[site.range.clone()].matches(header).count();
+    site.replacement.matches(header).count() < before
+}
+
 impl Language for Python {
     type Group = Group;
     type Prepared = PyPrepared;
 
-    fn groups(&self) -> Vec<Group> {
+    fn groups(&self) -> Vec<GroupSpec<Group>> {
         // Values first: substituted expressions leave definitions dead for statement removal.
         let values = self.values.as_ref().map(|_| Group::ValueSubstitution);
-        values.into_iter().chain(Group::ALL).collect()
-    }
-
-    fn group_name(&self, group: Group) -> &'static str {
-        group.name()
-    }
-
-    fn policy(&self, group: Group) -> Policy {
-        Policy {
-            probdd: group != Group::Canonicalizations,
-            probdd_max_size: (group == Group::FastRemovals).then_some(PROBDD_STATEMENTS_MAX_TOKENS),
-            // Value substitution too: a site's enclosing expression (larger) is tried first.
-            levels: matches!(group, Group::FastRemovals | Group::ValueSubstitution),
-            // Expression-level edits rarely start to work later (statement removals do, once
-            // the uses of what they remove are gone), so re-running them every round mostly
-            // spends runs.
-            skip_failed: matches!(
-                group,
-                Group::Simplifications
-                    | Group::IntegerReduction
-                    | Group::SlowRemovals
-                    | Group::ValueSubstitution
-            ),
-            // A name replaced by a literal has as many tokens and often more bytes; its gain
-            // comes when statement removal deletes the definition it no longer needs.
-            may_grow: matches!(group, Group::Canonicalizations | Group::ValueSubstitution),
-            // Statement and expression edits must save tokens (literals may shrink in bytes
-            // only): see `--help` on readability.
-            shrink_size: matches!(
-                group,
-                Group::FastRemovals | Group::Simplifications | Group::SlowRemovals
-            ),
-        }
+        values.into_iter().chain(Group::ALL).map(spec).collect()
     }
 
     fn size(&self, text: &str) -> usize {
@@ -152,6 +146,11 @@ impl Language for Python {
                 text,
                 &recorder.values(text),
             ));
+        }
+        if let Some(function) = &self.keep_function {
+            if let Some(at) = minrepro_pysyntax::definition_offset(text, function) {
+                prepared.retain_sites(|site| !inlines_away(text, at, site));
+            }
         }
         PyPrepared(prepared)
     }
@@ -172,25 +171,70 @@ impl Language for Python {
         check_valid_for(text, self.minor).is_ok()
     }
 
-    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
+    fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
         let uncommented = minrepro_pysyntax::without_comment_lines(text);
         let tidied = without_blank_lines(uncommented.as_deref().unwrap_or(text));
-        Some(("remove-blank-and-comment-lines", tidied))
-    }
-
-    fn extra_stats(&self) -> Vec<(&'static str, serde_json::Value)> {
-        let Some(recorder) = &self.values else {
-            return Vec::new();
-        };
-        let cost = recorder.cost();
-        vec![
-            ("value_recording_runs", cost.runs.into()),
-            ("value_recording_seconds", cost.seconds.into()),
-            ("value_recording_failed", cost.failed.into()),
-        ]
+        vec![("remove-blank-and-comment-lines", tidied)]
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
         file_bytes(self.encoding.as_ref(), text).map_err(|e| EncodeError(e.to_string()))
     }
+}
+
+/// How a group is searched: ProbDD (canonicalizations with ddmin), statement removals and value
+/// substitutions level by level.
+fn spec(group: Group) -> GroupSpec<Group> {
+    let search = if group == Group::Canonicalizations {
+        SearchSpec::Ddmin
+    } else {
+        SearchSpec::ProbDd(ProbDdSpec {
+            max_size: (group == Group::FastRemovals).then_some(PROBDD_STATEMENTS_MAX_TOKENS),
+            ..ProbDdSpec::default()
+        })
+    };
+    let growth = match group {
+        // A name replaced by a literal has as many tokens and often more bytes; its gain comes
+        // when statement removal deletes the definition it no longer needs.
+        Group::Canonicalizations | Group::ValueSubstitution => Growth::Budgeted,
+        // Statement and expression edits must save tokens (literals may shrink in bytes only):
+        // see `--help` on readability.
+        Group::FastRemovals | Group::Simplifications | Group::SlowRemovals => Growth::NeverInSize,
+        _ => Growth::Never,
+    };
+    let spec = GroupSpec::new(group, group.name(), search)
+        // Expression-level edits rarely start to work later (statement removals do, once the
+        // uses of what they remove are gone), so re-running them every round mostly spends runs.
+        .skip_failed(matches!(
+            group,
+            Group::Simplifications
+                | Group::IntegerReduction
+                | Group::SlowRemovals
+                | Group::ValueSubstitution
+        ))
+        .growth(growth)
+        // The result must be a fixpoint: the sites skipped after failing on an earlier text,
+        // and the candidates the name filter refuses by its guess, are tried once more, each
+        // alone, when a round changed nothing.
+        .confirm(true);
+    // Value substitution too: a site's enclosing expression (larger) is tried first.
+    if matches!(group, Group::FastRemovals | Group::ValueSubstitution) {
+        spec.levels(LevelPolicy::default())
+    } else {
+        spec
+    }
+}
+
+/// The value recorder's counters for `--stats-json` (the cost of runs that are not predicate
+/// runs); none without value substitution.
+pub fn value_stats(recorder: Option<&ValueRecorder>) -> Vec<(String, serde_json::Value)> {
+    let Some(recorder) = recorder else {
+        return Vec::new();
+    };
+    let cost = recorder.cost();
+    vec![
+        ("value_recording_runs".into(), cost.runs.into()),
+        ("value_recording_seconds".into(), cost.seconds.into()),
+        ("value_recording_failed".into(), cost.failed.into()),
+    ]
 }

@@ -4,33 +4,39 @@
 //! Modules: [`args`] (command line), [`source`] (input validation), [`interpreter`] (finding the
 //! real interpreter), [`guard`] (the exception-type fidelity guard), [`language`] (Python as a
 //! language of the `minrepro-text` layer, which searches its rewrite groups and materializes,
-//! judges and saves candidates). [`run`] ties them to the engine. The instrumented runs of
+//! judges and saves candidates). [`run`] ties them to the engine; [`deep`] says when a source
+//! nested beyond CPython's parser goes to `minrepro file`'s passes instead. The instrumented runs of
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
+mod checks;
+pub mod deep;
 pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
+mod limits;
 pub mod source;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{open_cache, RunError};
-use minrepro_engine::{Progress, TempRoot};
-use minrepro_predicate::{Acceptance, Executor, OutputCheck, Predicate, PredicateConfig, Status};
-use minrepro_pyrunner::RunnerPool;
+use minrepro_driver::{open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg};
+use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
+use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
+use minrepro_pyrunner::{Preload, RunnerPool};
 use minrepro_pyvalues::{Program, ValueRecorder};
-use minrepro_text::{
-    apply_timeout_factor, check_output, check_stats_file, judge_original, reduce_text,
-    refuse_existing_output, shell_quoted, timeouts_note, working_dir, TextJob,
-};
+use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
-pub use args::{Backend, PythonArgs};
-pub use minrepro_text::Strategy;
-pub use minrepro_text::TimeoutFactor;
+pub use args::{Backend, Fidelity, PythonArgs};
+pub use deep::beyond_cpython;
+pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
+
+use crate::checks::{
+    check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
+};
+use crate::limits::{apply_timeout_factor, timeouts_note, Timeouts};
 
 use crate::language::Python;
 use crate::source::Source;
@@ -41,6 +47,7 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
+    minrepro_driver::check_input_exists(&args.source, "the source")?;
     let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
@@ -51,17 +58,21 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     check_output(&args.output, &source.path)?;
     refuse_existing_output("minrepro python", &args.output, args.force)?;
-    let stats_file = args.stats_json.as_deref();
+    let stats_file = args.common.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
+    minrepro_driver::check_report_path(
+        args.common.report.as_deref(),
+        &[&source.path, &args.output],
+    )?;
     let python = interpreter.path.clone();
-    let runner = start_runner(args, &source, &python, &launch)?;
+    let runner = start_runner(args, &source, &python, &launch, &progress)?.map(Arc::new);
     let executor: &dyn Executor = match &runner {
-        Some(pool) => pool,
+        Some(pool) => &**pool,
         None => launch.executor(),
     };
 
     // First judge the original without the guard, to learn which exception it ends in.
-    let backend_tag = backend_tag(args, runner.as_ref());
+    let backend_tag = backend_tag(args, runner.as_deref());
     // The predicate with the exception guard `guard` (none: any ending).
     let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
         let config = predicate_config(
@@ -85,6 +96,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         minor: interpreter.minor,
         encoding: source.encoding.clone(),
         values: None,
+        keep_function: None,
     };
     let mut job = TextJob {
         front_end: "minrepro python",
@@ -98,50 +110,34 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         file_name: source.file_name.clone(),
         placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
         output: &args.output,
-        stats_json: stats_file,
-        strategy: args.strategy,
+        strategy: match args.strategy {
+            StrategyArg::ProbDd => Strategy::ProbDd,
+            StrategyArg::Ddmin => Strategy::Ddmin,
+        },
         jobs: args.common.jobs as usize,
         exact: !args.common.fold,
+        rejudge: Rejudge::Never,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
     let first = judge_original(&language, &job, from_cache)?;
     if first.status != Status::Interesting {
-        let expected = minrepro_text::Expectation {
-            err_msg: args.err_msg.as_deref(),
-            exit_code: args.predicate.interesting_exit_code.or(
-                if has_predicate && args.err_msg.is_none() {
-                    Some(0)
-                } else {
-                    None
-                },
-            ),
-            custom_predicate: has_predicate,
-            timeout_secs: args.predicate.timeout,
-        };
-        return Err(RunError::NotReproduced {
-            status: first.status,
-            explanation: minrepro_text::why_not_reproduced(&first, &expected),
-        });
-    }
-    let guard = if args.any_exception {
-        None
-    } else {
-        let found = guard::exception_type(&first.last_run.stderr.tail);
-        progress.message(&match &found {
-            Some(kind) => format!(
-                "the original ends in an uncaught {kind}; candidates must too (--any-exception turns this off)"
-            ),
-            None => "the original ends without an uncaught Python exception; candidates must too (--any-exception turns this off)".to_owned(),
-        });
-        if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
-            if let Some(note) = guard::needle_outside_traceback(&first.last_run, needle, kind) {
-                progress.message(&note);
-            }
+        let expected = minrepro_driver::Expectation::of(
+            &args.predicate,
+            args.err_msg.as_deref(),
+            has_predicate,
+        );
+        let mut error = expected.not_reproduced(&first);
+        if let (RunError::NotReproduced { explanation, .. }, Some(hint)) = (
+            &mut error,
+            relative_path_hint(&first.last_run, working_dir.as_deref()),
+        ) {
+            explanation.push_str(&hint);
         }
-        Some(guard::same_exception_check(found.as_deref()))
-    };
+        return Err(error);
+    }
+    let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
     let predicate = apply_timeout_factor(
@@ -154,9 +150,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // The guard was read off the original's own run, so that run is the guarded verdict too:
     // passing it on spares the engine a second run of the original. With several runs per
     // candidate only the last run's output is kept, so the engine re-checks instead.
+    // (At `origin`, the guard was built from this run's own frame, so it holds.)
     let guard_holds = guard
         .as_ref()
-        .is_none_or(|check| (check.check)(&first.last_run));
+        .is_none_or(|check| keep_function.is_some() || (check.check)(&first.last_run, temp.path()));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
     language.values = value_recorder(
         args,
@@ -166,18 +163,169 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         working_dir.as_deref(),
         &temp,
         original_seconds,
-        &progress,
+        (runner.as_ref(), &progress),
     );
+    language.keep_function = keep_function;
     job.predicate = &predicate;
-    let reduced = reduce_text(language, job)?;
+    job.rejudge = args.rejudge_timeouts.into();
+    let recorder = language.values.clone();
+    let run = reduce_text(language, job);
+    let stats = &run.stats;
+    let timeouts = Timeouts {
+        candidates: stats.timeouts,
+        run_limit: run.run_limit,
+        rejudged: run.rejudged,
+    };
+    let mut fields = timeouts.stats_fields();
+    fields.extend(language::value_stats(recorder.as_deref()));
+    let extra = StatsExtra {
+        runs: 0, // the original's first run was counted when it ran (or answered from the cache)
+        run_limit: Some(run.run_limit),
+        fields,
+    };
+    let report = args.common.report.as_deref().map(|path| ReportRequest {
+        path,
+        front_end: "minrepro python",
+        original: vec![Document {
+            name: source.file_name.clone(),
+            text: source.text.clone(),
+        }],
+        result: run
+            .reduced
+            .iter()
+            .map(|text| Document {
+                name: source.file_name.clone(),
+                text: text.clone(),
+            })
+            .collect(),
+    });
+    minrepro_driver::conclude(
+        &progress,
+        run.size_unit,
+        (run.result, stats),
+        stats_file,
+        extra,
+        report,
+    )?;
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
-        reduced.size_after,
-        reduced.size_before,
-        timeouts_note(reduced.timeouts, reduced.run_limit),
+        stats.size_after,
+        stats.size_before,
+        timeouts_note(&timeouts),
         how_to_run(args)
     ))
+}
+
+/// A hint when the original failed to open a relative path (`FileNotFoundError: [Errno 2] No
+/// such file or directory: 'data.json'`): relative paths resolve in the candidates' working
+/// directory, which may not be the one the program expects.
+fn relative_path_hint(
+    run: &minrepro_predicate::RunRecord,
+    working_dir: Option<&Path>,
+) -> Option<String> {
+    const MARK: &str = "FileNotFoundError: [Errno 2] No such file or directory: '";
+    let tail = &run.stderr.tail;
+    let start = tail.rfind(MARK)? + MARK.len();
+    let name = &tail[start..start + tail[start..].find('\'')?];
+    if name.starts_with('/') {
+        return None;
+    }
+    let runs_in = match working_dir {
+        Some(dir) => format!("in {}", dir.display()),
+        None => "in an empty directory of its own (--isolated-cwd)".to_owned(),
+    };
+    Some(format!(
+        "\nhint: the program opens the relative path {name:?}, and candidates run {runs_in}: \
+         start minrepro in the directory the program expects, or pass --cwd DIR"
+    ))
+}
+
+/// The original's verdict under `job.predicate`, run alone (answered from the cache only when
+/// `from_cache`).
+fn judge_original<L: Language>(
+    language: &L,
+    job: &TextJob<'_>,
+    from_cache: bool,
+) -> Result<Outcome, RunError> {
+    let mut probe = TextOracle::new(language, job.predicate, job.temp, job.file_name.clone())
+        .with_executor(job.executor);
+    for (name, value) in &job.placeholders {
+        probe = probe.with_placeholder(name, value);
+    }
+    job.progress.message("running the original");
+    let options = EngineOptions {
+        jobs: 1,
+        config_digest: job.predicate.config_digest().to_owned(),
+        size_unit: L::SIZE_UNIT,
+        exact: true,
+    };
+    let engine = Engine::new(&probe, job.cache, options, job.progress);
+    Ok(engine.judge(&job.original.to_owned(), from_cache)?)
+}
+
+/// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
+/// one-line explanation; and, when the failure must stay in a function of the program itself,
+/// that function's qualified name (so the language does not offer to inline it away).
+fn fidelity_guard(
+    args: &PythonArgs,
+    first: &minrepro_predicate::RunRecord,
+    source: &Source,
+    progress: &Progress,
+) -> (Option<OutputCheck>, Option<String>) {
+    let level = args.fidelity_level();
+    if level == Fidelity::Message {
+        return (None, None);
+    }
+    let found = guard::exception_type(&first.stderr.tail);
+    let own_file = format!("{{workspace}}/{}", source.file_name);
+    let read = |file: &str| {
+        if file == own_file {
+            Some(source.text.clone())
+        } else {
+            std::fs::read_to_string(file).ok()
+        }
+    };
+    let origin = match (&found, level) {
+        (Some(_), Fidelity::Origin) => guard::Origin::of(&first.stderr.tail, &read),
+        _ => None,
+    };
+    progress.message(&match (&found, &origin) {
+        (Some(kind), Some(origin)) => format!(
+            "the original fails {} with an uncaught {kind}; candidates must fail there too (--fidelity type keeps only the exception type)",
+            where_shown(origin, &source.file_name),
+        ),
+        (Some(kind), None) => format!(
+            "the original ends in an uncaught {kind}; candidates must too (--fidelity message turns this off)"
+        ),
+        (None, _) => "the original ends without an uncaught Python exception; candidates must too (--fidelity message turns this off)".to_owned(),
+    });
+    if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
+        if let Some(note) = guard::needle_outside_traceback(first, needle, kind) {
+            progress.message(&note);
+        }
+    }
+    match (found, origin) {
+        (Some(kind), Some(origin)) => {
+            let keep = (origin.in_program() && origin.function != "<module>")
+                .then(|| origin.function.clone());
+            (Some(guard::same_origin_check(&kind, origin)), keep)
+        }
+        (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
+    }
+}
+
+/// Where a failure happens, as the user knows it: `in F (the program NAME)`, `at the top level
+/// of the program NAME`, `in F (/path/of/the/library.py)`.
+fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
+    let file = match origin.in_program() {
+        true => format!("the program {file_name}"),
+        false => origin.file.clone(),
+    };
+    match origin.function.as_str() {
+        "<module>" => format!("at the top level of {file}"),
+        function => format!("in {function} ({file})"),
+    }
 }
 
 /// The instrumented runs of runtime-value substitution, unless turned off
@@ -185,7 +333,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
 /// the predicate runs the program), under a remote launcher (the program may need the nodes), or
 /// for a source in another encoding than UTF-8. A run may take as long as a predicate run
 /// (`--timeout`), or 50 times the original's run time when that is longer (the recording slows
-/// the program), at most ten times `--timeout`. Never less than `--timeout`: a shorter limit
+/// the program), at most ten times `--timeout`. Under the runner backend the runs fork from its
+/// warm helpers, as candidates do. Never less than `--timeout`: a shorter limit
 /// that a loaded machine overruns would make the values, and so the result, depend on the load.
 #[allow(clippy::too_many_arguments)]
 fn value_recorder(
@@ -196,7 +345,7 @@ fn value_recorder(
     working_dir: Option<&Path>,
     temp: &TempRoot,
     original_seconds: f64,
-    progress: &Progress,
+    (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
 ) -> Option<Arc<ValueRecorder>> {
     if args.no_value_substitution {
         return None;
@@ -227,12 +376,18 @@ fn value_recorder(
     // The last value (the evaluation closest before the failure), not only values every
     // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
     let last_values = true;
-    Some(Arc::new(ValueRecorder::new(
+    let recorder = ValueRecorder::new(
         program,
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
         last_values,
-    )))
+    );
+    // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
+    // interpreter would import the preloaded modules again for every recorded text.
+    Some(Arc::new(match runner {
+        Some(pool) => recorder.with_executor(Arc::clone(pool) as _),
+        None => recorder,
+    }))
 }
 
 /// The command that runs the result as the candidates were run (without `--predicate`: the
@@ -260,6 +415,7 @@ fn start_runner(
     source: &Source,
     python: &Path,
     launch: &minrepro_predicate::Launch,
+    progress: &Progress,
 ) -> Result<Option<RunnerPool>, RunError> {
     let why_not = if args.backend != Backend::Runner {
         Some("--preload needs --backend runner")
@@ -279,10 +435,34 @@ fn start_runner(
         }
         return Err(RunError::Usage(why.into()));
     }
+    let automatic = if args.no_auto_preload {
+        Vec::new()
+    } else {
+        minrepro_pysyntax::top_level_imports(&source.text)
+    };
+    let preload = Preload {
+        required: args.preload.clone(),
+        automatic,
+        program_dir: Some(source.dir.clone()),
+    };
     // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
     // at interpreter start only.
-    match RunnerPool::start(python, &args.preload, &candidate_env(args, source)) {
-        Ok(pool) => Ok(Some(pool)),
+    match RunnerPool::start_with(python, &preload, &candidate_env(args, source)) {
+        Ok(pool) => {
+            let ready = pool.ready();
+            for (module, why) in &ready.skipped {
+                progress.message(&format!(
+                    "not preloading {module}: {why}; candidates import it themselves"
+                ));
+            }
+            if !ready.preloaded.is_empty() {
+                progress.message(&format!(
+                    "the runner's helpers import {} once for all candidates (--no-auto-preload turns this off)",
+                    ready.preloaded.join(", ")
+                ));
+            }
+            Ok(Some(pool))
+        }
         Err(error) => {
             eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
             Ok(None)
@@ -294,7 +474,11 @@ fn start_runner(
 /// start means fresh interpreters, whose verdicts must not be filed under the runner's.
 fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
     match runner {
-        Some(_) => format!("backend=runner preload={}", args.preload.join(",")),
+        Some(pool) => format!(
+            "backend=runner preload={} auto-preload={}",
+            args.preload.join(","),
+            pool.ready().preloaded.join(",")
+        ),
         None => "backend=subproc".to_owned(),
     }
 }
@@ -309,25 +493,16 @@ fn predicate_config(
     backend_tag: &str,
     working_dir: Option<&Path>,
 ) -> Result<PredicateConfig, RunError> {
-    let acceptance = Acceptance {
-        substring: args.err_msg.clone(),
-        output_check: guard,
-        ..Acceptance::default()
-    };
-    let python_text = python.to_string_lossy().into_owned();
-    let (executable, default_exit_code) = match &args.predicate.predicate {
-        Some(exe) => (
-            exe.clone(),
-            args.err_msg.is_none().then_some(0), // a bare predicate: exit 0 means interesting
-        ),
-        None => (python_text.clone(), None),
+    let executable = match &args.predicate.predicate {
+        Some(exe) => exe.clone(),
+        None => python.to_string_lossy().into_owned(),
     };
     let env = candidate_env(args, source);
-    let mut config = args.predicate.config(
+    let mut config = args.predicate.config_matching(
         executable,
         PLACEHOLDERS.to_vec(),
-        acceptance,
-        default_exit_code,
+        args.err_msg.as_deref(),
+        guard,
         env,
     );
     if let Some(dir) = working_dir {

@@ -5,7 +5,9 @@
 //! The run is not a candidate and not a predicate run: the recorder script (`recorder.py`,
 //! shipped inside the crate) runs the instrumented text as `__main__` with the interpreter,
 //! arguments, environment and working directory of the candidates ([`Program`]), under its own
-//! time limit, and writes what it saw as JSON. A site is offered only when no evaluation of it
+//! time limit, and writes what it saw as JSON. It runs the way the candidates do: with their
+//! executor when one is given ([`ValueRecorder::with_executor`]: the runner backend forks it
+//! from a warm helper, its preloaded modules already imported), else as a fresh interpreter. A site is offered only when no evaluation of it
 //! entered third-party code or touched a value such code produced (so "wrong result" bugs of a
 //! library keep their call) and none raised; it is offered with the literal of its last
 //! evaluation, the one closest before the failure (a site evaluated in a loop, such as a message
@@ -23,7 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use minrepro_predicate::interrupt::CancelFlag;
-use minrepro_predicate::process::{run_child, RunEnd, RunRequest};
+use minrepro_predicate::process::{RunEnd, RunRequest};
+use minrepro_predicate::{DirectExecutor, Executor};
 
 /// The recorder script run by the interpreter.
 const RECORDER: &str = include_str!("recorder.py");
@@ -59,6 +62,18 @@ pub struct ValueRecorder {
     pub last_values: bool,
     cache: Mutex<HashMap<String, Arc<Values>>>,
     cost: Mutex<RecordingCost>,
+    /// Runs the instrumented program: the candidates' executor (e.g. the runner backend's warm
+    /// helpers, which fork it like a candidate), else a fresh interpreter.
+    executor: Option<RunWith>,
+}
+
+/// The executor of the instrumented runs.
+struct RunWith(Arc<dyn Executor + Send>);
+
+impl std::fmt::Debug for RunWith {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the candidates' executor")
+    }
 }
 
 /// What the instrumented runs cost (reported in `--stats-json`).
@@ -82,7 +97,15 @@ impl ValueRecorder {
             last_values,
             cache: Mutex::new(HashMap::new()),
             cost: Mutex::new(RecordingCost::default()),
+            executor: None,
         }
+    }
+
+    /// Runs the instrumented program with `executor` (the candidates' own, e.g. the runner
+    /// backend, so that it starts as warm as they do) instead of a fresh interpreter.
+    pub fn with_executor(mut self, executor: Arc<dyn Executor + Send>) -> Self {
+        self.executor = Some(RunWith(executor));
+        self
     }
 
     /// What the runs so far cost.
@@ -141,7 +164,11 @@ impl ValueRecorder {
             .map(|(k, v)| (OsString::from(k), OsString::from(v)))
             .collect();
         let cancel = CancelFlag::new();
-        let run = run_child(&RunRequest {
+        let executor: &dyn Executor = match &self.executor {
+            Some(RunWith(executor)) => &**executor,
+            None => &DirectExecutor,
+        };
+        let run = executor.run(&RunRequest {
             program: &self.program.python,
             args: &args,
             cwd: self.program.cwd.as_deref().unwrap_or(dir.path()),

@@ -21,10 +21,12 @@
 use minrepro_engine::Proposal;
 use serde_json::json;
 
-use crate::language::{size_key, Edited, Language, Prepared, SiteInfo};
+use crate::language::{Edited, Language, Prepared};
+use crate::site::{size_key, SiteInfo};
+use crate::spec::{GroupSpec, Growth, PROBDD_PRIOR};
 use crate::state::SharedState;
 
-/// The default identity of a site across texts (see [`Language::site_identities`]): its kind,
+/// The default identity of a site across texts (see [`GroupSpec::identities`]): its kind,
 /// replacement, replaced text and the whole line(s) it sits on.
 pub fn line_identity(text: &str, site: &SiteInfo<'_>) -> [u8; 32] {
     let start = text[..site.range.start.min(text.len())]
@@ -42,17 +44,20 @@ pub fn line_identity(text: &str, site: &SiteInfo<'_>) -> [u8; 32] {
     *minrepro_predicate::digest_fields(&fields).as_bytes()
 }
 
-/// The identities of every site of `prepared` (of `group`), in site order.
-pub(crate) fn identities<L: Language>(
-    language: &L,
-    group: L::Group,
-    prepared: &L::Prepared,
-) -> Vec<[u8; 32]> {
-    let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(L::Prepared::info).collect();
-    let mut ids = language.site_identities(prepared.source(), group, &infos);
+/// Sites a proposal applies, and the identity of its site when it applies only one.
+pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
+
+/// The identities of every site of `prepared` (of the group of `spec`), in site order.
+pub(crate) fn identities<P: Prepared, G>(spec: &GroupSpec<G>, prepared: &P) -> Vec<[u8; 32]> {
+    let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(P::info).collect();
+    let text = prepared.source();
+    let mut ids = match &spec.identities {
+        Some(keys) => keys(text, &infos),
+        None => infos.iter().map(|site| line_identity(text, site)).collect(),
+    };
     // A site the language defers (a higher prior) is another site once it is no longer
     // deferred (e.g. the last use of the name its deletion would leave undeclared went).
-    let prior = crate::searches::PROBDD_PRIOR;
+    let prior = PROBDD_PRIOR;
     for (id, p) in ids.iter_mut().zip(prepared.priors(prior)) {
         if p > prior {
             let mut hasher = blake3::Hasher::new();
@@ -83,6 +88,29 @@ pub(crate) fn candidate_on<L: Language>(
     current: &L::Prepared,
     chosen: &[usize],
 ) -> Option<Proposal<String>> {
+    build(group, state, (base, current), chosen, true)
+}
+
+/// The candidate applying `chosen` sites of `current` under the size and growth rules only,
+/// without [`Prepared::admissible`]'s guess (for the fixpoint check).
+pub(crate) fn unguessed_candidate<L: Language>(
+    group: L::Group,
+    state: &SharedState<L>,
+    current: &L::Prepared,
+    chosen: &[usize],
+) -> Option<Proposal<String>> {
+    build(group, state, (current, current), chosen, false)
+}
+
+/// The candidate applying `chosen` sites of `base`, judged against `current`, if it keeps the
+/// size and growth rules and, when `guessed`, is [admissible](Prepared::admissible).
+fn build<L: Language>(
+    group: L::Group,
+    state: &SharedState<L>,
+    (base, current): (&L::Prepared, &L::Prepared),
+    chosen: &[usize],
+    guessed: bool,
+) -> Option<Proposal<String>> {
     let on_base = std::ptr::eq(base, current) || base.source() == current.source();
     let (judged, current) = (current, current.source());
     let all = base.sites();
@@ -94,22 +122,22 @@ pub(crate) fn candidate_on<L: Language>(
     }
     let size = base.check(&edited)?;
     let text = edited.text();
-    let policy = state.language.policy(group);
-    let admissible = if policy.may_grow {
-        selected.len() <= state.growth_budget(group).unwrap_or(usize::MAX)
-            && size <= state.original_size
-            && !state.was_current(text)
-    } else if policy.shrink_size {
-        size < judged.size()
-    } else {
-        size_key(size, text) < size_key(judged.size(), current)
+    let spec = state.spec(group);
+    let admissible = match spec.growth {
+        Growth::Budgeted => {
+            selected.len() <= state.growth_budget(group).unwrap_or(usize::MAX)
+                && size <= state.original_size
+                && !state.was_current(text)
+        }
+        Growth::NeverInSize => size < judged.size(),
+        Growth::Never => size_key(size, text) < size_key(judged.size(), current),
     };
-    if !admissible || !base.admissible(&edited, (!on_base).then_some(judged)) {
+    if !admissible || (guessed && !base.admissible(&edited, (!on_base).then_some(judged))) {
         return None;
     }
     let text = edited.into_text();
     state.sizes.record(&text, size);
-    let name = state.language.group_name(group);
+    let name = spec.name;
     // ProbDD hands over every site applied so far: list them only when few, so the in-memory
     // log stays linear in the number of candidates.
     let change = if selected.len() <= 16 {

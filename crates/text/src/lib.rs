@@ -1,17 +1,19 @@
 //! minrepro's text layer: reducing one text file by the rewrite sites a language lists, between
 //! the engine (passes, searches, scheduling, cache) and the languages (`minrepro python`, …).
 //!
-//! A language implements [`Language`]: its groups of rewrites (one engine pass each, in round
-//! order), each group's search [`Policy`] (ProbDD or ddmin, level by level or flat, whether sites
-//! that failed alone are skipped later, whether candidates may grow), its size measure, and a
+//! A language implements [`Language`]: its groups of rewrites as data (one [`GroupSpec`] and
+//! one engine pass each, in round order: ProbDD, ddmin or a sweep, level by level or flat,
+//! whether sites that failed alone are skipped later, whether candidates may grow), its size
+//! measure, and a
 //! [`Prepared`] text: the sites of one group with `apply` (a candidate), `check` (valid? then its
 //! size) and `admissible` (e.g. no definition still used goes). This crate owns the rest:
 //! `passes` (one engine pass per group, searching the group's sites with ProbDD or ddmin, flat
 //! or level by level (`levels`); admissible candidates in `candidate`, the passes' shared
-//! `state`, plus a last `tidy` pass), the candidate [`TextOracle`] and its
-//! reused [`Workspaces`], the background output [`Saver`], run limits (`limits`), and `run`: the
-//! original's first judgement and the whole reduction ([`reduce_text`]), so that a front end is
-//! its language, its predicate and its command line. The modules are private; what a front end
+//! `state`, plus a last `tidy` pass and the fixpoint check `confirm`), the candidate [`TextOracle`] and its
+//! reused [`Workspaces`], the background output [`Saver`], and `run`: the whole reduction
+//! ([`reduce_text`]), so that a front end is its language, its predicate and its command line.
+//! The crate knows no command line: its errors are the engine's ([`minrepro_engine::EngineError`]),
+//! which `minrepro-driver` turns into exit statuses. The modules are private; what a front end
 //! uses is re-exported here.
 //!
 //! # Two front ends, sketched
@@ -42,11 +44,13 @@
 //! impl Language for Plain {
 //!     type Group = Group;
 //!     type Prepared = PlainText;
-//!     fn groups(&self) -> Vec<Group> { vec![Group::Blocks, Group::Lines, Group::Tokens] }
-//!     fn group_name(&self, g: Group) -> &'static str { /* "blocks", "lines", "tokens" */ }
-//!     fn policy(&self, g: Group) -> Policy {
-//!         // Blocks nest: outer blocks first (HDD); lines and tokens with ProbDD.
-//!         Policy { levels: g == Group::Blocks, probdd: true, ..Policy::default() }
+//!     fn groups(&self) -> Vec<GroupSpec<Group>> {
+//!         // Blocks nest: outer blocks first (HDD); everything with ProbDD.
+//!         vec![
+//!             GroupSpec::probdd(Group::Blocks, "blocks").levels(LevelPolicy::default()),
+//!             GroupSpec::probdd(Group::Lines, "lines"),
+//!             GroupSpec::probdd(Group::Tokens, "tokens").skip_failed(true),
+//!         ]
 //!     }
 //!     fn size(&self, text: &str) -> usize { tokens(text) }
 //!     fn prepare(&self, text: &str, g: Group) -> PlainText {
@@ -75,19 +79,23 @@
 //! re-checks, the name filter as `admissible`).
 
 mod candidate;
-mod explain;
+mod confirm;
+mod depth;
 mod language;
 mod levels;
-mod limits;
 mod linear;
+mod lock;
 mod oracle;
 mod passes;
 mod plain;
+mod rejudge;
 mod run;
 mod saver;
 mod searches;
 mod single_byte;
+mod site;
 mod sizes;
+mod spec;
 mod state;
 #[cfg(test)]
 mod testlang;
@@ -95,25 +103,23 @@ mod tidy;
 mod workspace;
 
 pub use candidate::{candidate, line_identity};
-pub use explain::{why_not_reproduced, Expectation};
-pub use language::{
-    size_key, splice, without_blank_lines, Edited, EncodeError, Language, LevelPolicy, Policy,
-    Prepared, Site, SiteInfo, Strategy,
-};
-pub use limits::{
-    apply_timeout_factor, parse_timeout_factor, timeouts_note, TimeoutFactor, TimeoutFactorError,
-};
+pub use confirm::ConfirmPass;
+pub use depth::{depth_chains, depth_sites, DEPTH_CLOSE, DEPTH_OPEN, MIN_LEVELS};
+pub use language::{Edited, EncodeError, Language, Prepared, Strategy};
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};
 pub use plain::{Measure, SitesText};
-pub use run::{
-    check_output, check_stats_file, judge_original, reduce_text, refuse_existing_output,
-    shell_quoted, working_dir, TextJob, TextReduced,
-};
+pub use rejudge::{slowdown, Rejudge, Rejudged};
+pub use run::{reduce_text, TextJob, TextRun};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};
+pub use site::{size_key, splice, without_blank_lines, Site, SiteInfo};
 pub use sizes::Sizes;
+pub use spec::{
+    GroupSpec, Growth, LevelPolicy, ProbDdSpec, SearchSpec, SiteKeys, TextKey, PROBDD_MAX_PRIOR,
+    PROBDD_PRIOR,
+};
 pub use state::SharedState;
 pub use tidy::TidyPass;
 pub use workspace::{Workspace, Workspaces};

@@ -1,4 +1,4 @@
-//! A linear sweep over a group's sites (see [`Language::sweeps`]): each site tried alone, in
+//! A linear sweep over a group's sites (see [`SearchSpec::Sweep`](crate::SearchSpec)): each site tried alone, in
 //! list order; after an acceptance the sweep goes on at the same position of the new text's
 //! list, after a failure at the next one (C-Vise's `rm-toks-N` schedule).
 //!
@@ -17,11 +17,12 @@ use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Proposal, Search, Width};
 
+use crate::candidate::BatchSites;
 use crate::candidate::{candidate, identities};
 use crate::language::{Language, Prepared};
-use crate::passes::BatchSites;
+use crate::lock::lock;
 use crate::searches::SiteSearches;
-use crate::state::{lock, SharedState};
+use crate::state::SharedState;
 
 /// A linear sweep over the sites of one group (see the module documentation).
 pub(crate) struct LinearSearch<L: Language> {
@@ -82,7 +83,7 @@ impl<L: Language> LinearSearch<L> {
         self.state.follow(&prepared);
         // (Identities also serve the sites rejected in a folded window, under -j above 1.)
         let ids = if self.tracks_singles || self.width.window > 1 {
-            identities(self.state.language(), self.group, &prepared)
+            identities(self.state.spec(self.group), &*prepared)
         } else {
             Vec::new()
         };

@@ -16,10 +16,13 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::language::Language;
+use crate::rejudge::{Rejudge, RejudgeCounts, Rejudged};
 use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
 use minrepro_engine::{Oracle, TempRoot};
-use minrepro_predicate::{CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate};
+use minrepro_predicate::{
+    CancelFlag, DirectExecutor, EvalError, Executor, Outcome, Predicate, Status,
+};
 
 /// Judges candidate texts of language `L`.
 pub struct TextOracle<'a, L> {
@@ -34,6 +37,10 @@ pub struct TextOracle<'a, L> {
     timing_log: Option<PathBuf>,
     /// Sizes already measured (e.g. by the candidates' validity checks).
     sizes: Option<&'a Sizes>,
+    /// When a candidate that timed out is judged once more, at a longer limit.
+    rejudge: Rejudge,
+    /// What re-judging did so far.
+    rejudged: RejudgeCounts,
 }
 
 impl<'a, L: Language> TextOracle<'a, L> {
@@ -53,7 +60,21 @@ impl<'a, L: Language> TextOracle<'a, L> {
             placeholders: Vec::new(),
             timing_log: std::env::var_os("MINREPRO_TIMING_LOG").map(PathBuf::from),
             sizes: None,
+            rejudge: Rejudge::Never,
+            rejudged: RejudgeCounts::default(),
         }
+    }
+
+    /// Runs a candidate that timed out once more when `when` says so (at a longer limit, at
+    /// most the predicate's full timeout), and takes that verdict.
+    pub fn with_rejudge(mut self, when: Rejudge) -> Self {
+        self.rejudge = when;
+        self
+    }
+
+    /// What re-judging did so far.
+    pub fn rejudged(&self) -> Rejudged {
+        self.rejudged.get()
     }
 
     /// Answers [`Oracle::size`] from `sizes` when it knows the text.
@@ -92,7 +113,37 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
         known.unwrap_or_else(|| self.language.size(case)) as u64
     }
 
+    /// Sizes tie by bytes (see `candidate`).
+    fn bytes(&self, case: &String) -> Option<u64> {
+        Some(case.len() as u64)
+    }
+
     fn evaluate(&self, case: &String, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
+        let predicate = self.predicate;
+        let outcome = self.run(predicate.run_limit(), case, cancel)?;
+        if outcome.status != Status::Timeout {
+            return Ok(outcome);
+        }
+        let limit = self
+            .rejudge
+            .limit(predicate.run_limit(), predicate.full_timeout());
+        let Some(limit) = limit else {
+            return Ok(outcome);
+        };
+        let again = self.run(limit, case, cancel)?;
+        self.rejudged.count(limit, again.status);
+        Ok(again)
+    }
+}
+
+impl<L: Language> TextOracle<'_, L> {
+    /// One judgement of `case`, each run cut at `limit`.
+    fn run(
+        &self,
+        limit: std::time::Duration,
+        case: &str,
+        cancel: &CancelFlag,
+    ) -> Result<Outcome, EvalError> {
         let bytes = self.language.encode(case).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
         })?;
@@ -116,7 +167,7 @@ impl<L: Language> Oracle<String> for TextOracle<'_, L> {
         let started = SystemTime::now();
         let outcome =
             self.predicate
-                .evaluate_with(self.executor, workspace.path(), &lookup, cancel);
+                .evaluate_within(limit, self.executor, workspace.path(), &lookup, cancel);
         let ended = SystemTime::now();
         self.workspaces.give_back(workspace);
         if let Some(log) = &self.timing_log {
@@ -180,14 +231,11 @@ mod tests {
     use minrepro_predicate::{Acceptance, PredicateConfig, Status};
 
     const LANG: Lines = Lines {
-        policy: crate::language::Policy {
-            probdd: false,
-            probdd_max_size: None,
-            levels: false,
-            skip_failed: false,
-            may_grow: false,
-            shrink_size: false,
-        },
+        probdd: false,
+        levels: false,
+        growth: crate::spec::Growth::Never,
+        skip_failed: false,
+        confirm: false,
     };
 
     fn config(args: Vec<String>, needle: &str) -> PredicateConfig {

@@ -1,16 +1,19 @@
 //! One engine [`Pass`] per group of a [`Language`]: a ddmin or ProbDD search over the group's
-//! sites in the current text (level by level when the group's [`Policy`](crate::Policy) says
-//! so). Which candidates are admissible is `candidate`'s; the state the passes share is
+//! sites in the current text, level by level when the group's [`GroupSpec`](crate::GroupSpec)
+//! says so, or a sweep. Which candidates are admissible is `candidate`'s; the state the passes share is
 //! `state`'s; the last, cosmetic pass is `tidy`'s.
 
 use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence, Width};
 
-use crate::language::{Language, LevelPolicy};
+use crate::candidate::BatchSites;
+use crate::language::Language;
 use crate::linear::LinearSearch;
+use crate::lock::lock;
 use crate::searches::{LevelSearch, SiteSearches};
-use crate::state::{lock, SharedState};
+use crate::spec::{Growth, LevelPolicy, SearchSpec};
+use crate::state::SharedState;
 
 /// The pass of one group.
 pub struct GroupPass<L: Language> {
@@ -22,18 +25,14 @@ pub struct GroupPass<L: Language> {
 /// Every group's pass, in round order.
 pub fn group_passes<L: Language>(state: &Arc<SharedState<L>>) -> Vec<GroupPass<L>> {
     state
-        .language
-        .groups()
-        .into_iter()
-        .map(|group| GroupPass {
-            group,
+        .specs
+        .iter()
+        .map(|spec| GroupPass {
+            group: spec.group,
             state: Arc::clone(state),
         })
         .collect()
 }
-
-/// Sites a proposal applies, and the identity of its site when it applies only one.
-pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
 
 /// A group's search (ddmin, ProbDD, or a sequence of levels) that also records the single sites
 /// ddmin ran alone and saw fail, and charges accepted growing candidates to the budget.
@@ -95,10 +94,10 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
         if batch.is_none() {
             let before = self.sites_before.take().unwrap_or(0);
             if self.proposed && before > 0 {
-                let language = &self.state.language;
-                let after = language.count_sites(current, self.group);
+                let after = self.state.language.count_sites(current, self.group);
                 let share = after.min(before) as f64 / before as f64;
-                lock(&self.state.kept_shares).insert(language.group_name(self.group), share);
+                let name = self.state.spec(self.group).name;
+                lock(&self.state.kept_shares).insert(name, share);
             }
         }
         batch
@@ -127,64 +126,57 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
 
 impl<L: Language> Pass<String> for GroupPass<L> {
     fn name(&self) -> String {
-        self.state.language.group_name(self.group).to_owned()
+        self.state.spec(self.group).name.to_owned()
     }
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
         let group = self.group;
-        let name = self.state.language.group_name(group);
-        let fruitless_key = self
-            .state
-            .language
-            .fruitless_key(current, group)
-            .map(|key| (name, key));
+        let spec = self.state.spec(group);
+        let fruitless_key = spec.fruitless.as_ref().map(|key| (spec.name, key(current)));
         if fruitless_key.is_some_and(|key| lock(&self.state.fruitless).contains(&key)) {
             return Box::new(Exhausted);
         }
-        let policy = self.state.language.policy(group);
-        if policy.may_grow && self.state.growth_budget(group).is_none() {
+        let may_grow = spec.growth == Growth::Budgeted;
+        if may_grow && self.state.growth_budget(group).is_none() {
             // Counted once: later searches must not pay a parse for it.
             let sites = self.state.language.count_sites(current, group);
             self.state.set_growth_budget(group, sites);
         }
         let batch_sites = Arc::new(Mutex::new(Vec::new()));
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
-        let levels = self.state.language.level_policy(group);
-        let inner: Box<dyn Search<String>> = if self.state.language.sweeps(group) {
-            Box::new(LinearSearch::of(&sites))
-        } else if policy.levels && levels != LevelPolicy::default() {
-            Box::new(LevelSearch::new(sites, levels))
-        } else if policy.levels {
-            Box::new(Sequence::new(Box::new(move |level, current: &String| {
+        let inner: Box<dyn Search<String>> = match (spec.search, spec.levels) {
+            (SearchSpec::Bisect, _) => Box::new(crate::depth::search(group, &self.state)),
+            (SearchSpec::Sweep, _) => Box::new(LinearSearch::of(&sites)),
+            (_, Some(levels)) if levels != LevelPolicy::default() => {
+                Box::new(LevelSearch::new(sites, levels))
+            }
+            (_, Some(_)) => Box::new(Sequence::new(Box::new(move |level, current: &String| {
                 sites.open(current, Some(level))
-            })))
-        } else {
-            sites
+            }))),
+            (_, None) => sites
                 .open(current, None)
-                .unwrap_or_else(|| Box::new(Exhausted))
+                .unwrap_or_else(|| Box::new(Exhausted)),
         };
+        let learns = spec.probdd_spec().is_some_and(|p| p.learns_prior);
         Box::new(GroupSearch {
             inner,
             batch_sites,
-            may_grow: policy.may_grow,
-            skip_failed: policy.skip_failed,
+            may_grow,
+            skip_failed: spec.skip_failed,
             group,
             state: Arc::clone(&self.state),
             fruitless_key,
             proposed: false,
             accepted_any: false,
-            sites_before: self
-                .state
-                .language
-                .learns_prior(group)
-                .then(|| self.state.language.count_sites(current, group)),
+            sites_before: learns.then(|| self.state.language.count_sites(current, group)),
         })
     }
 }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::{LevelPolicy, Policy, Strategy};
+    use crate::language::Strategy;
+    use crate::spec::{Growth, LevelPolicy};
     use crate::testlang::{Lines, Parens};
     use minrepro_engine::run_search;
 
@@ -217,18 +209,18 @@ mod tests {
             (Strategy::ProbDd, true, true),
             (Strategy::ProbDd, false, true),
         ] {
-            let policy = Policy {
+            let language = Lines {
                 probdd,
                 levels,
-                ..Policy::default()
+                ..Lines::default()
             };
             for jobs in [1, 3] {
-                let state = SharedState::new(Lines { policy }, text, strategy);
+                let state = SharedState::new(language, text, strategy);
                 let passes = group_passes(&state);
                 assert_eq!(passes[0].name(), "lines");
                 let width = Width::of(jobs, true);
                 let reduced = reduce_at(&passes[0], width, text, &needs);
-                assert_eq!(reduced, "c\ne\n", "{policy:?}");
+                assert_eq!(reduced, "c\ne\n", "{language:?}");
             }
         }
     }
@@ -236,12 +228,12 @@ mod tests {
     #[test]
     fn a_shrink_size_group_refuses_edits_that_keep_the_size() {
         let needs = |t: &str| t.contains('a');
-        for (shrink_size, expected) in [(false, "a\n"), (true, "a!\n")] {
-            let policy = Policy {
-                shrink_size,
-                ..Policy::default()
+        for (growth, expected) in [(Growth::Never, "a\n"), (Growth::NeverInSize, "a!\n")] {
+            let language = Lines {
+                growth,
+                ..Lines::default()
             };
-            let state = SharedState::new(Lines { policy }, "a!\n", Strategy::Ddmin);
+            let state = SharedState::new(language, "a!\n", Strategy::Ddmin);
             let passes = group_passes(&state);
             let mut text = "a!\n".to_owned();
             loop {
@@ -251,19 +243,13 @@ mod tests {
                 }
                 text = next;
             }
-            assert_eq!(text, expected, "shrink_size {shrink_size}");
+            assert_eq!(text, expected, "{growth:?}");
         }
     }
 
     #[test]
     fn a_search_that_found_nothing_is_not_repeated_on_a_text_with_the_same_key() {
-        let state = SharedState::new(
-            Lines {
-                policy: Policy::default(),
-            },
-            "a\nb\n",
-            Strategy::Ddmin,
-        );
+        let state = SharedState::new(Lines::default(), "a\nb\n", Strategy::Ddmin);
         let pass = &group_passes(&state)[0];
         let asked = std::cell::Cell::new(0);
         let nothing = |_: &str| {

@@ -1,7 +1,8 @@
 //! [`SitesText`]: the [`Prepared`] text of a language whose sites are plain [`Site`]s, applied by
 //! [`splice`], and whose every text is valid (its size given by a [`Measure`]).
 
-use crate::language::{splice, Prepared, Site, SiteInfo};
+use crate::language::Prepared;
+use crate::site::{splice, Site, SiteInfo};
 
 /// A language's size measure (tokens, lines, …).
 pub trait Measure: Send + Sync {

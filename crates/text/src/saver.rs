@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use minrepro_driver::write_atomically;
+use minrepro_cache::write_atomically;
 
 /// Writing the output failed (the message names the file).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

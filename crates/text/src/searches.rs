@@ -2,7 +2,7 @@
 //! [level](crate::levels) of nested sites): ProbDD (under [`Strategy::ProbDd`], when the group's
 //! policy allows it) or ddmin.
 //!
-//! A group's policy may cap the text size ProbDD searches (`probdd_max_size`): ProbDD keeps the
+//! A group's spec may cap the text size ProbDD searches ([`ProbDdSpec::max_size`](crate::ProbDdSpec)): ProbDD keeps the
 //! text it started from and re-applies every accepted site to it in each candidate, and every
 //! acceptance re-prepares the text candidates are judged against, which on a large text can cost
 //! more than the runs ProbDD saves.
@@ -20,18 +20,13 @@ use std::sync::{Arc, Mutex};
 
 use minrepro_engine::{Ddmin, ProbDd, Proposal, Search, Width};
 
+use crate::candidate::BatchSites;
 use crate::candidate::{candidate, candidate_on, identities};
-use crate::language::{Language, LevelPolicy, Prepared, Strategy};
+use crate::language::{Language, Prepared, Strategy};
 use crate::levels;
-use crate::passes::BatchSites;
-use crate::state::{lock, SharedState};
-
-/// ProbDD's prior probability that a site must stay unapplied.
-pub(crate) const PROBDD_PRIOR: f64 = 0.1;
-
-/// Highest learned prior (see [`Language::learns_prior`]): at one half ProbDD tries single
-/// sites.
-pub(crate) const PROBDD_MAX_PRIOR: f64 = 0.5;
+use crate::lock::lock;
+use crate::spec::{LevelPolicy, PROBDD_MAX_PRIOR};
+use crate::state::SharedState;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
@@ -106,10 +101,10 @@ impl<L: Language> SiteSearches<L> {
         state: &Arc<SharedState<L>>,
         batch_sites: &Arc<Mutex<Vec<BatchSites>>>,
     ) -> Self {
-        let policy = state.language().policy(group);
-        let skips_failed = policy.skip_failed;
+        let spec = state.spec(group);
+        let skips_failed = spec.skip_failed;
         let skip = state.failed_so_far(skips_failed);
-        let resweeps = policy.levels && state.language().level_policy(group).resweep;
+        let resweeps = spec.levels.is_some_and(|levels| levels.resweep);
         SiteSearches {
             group,
             state: Arc::clone(state),
@@ -149,16 +144,16 @@ impl<L: Language> SiteSearches<L> {
         current: &str,
         level: Option<usize>,
     ) -> Option<Box<dyn Search<String>>> {
-        let policy = self.state.language().policy(self.group);
-        let probdd = self.state.strategy == Strategy::ProbDd && policy.probdd;
+        let probdd = match self.state.spec(self.group).probdd_spec() {
+            Some(spec) if self.state.strategy == Strategy::ProbDd => Some(spec.max_size),
+            _ => None,
+        };
         // The size (e.g. a lex) decides before a ProbDD base that ddmin would not use is
         // prepared (e.g. a parse and the site listing).
-        let small = || {
-            policy
-                .probdd_max_size
-                .is_none_or(|max| self.state.language().size(current) <= max)
+        let small = |max_size: Option<usize>| {
+            max_size.is_none_or(|max| self.state.language().size(current) <= max)
         };
-        if probdd && small() {
+        if probdd.is_some_and(small) {
             let (base, ids) = self.without_skipped(current, level);
             if base.sites().is_empty() {
                 return None;
@@ -198,7 +193,7 @@ impl<L: Language> SiteSearches<L> {
     fn without_skipped(&self, current: &str, level: Option<usize>) -> (L::Prepared, Vec<[u8; 32]>) {
         let mut base = self.state.language().prepare(current, self.group);
         let ids = if self.tracks_singles() {
-            identities(self.state.language(), self.group, &base)
+            identities(self.state.spec(self.group), &base)
         } else {
             Vec::new()
         };

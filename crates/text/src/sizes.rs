@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use crate::state::lock;
+use crate::lock::lock;
 
 /// How many recent candidates are remembered: a whole batch of the engine's (its accepted
 /// candidate is one of the last batch's).

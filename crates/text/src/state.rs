@@ -3,15 +3,18 @@
 //! priors); the admissibility rules that use it are in `candidate`.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use crate::language::{Language, Prepared, Strategy};
-use crate::searches::{PROBDD_MAX_PRIOR, PROBDD_PRIOR};
+use crate::lock::lock;
 use crate::sizes::Sizes;
+use crate::spec::{GroupSpec, PROBDD_MAX_PRIOR, PROBDD_PRIOR};
 
 /// State shared by every group pass of one reduction.
 pub struct SharedState<L: Language> {
     pub(crate) language: L,
+    /// The language's groups, in round order ([`Language::groups`], asked once).
+    pub(crate) specs: Vec<GroupSpec<L::Group>>,
     /// Search strategy of the group passes.
     pub(crate) strategy: Strategy,
     pub(crate) original_size: usize,
@@ -19,7 +22,7 @@ pub struct SharedState<L: Language> {
     /// Sites growing candidates of each growing group (by name) may still apply; set by the
     /// group's first search.
     growth_budgets: Mutex<HashMap<&'static str, usize>>,
-    /// Single sites (by [`Language::site_identities`]) that were run alone and failed; later searches of the
+    /// Single sites (by [`GroupSpec::identities`]) that were run alone and failed; later searches of the
     /// groups that skip those leave them out.
     pub(crate) failed_sites: Mutex<HashSet<[u8; 32]>>,
     /// The last text prepared by any pass: the next one takes over what it computed (see
@@ -27,7 +30,7 @@ pub struct SharedState<L: Language> {
     last_base: Mutex<Option<Arc<L::Prepared>>>,
     /// The sizes of the original and of recent candidates.
     pub(crate) sizes: Sizes,
-    /// (group name, [`Language::fruitless_key`]) of the texts a group's whole search accepted
+    /// (group name, [`GroupSpec::fruitless`] key) of the texts a group's whole search accepted
     /// nothing on: a text with the same key is not searched again by that group.
     pub(crate) fruitless: Mutex<HashSet<(&'static str, [u8; 32])>>,
     /// Per group (by name) that learns its prior: the share of its sites its last finished
@@ -43,6 +46,7 @@ impl<L: Language> SharedState<L> {
         let sizes = Sizes::default();
         sizes.record(original, original_size);
         Arc::new(SharedState {
+            specs: language.groups(),
             original_size,
             sizes,
             language,
@@ -66,15 +70,26 @@ impl<L: Language> SharedState<L> {
         &self.sizes
     }
 
+    /// The spec of `group`, if the language lists it.
+    pub(crate) fn spec_of(&self, group: L::Group) -> Option<&GroupSpec<L::Group>> {
+        self.specs.iter().find(|spec| spec.group == group)
+    }
+
+    /// The spec of `group`, one of the language's groups.
+    pub(crate) fn spec(&self, group: L::Group) -> &GroupSpec<L::Group> {
+        self.spec_of(group)
+            .expect("a group of the language's Language::groups")
+    }
+
     /// Sites growing candidates of `group` may still apply (`None` before its first search).
     pub fn growth_budget(&self, group: L::Group) -> Option<usize> {
-        let name = self.language.group_name(group);
+        let name = self.spec(group).name;
         lock(&self.growth_budgets).get(name).copied()
     }
 
     /// Sets the sites growing candidates of `group` may still apply.
     pub fn set_growth_budget(&self, group: L::Group, budget: usize) {
-        let name = self.language.group_name(group);
+        let name = self.spec(group).name;
         lock(&self.growth_budgets).insert(name, budget);
     }
 
@@ -85,20 +100,20 @@ impl<L: Language> SharedState<L> {
         }
     }
 
-    /// ProbDD's prior for a search of `group` (see [`Language::learns_prior`]).
+    /// ProbDD's prior for a search of `group` (see [`ProbDdSpec::learns_prior`](crate::ProbDdSpec)).
     pub(crate) fn prior(&self, group: L::Group) -> f64 {
-        let name = self.language.group_name(group);
+        let spec = self.spec(group);
+        let Some(probdd) = spec.probdd_spec() else {
+            return PROBDD_PRIOR;
+        };
         let shares = lock(&self.kept_shares);
         let fallback = || {
-            let source = self.language.prior_fallback(group)?;
-            shares.get(self.language.group_name(source)).copied()
+            let source = self.spec_of(probdd.prior_fallback?)?;
+            shares.get(source.name).copied()
         };
-        let learned = shares.get(name).copied().or_else(fallback);
+        let learned = shares.get(spec.name).copied().or_else(fallback);
         drop(shares);
-        let max = self
-            .language
-            .max_prior(group)
-            .clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
+        let max = probdd.max_prior.clamp(PROBDD_PRIOR, PROBDD_MAX_PRIOR);
         learned.map_or(PROBDD_PRIOR, |share| share.clamp(PROBDD_PRIOR, max))
     }
 
@@ -122,7 +137,33 @@ impl<L: Language> SharedState<L> {
     }
 }
 
-/// Locks `mutex`, also when a thread panicked while holding it (the state stays usable).
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
+/// What the group passes remember across rounds to skip work: single sites that failed alone,
+/// fruitless searches, learned priors (see [`SharedState`]). The fixpoint check (`confirm`)
+/// searches without it, as a fresh reduction of the same text would.
+#[derive(Default)]
+pub(crate) struct Memory {
+    failed_sites: HashSet<[u8; 32]>,
+    fruitless: HashSet<(&'static str, [u8; 32])>,
+    kept_shares: HashMap<&'static str, f64>,
+}
+
+impl<L: Language> SharedState<L> {
+    /// Takes the memory out (the passes then search as if nothing were remembered).
+    pub(crate) fn take_memory(&self) -> Memory {
+        Memory {
+            failed_sites: std::mem::take(&mut *lock(&self.failed_sites)),
+            fruitless: std::mem::take(&mut *lock(&self.fruitless)),
+            kept_shares: std::mem::take(&mut *lock(&self.kept_shares)),
+        }
+    }
+
+    /// Puts `saved` back, with what was learned since it was taken (learned priors: the newer).
+    pub(crate) fn restore_memory(&self, saved: Memory) {
+        lock(&self.failed_sites).extend(saved.failed_sites);
+        lock(&self.fruitless).extend(saved.fruitless);
+        let mut shares = lock(&self.kept_shares);
+        for (group, share) in saved.kept_shares {
+            shares.entry(group).or_insert(share);
+        }
+    }
 }

@@ -2,13 +2,26 @@
 //! and the `!` ending a line (removed: the size stays), a text's size is its number of lines,
 //! and every text is valid.
 
-use crate::language::{Language, LevelPolicy, Policy, Site};
+use std::sync::Arc;
+
+use crate::language::Language;
 use crate::plain::{Measure, SitesText};
+use crate::site::Site;
+use crate::spec::{GroupSpec, Growth, LevelPolicy, ProbDdSpec, SearchSpec};
 
 /// Lines, removed one by one.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Lines {
-    /// The group's policy.
-    pub policy: Policy,
+    /// Searched with ProbDD (else ddmin).
+    pub probdd: bool,
+    /// Searched level by level (plain HDD).
+    pub levels: bool,
+    /// Which candidates may be proposed.
+    pub growth: Growth,
+    /// Sites that failed alone are left out later.
+    pub skip_failed: bool,
+    /// Checked once more before the reduction ends.
+    pub confirm: bool,
 }
 
 /// A text's number of lines.
@@ -27,16 +40,25 @@ impl Language for Lines {
     type Group = ();
     type Prepared = LinesText;
 
-    fn groups(&self) -> Vec<()> {
-        vec![()]
-    }
-
-    fn group_name(&self, _group: ()) -> &'static str {
-        "lines"
-    }
-
-    fn policy(&self, _group: ()) -> Policy {
-        self.policy
+    /// Lines differing only in letter case count as the same for a fruitless search.
+    fn groups(&self) -> Vec<GroupSpec<()>> {
+        let search = if self.probdd {
+            SearchSpec::ProbDd(ProbDdSpec::default())
+        } else {
+            SearchSpec::Ddmin
+        };
+        let spec = GroupSpec::new((), "lines", search)
+            .growth(self.growth)
+            .skip_failed(self.skip_failed)
+            .confirm(self.confirm)
+            .fruitless(Some(Arc::new(|text: &str| {
+                *blake3::hash(text.to_lowercase().as_bytes()).as_bytes()
+            })));
+        vec![if self.levels {
+            spec.levels(LevelPolicy::default())
+        } else {
+            spec
+        }]
     }
 
     fn size(&self, text: &str) -> usize {
@@ -68,11 +90,6 @@ impl Language for Lines {
         self.prepare(text, ())
     }
 
-    /// Lines differing only in letter case count as the same for a fruitless search.
-    fn fruitless_key(&self, text: &str, _group: ()) -> Option<[u8; 32]> {
-        Some(*blake3::hash(text.to_lowercase().as_bytes()).as_bytes())
-    }
-
     fn is_valid(&self, _text: &str) -> bool {
         true
     }
@@ -86,7 +103,7 @@ pub struct Parens {
     pub levels: LevelPolicy,
     /// Whether ProbDD searches the levels (else ddmin).
     pub probdd: bool,
-    /// Whether the regions are swept left to right instead ([`Language::sweeps`]), skipping
+    /// Whether the regions are swept left to right instead ([`SearchSpec::Sweep`]), skipping
     /// those that failed alone.
     pub sweeps: bool,
 }
@@ -107,29 +124,16 @@ impl Language for Parens {
     type Group = ();
     type Prepared = SitesText<CharCount>;
 
-    fn groups(&self) -> Vec<()> {
-        vec![()]
-    }
-
-    fn group_name(&self, _group: ()) -> &'static str {
-        "parens"
-    }
-
-    fn policy(&self, _group: ()) -> Policy {
-        Policy {
-            probdd: self.probdd,
-            levels: true,
-            skip_failed: self.sweeps,
-            ..Policy::default()
-        }
-    }
-
-    fn sweeps(&self, _group: ()) -> bool {
-        self.sweeps
-    }
-
-    fn level_policy(&self, _group: ()) -> LevelPolicy {
-        self.levels
+    fn groups(&self) -> Vec<GroupSpec<()>> {
+        let search = match (self.sweeps, self.probdd) {
+            (true, _) => SearchSpec::Sweep,
+            (false, true) => SearchSpec::ProbDd(ProbDdSpec::default()),
+            (false, false) => SearchSpec::Ddmin,
+        };
+        let spec = GroupSpec::new((), "parens", search)
+            .levels(self.levels)
+            .skip_failed(self.sweeps);
+        vec![spec]
     }
 
     fn size(&self, text: &str) -> usize {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use minrepro_engine::{Pass, Proposal, Search};
 use serde_json::json;
 
-use crate::language::{size_key, Language};
+use crate::language::Language;
+use crate::site::size_key;
 use crate::state::SharedState;
 
 /// A last, cosmetic pass: the language's [`tidy_steps`](Language::tidy_steps) candidates (e.g.
@@ -70,19 +71,13 @@ impl<L: Language> Search<String> for TidySearch<'_, L> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::{Policy, Strategy};
+    use crate::language::Strategy;
     use crate::testlang::{Lines, Parens};
     use minrepro_engine::run_search;
 
     #[test]
     fn without_a_tidy_candidate_the_tidy_pass_proposes_nothing() {
-        let state = SharedState::new(
-            Lines {
-                policy: Policy::default(),
-            },
-            "a\n",
-            Strategy::Ddmin,
-        );
+        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin);
         let tidy = TidyPass::new(&state);
         let mut search = tidy.search(&"a\n".to_owned());
         assert!(search.next_batch(&"a\n".to_owned()).unwrap().is_empty());

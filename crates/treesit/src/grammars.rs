@@ -96,7 +96,7 @@ pub static GRAMMARS: &[Grammar] = &[
     },
     Grammar {
         name: "cuda",
-        extensions: &["cu", "cuh"],
+        extensions: &["cu", "cuh", "hip"],
         language: tree_sitter_cuda::LANGUAGE,
         node_types: tree_sitter_cuda::NODE_TYPES,
         separators: COMMA,

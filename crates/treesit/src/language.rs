@@ -4,16 +4,19 @@
 //! asks for it, no deeper than two fruitless levels in a row once something was accepted), then
 //! the fallback's groups. Every candidate of the syntax group is re-parsed and refused (never
 //! run) when it has more `ERROR`/`MISSING` nodes than the text it was made from. The
-//! fallback's candidates are checked the same way only on request
-//! ([`SyntaxAware::checking_fallback`]): the smallest texts that still reproduce a compiler's
-//! message are often not well-formed (C-Reduce's and C-Vise's results rarely are). Checked,
-//! the bench's `c_warning` ends at 25 tokens in 174 runs instead of 19 in 234, `rust_mismatch`
-//! at 17 in 89 instead of 15 in 185: fewer runs, larger results. Sizes are the fallback's.
+//! fallback's candidates are not re-parsed (but for the early groups, see
+//! [`SyntaxAware::checking_early`]): the smallest texts that still reproduce a compiler's message are
+//! often not well-formed (C-Reduce's and C-Vise's results rarely are), so refusing broken ones
+//! trades larger results for fewer runs (measured in bench/text/RESULTS.md). Sizes are the
+//! fallback's.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use minrepro_text::{splice, EncodeError, Language, LevelPolicy, Policy, Prepared, Site, SiteInfo};
+use minrepro_text::{
+    splice, EncodeError, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec, SearchSpec, Site,
+    SiteInfo,
+};
 
 use crate::facts::Facts;
 use crate::grammars::Grammar;
@@ -29,6 +32,12 @@ pub const DEFERRED_PRIOR: f64 = 0.9;
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group<G> {
+    /// The C-like grammars' coarse cuts, before the syntax group (`crate::coarse`): whole
+    /// definitions at namespace scope, function bodies made `;`.
+    Coarse,
+    /// Chains of nodes nested in nodes of the same kind, each cut by bisection over its depth
+    /// (`crate::depth`), right after the coarse cuts: each costs about log2 of its depth in runs.
+    Depth,
     /// Deletions and hoistings from the parse tree.
     Syntax,
     /// The outermost of those sites again, right after the syntax group: what the syntax
@@ -71,12 +80,21 @@ impl Syntax {
         self.grammar.parser().ok()?.parse(text, None)
     }
 
+    /// A parse of `edited` that reuses `tree`, the parse of `source` (see `crate::reparse`):
+    /// what a fresh parse gives, at the cost of the span the edit changed.
+    pub fn reparse(
+        &self,
+        tree: &tree_sitter::Tree,
+        source: &str,
+        edited: &str,
+    ) -> Option<tree_sitter::Tree> {
+        let old = crate::reparse::edited_tree(tree, source, edited);
+        self.grammar.parser().ok()?.parse(edited, Some(&old))
+    }
+
     /// The C-like rewrite sites of `text` (none for other grammars or an unparsable text).
     pub fn rewrites(&self, text: &str) -> Listing {
-        match self.parse(text).filter(|_| self.grammar.rewrites) {
-            Some(tree) => Listing::plain(crate::rewrites::rewrite_sites(&tree, text)),
-            None => Listing::default(),
-        }
+        self.rewrites_of(self.parse(text).as_ref(), text)
     }
 
     /// The number of `ERROR` and `MISSING` nodes of `text`'s parse (`usize::MAX` when it cannot
@@ -86,10 +104,41 @@ impl Syntax {
             .map_or(usize::MAX, |tree| error_count(&tree))
     }
 
+    /// The coarse sites of `text` (none for grammars without C's rewrites).
+    pub fn coarse(&self, text: &str) -> Listing {
+        self.coarse_of(self.parse(text).as_ref(), text)
+    }
+
     /// The syntax sites of `text`.
     pub fn listing(&self, text: &str) -> Listing {
-        match self.parse(text) {
-            Some(tree) => Listing::new(&tree, text, &self.facts, self.grammar),
+        self.listing_of(self.parse(text).as_ref(), text)
+    }
+
+    /// [`rewrites`](Self::rewrites) from `text`'s parse `tree`.
+    fn rewrites_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree.filter(|_| self.grammar.rewrites) {
+            Some(tree) => Listing::plain(crate::rewrites::rewrite_sites(tree, text)),
+            None => Listing::default(),
+        }
+    }
+
+    /// [`coarse`](Self::coarse) from `text`'s parse `tree`.
+    fn coarse_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree.filter(|_| self.grammar.rewrites) {
+            Some(tree) => crate::coarse::coarse_listing(tree, text),
+            None => Listing::default(),
+        }
+    }
+
+    /// The depth sites of `text`'s parse `tree` (none for an unparsable text).
+    fn depth_of(&self, tree: Option<&tree_sitter::Tree>) -> Listing {
+        Listing::plain(tree.map(crate::depth::depth_sites).unwrap_or_default())
+    }
+
+    /// [`listing`](Self::listing) from `text`'s parse `tree`.
+    fn listing_of(&self, tree: Option<&tree_sitter::Tree>, text: &str) -> Listing {
+        match tree {
+            Some(tree) => Listing::new(tree, text, &self.facts, self.grammar),
             None => Listing::default(),
         }
     }
@@ -117,41 +166,34 @@ pub fn error_count(tree: &tree_sitter::Tree) -> usize {
 
 /// A language-independent language refined by a grammar.
 #[derive(Debug, Clone)]
-pub struct SyntaxAware<F> {
+pub struct SyntaxAware<F: Language> {
     syntax: Arc<Syntax>,
     fallback: F,
-    /// Whether the fallback's candidates are re-parsed too.
-    check_fallback: bool,
-    /// Fallback groups (by name) also searched, checked, right after the syntax group, with
-    /// the names of those searches.
-    early: &'static [(&'static str, &'static str)],
+    /// Fallback groups also searched, checked, right after the syntax group, with the names of
+    /// those searches.
+    early: Vec<(F::Group, &'static str)>,
+    /// The last text prepared and its parse: the next text to prepare is mostly that one with
+    /// an accepted candidate's edits, so its parse starts from this tree (`crate::reparse`).
+    last_parse: Arc<Mutex<Option<(String, tree_sitter::Tree)>>>,
 }
 
-impl<F> SyntaxAware<F> {
+impl<F: Language> SyntaxAware<F> {
     /// `fallback` refined by `grammar`.
     pub fn new(grammar: &'static Grammar, fallback: F) -> Result<Self, GrammarError> {
         Ok(SyntaxAware {
             syntax: Arc::new(Syntax::new(grammar)?),
             fallback,
-            check_fallback: false,
-            early: &[],
+            early: Vec::new(),
+            last_parse: Arc::default(),
         })
     }
 
-    /// Also refuses the fallback groups' candidates with more syntax errors (off by default).
-    pub fn checking_fallback(self, on: bool) -> Self {
-        SyntaxAware {
-            check_fallback: on,
-            ..self
-        }
-    }
-
-    /// Also searches the fallback groups named in `early` (fallback name, name of the checked
-    /// search) right after the syntax group, their candidates re-parsed like the syntax
+    /// Also searches the fallback groups in `early` (fallback group, name of the checked search)
+    /// right after the syntax group, their candidates re-parsed like the syntax
     /// group's: the edits of those groups that keep the parse as clean (`println!(..)` →
     /// `(..)`) are found before the unchecked groups, and every other candidate is refused
     /// without a run. The unchecked groups still come later, in their place.
-    pub fn checking_early(self, early: &'static [(&'static str, &'static str)]) -> Self {
+    pub fn checking_early(self, early: Vec<(F::Group, &'static str)>) -> Self {
         SyntaxAware { early, ..self }
     }
 
@@ -177,6 +219,9 @@ pub struct PreparedSyntax<F: Language> {
     size: usize,
     /// `ERROR`/`MISSING` nodes of the source: a checked candidate may not have more.
     errors: usize,
+    /// The source's parse, when candidates are checked: each candidate's re-parse starts from
+    /// it.
+    tree: Option<tree_sitter::Tree>,
     /// Whether candidates are re-parsed (always in the syntax group).
     checked: bool,
     syntax: Arc<Syntax>,
@@ -230,7 +275,7 @@ where
     }
 
     fn check(&self, edited: &String) -> Option<usize> {
-        if self.checked && self.syntax.errors(edited) > self.errors {
+        if self.checked && self.errors_of(edited) > self.errors {
             return None;
         }
         match &self.sites {
@@ -270,6 +315,17 @@ where
     }
 }
 
+impl<F: Language> PreparedSyntax<F> {
+    /// The `ERROR` and `MISSING` nodes of `edited`, a candidate made from the source.
+    fn errors_of(&self, edited: &str) -> usize {
+        let tree = match &self.tree {
+            Some(tree) => self.syntax.reparse(tree, &self.source, edited),
+            None => self.syntax.parse(edited),
+        };
+        tree.map_or(usize::MAX, |tree| error_count(&tree))
+    }
+}
+
 impl<F> Language for SyntaxAware<F>
 where
     F: Language + Clone,
@@ -277,152 +333,102 @@ where
 {
     type Group = Group<F::Group>;
     type Prepared = PreparedSyntax<F>;
+    const SIZE_UNIT: &'static str = F::SIZE_UNIT;
 
-    fn groups(&self) -> Vec<Self::Group> {
+    /// The syntax groups, then the checked early groups, then the fallback's, each fallback
+    /// group with the fallback's own spec.
+    fn groups(&self) -> Vec<GroupSpec<Self::Group>> {
         let fallback = self.fallback.groups();
-        let mut groups = vec![Group::Syntax, Group::Outer];
-        if self.syntax.grammar.rewrites {
-            groups.push(Group::Rewrites);
-        }
-        for (name, _) in self.early {
-            let found = fallback
-                .iter()
-                .find(|g| self.fallback.group_name(**g) == *name);
-            groups.extend(found.map(|g| Group::Checked(*g)));
-        }
-        groups.extend(fallback.into_iter().map(Group::Other));
-        groups
-    }
-
-    fn group_name(&self, group: Self::Group) -> &'static str {
-        match group {
-            Group::Syntax => "syntax",
-            Group::Outer => "syntax-outer",
-            Group::Rewrites => "syntax-rewrites",
-            Group::Checked(group) => {
-                let name = self.fallback.group_name(group);
-                self.early
-                    .iter()
-                    .find(|(fallback, _)| *fallback == name)
-                    .map_or(name, |(_, checked)| checked)
-            }
-            Group::Other(group) => self.fallback.group_name(group),
-        }
-    }
-
-    fn policy(&self, group: Self::Group) -> Policy {
-        match group {
-            // Nested like the tree: outer nodes first (HDD).
-            Group::Syntax => Policy {
-                probdd: true,
-                levels: true,
-                ..Policy::default()
-            },
-            // Failed alone on an unchanged text: not tried again by this group (the syntax
-            // group still tries it, level 0 first, in the next round).
-            Group::Outer => Policy {
-                probdd: true,
-                skip_failed: true,
-                ..Policy::default()
-            },
-            // Failed on an unchanged neighbourhood: not tried again.
-            Group::Rewrites => Policy {
-                skip_failed: true,
-                ..Policy::default()
-            },
-            Group::Checked(group) | Group::Other(group) => self.fallback.policy(group),
-        }
-    }
-
-    fn level_policy(&self, group: Self::Group) -> LevelPolicy {
-        match group {
-            // Level by level, a level searched again while it accepts something (a function
-            // whose last call an accepted deletion removed goes before the search descends into
-            // it), and no deeper than two levels in a row that accepted nothing while the
-            // search has accepted something (the groups after it run first; the next round
-            // descends further). Measured on the bench's cases (RESULTS.md, "Fourth round");
-            // the re-sweep is the grammar's choice (`Grammar::resweep`, "Fifth round").
-            Group::Syntax => LevelPolicy {
+        // The fallback's key of its first group: a parse's sites, like the fallback's, depend on
+        // the text's shape, not on its names and blanks.
+        let shape = fallback.first().and_then(|spec| spec.fruitless.clone());
+        let learning = || {
+            SearchSpec::ProbDd(ProbDdSpec {
+                learns_prior: true,
+                ..ProbDdSpec::default()
+            })
+        };
+        // Nested like the tree: outer nodes first (HDD), a level searched again while it
+        // accepts something (a function whose last call an accepted deletion removed goes
+        // before the search descends into it) where the grammar asks for it, and no deeper than
+        // two levels in a row that accepted nothing while the search has accepted something
+        // (the groups after it run first; the next round descends further).
+        let syntax = GroupSpec::new(Group::Syntax, "syntax", learning())
+            .levels(LevelPolicy {
                 resweep: self.syntax.grammar.resweep,
                 stop_after_fruitless: Some(2),
-            },
-            Group::Outer | Group::Rewrites => LevelPolicy::default(),
-            Group::Checked(group) | Group::Other(group) => self.fallback.level_policy(group),
+            })
+            .fruitless(shape.clone());
+        // Failed alone on an unchanged text: not tried again by this group (the syntax group
+        // still tries it, level 0 first, in the next round).
+        let outer = GroupSpec::new(Group::Outer, "syntax-outer", learning())
+            .skip_failed(true)
+            .fruitless(shape.clone());
+        let mut groups = Vec::new();
+        if self.syntax.grammar.rewrites {
+            // Whole definitions first, outer scopes before inner ones (see `coarse`).
+            let coarse = GroupSpec::probdd(Group::Coarse, "syntax-coarse")
+                .levels(crate::coarse::LEVEL_POLICY)
+                .fruitless(shape.clone());
+            groups.push(coarse);
         }
-    }
-
-    /// The fallback's sweeps (its groups of before are searched with ProbDD; the word
-    /// substitutions, which it offers on small texts, are swept).
-    fn sweeps(&self, group: Self::Group) -> bool {
-        match group {
-            Group::Syntax | Group::Outer => false,
-            Group::Rewrites => true,
-            Group::Checked(group) | Group::Other(group) => self.fallback.sweeps(group),
+        // Deep chains before the syntax group, which would remove their levels one run each.
+        groups.push(
+            GroupSpec::new(Group::Depth, "syntax-depth", SearchSpec::Bisect)
+                .fruitless(shape.clone()),
+        );
+        groups.extend([syntax, outer]);
+        if self.syntax.grammar.rewrites {
+            // Each alone; failed on an unchanged neighbourhood: not tried again.
+            let rewrites = GroupSpec::new(Group::Rewrites, "syntax-rewrites", SearchSpec::Sweep)
+                .skip_failed(true)
+                .fruitless(shape);
+            groups.push(rewrites);
         }
+        for (group, name) in &self.early {
+            let found = fallback.iter().find(|spec| spec.group == *group);
+            groups.extend(found.map(|spec| GroupSpec {
+                name,
+                ..spec.clone().map(Group::Checked)
+            }));
+        }
+        groups.extend(fallback.into_iter().map(|spec| spec.map(Group::Other)));
+        groups
     }
 
     fn size(&self, text: &str) -> usize {
         self.fallback.size(text)
     }
 
-    fn size_unit(&self) -> &'static str {
-        self.fallback.size_unit()
-    }
-
     fn prepare(&self, text: &str, group: Self::Group) -> Self::Prepared {
+        let checked = !matches!(group, Group::Other(_));
+        // One parse serves the listing and every candidate's check.
+        let tree = checked.then(|| self.parse_prepared(text)).flatten();
+        let syntax = &self.syntax;
         let sites = match group {
-            Group::Syntax => Sites::Syntax(self.syntax.listing(text)),
-            Group::Outer => Sites::Syntax(self.syntax.listing(text).outermost()),
-            Group::Rewrites => Sites::Syntax(self.syntax.rewrites(text)),
+            Group::Coarse => Sites::Syntax(syntax.coarse_of(tree.as_ref(), text)),
+            Group::Depth => Sites::Syntax(syntax.depth_of(tree.as_ref())),
+            Group::Syntax => Sites::Syntax(syntax.listing_of(tree.as_ref(), text)),
+            Group::Outer => Sites::Syntax(syntax.listing_of(tree.as_ref(), text).outermost()),
+            Group::Rewrites => Sites::Syntax(syntax.rewrites_of(tree.as_ref(), text)),
             Group::Checked(group) | Group::Other(group) => {
                 Sites::Other(self.fallback.prepare(text, group))
             }
         };
-        let checked = !matches!(group, Group::Other(_)) || self.check_fallback;
-        self.prepared(text, sites, checked)
+        self.prepared(text, sites, checked.then_some(tree))
     }
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
         let sites = Sites::Other(self.fallback.prepare_current(text));
-        self.prepared(text, sites, self.check_fallback)
-    }
-
-    /// The fallback's key: for its own groups, and for the syntax group the key of its first
-    /// group (a parse's sites, like the fallback's, depend on the text's shape, not on its
-    /// names and blanks).
-    fn fruitless_key(&self, text: &str, group: Self::Group) -> Option<[u8; 32]> {
-        match group {
-            Group::Syntax | Group::Outer | Group::Rewrites => {
-                let first = *self.fallback.groups().first()?;
-                self.fallback.fruitless_key(text, first)
-            }
-            Group::Checked(group) | Group::Other(group) => self.fallback.fruitless_key(text, group),
-        }
-    }
-
-    fn learns_prior(&self, group: Self::Group) -> bool {
-        match group {
-            Group::Syntax | Group::Outer => true,
-            Group::Rewrites => false,
-            Group::Checked(group) | Group::Other(group) => self.fallback.learns_prior(group),
-        }
-    }
-
-    fn prior_fallback(&self, group: Self::Group) -> Option<Self::Group> {
-        match group {
-            Group::Other(group) => self.fallback.prior_fallback(group).map(Group::Other),
-            Group::Syntax | Group::Outer | Group::Rewrites | Group::Checked(_) => None,
-        }
+        self.prepared(text, sites, None)
     }
 
     fn is_valid(&self, text: &str) -> bool {
         self.fallback.is_valid(text)
     }
 
-    fn tidy(&self, text: &str) -> Option<(&'static str, String)> {
-        let (kind, tidied) = self.fallback.tidy(text)?;
-        let fine = !self.check_fallback || self.syntax.errors(&tidied) <= self.syntax.errors(text);
-        fine.then_some((kind, tidied))
+    fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
+        self.fallback.tidy_steps(text)
     }
 
     fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
@@ -435,17 +441,44 @@ where
     F: Language + Clone,
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
-    /// `text` prepared with `sites`; `checked`: its candidates are re-parsed.
-    fn prepared(&self, text: &str, sites: Sites<F::Prepared>, checked: bool) -> PreparedSyntax<F> {
+    /// The parse of `text`, a text to prepare, from the last one's tree (which it then
+    /// replaces).
+    fn parse_prepared(&self, text: &str) -> Option<tree_sitter::Tree> {
+        let mut last = self.last_parse.lock().unwrap_or_else(|e| e.into_inner());
+        let tree = match last.as_ref() {
+            Some((source, tree)) if source == text => Some(tree.clone()),
+            Some((source, tree)) => self.syntax.reparse(tree, source, text),
+            None => self.syntax.parse(text),
+        }?;
+        *last = Some((text.to_owned(), tree.clone()));
+        Some(tree)
+    }
+
+    /// `text` prepared with `sites`; `checked`: its candidates are re-parsed, starting from
+    /// the text's parse it holds (`None` inside when the parser gave up).
+    fn prepared(
+        &self,
+        text: &str,
+        sites: Sites<F::Prepared>,
+        checked: Option<Option<tree_sitter::Tree>>,
+    ) -> PreparedSyntax<F> {
         let size = match &sites {
             Sites::Other(prepared) => prepared.size(),
             Sites::Syntax(_) => self.fallback.size(text),
         };
-        let checked = checked || matches!(sites, Sites::Syntax(_));
+        let (checked, tree) = match checked {
+            Some(tree) => (true, tree),
+            None => (false, None),
+        };
         PreparedSyntax {
             source: text.to_owned(),
             size,
-            errors: if checked { self.syntax.errors(text) } else { 0 },
+            errors: match (&tree, checked) {
+                (Some(tree), _) => error_count(tree),
+                (None, true) => usize::MAX,
+                (None, false) => 0,
+            },
+            tree,
             checked,
             syntax: Arc::clone(&self.syntax),
             fallback: self.fallback.clone(),

@@ -7,16 +7,20 @@
 //! it came from. A site that likely leaves a name undeclared (module `names`) or replaces a
 //! name by a literal starts from a higher ProbDD prior: tried after the others, alone. For the
 //! C-like grammars, [`rewrites`] adds what deletions cannot do (C-Reduce's `clang_delta`): a
-//! function inlined into its calls, an aggregate variable made scalars.
+//! function inlined into its calls, an aggregate variable made scalars. Chains of nodes nested
+//! in nodes of the same kind are cut by bisection over their depth first (module `depth`).
 //!
 //! One implementation serves every grammar: grammars differ only in their node-types facts and
 //! a small table: list separators, the number literal a name may become, whether the syntax
 //! group re-sweeps its levels, and whether C's rewrites apply.
 
+pub mod coarse;
+mod depth;
 pub mod facts;
 pub mod grammars;
 pub mod language;
 mod names;
+mod reparse;
 pub mod rewrites;
 pub mod sites;
 #[cfg(test)]

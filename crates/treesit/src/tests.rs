@@ -5,7 +5,11 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use minrepro_text::{splice, Language, Measure, Policy, Prepared, Site, SitesText};
+use std::sync::Arc;
+
+use minrepro_text::{
+    splice, GroupSpec, Language, Measure, Prepared, ProbDdSpec, SearchSpec, Site, SitesText,
+};
 use tree_sitter::Node;
 
 use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST, LITERAL};
@@ -65,14 +69,30 @@ fn words(text: &str) -> Vec<Range<usize>> {
 impl Language for Words {
     type Group = ();
     type Prepared = WordsText;
-    fn groups(&self) -> Vec<()> {
-        vec![()]
-    }
-    fn group_name(&self, _: ()) -> &'static str {
-        "words"
-    }
-    fn policy(&self, _: ()) -> Policy {
-        Policy::default()
+    /// One group, "words": ProbDD up to a prior of 0.25, sites identified by their own text,
+    /// a text keyed by its word count in the first byte (enough to tell the test texts apart).
+    fn groups(&self) -> Vec<GroupSpec<()>> {
+        let search = SearchSpec::ProbDd(ProbDdSpec {
+            max_prior: 0.25,
+            ..ProbDdSpec::default()
+        });
+        let spec = GroupSpec::new((), "words", search)
+            .identities(Arc::new(|text, sites| {
+                let id = |site: &minrepro_text::SiteInfo<'_>| {
+                    let mut key = [0; 32];
+                    let word = &text.as_bytes()[site.range.clone()];
+                    let n = word.len().min(32);
+                    key[..n].copy_from_slice(&word[..n]);
+                    key
+                };
+                sites.iter().map(id).collect()
+            }))
+            .fruitless(Some(Arc::new(|text| {
+                let mut key = [0; 32];
+                key[0] = words(text).len() as u8;
+                key
+            })));
+        vec![spec]
     }
     fn size(&self, text: &str) -> usize {
         words(text).len()
@@ -93,12 +113,6 @@ impl Language for Words {
     }
     fn is_valid(&self, _: &str) -> bool {
         true
-    }
-    /// The word count in the first byte: enough to tell the test texts apart.
-    fn fruitless_key(&self, text: &str, _: ()) -> Option<[u8; 32]> {
-        let mut key = [0; 32];
-        key[0] = words(text).len() as u8;
-        Some(key)
     }
 }
 
@@ -280,30 +294,20 @@ fn an_element_of_a_list_goes_with_one_comma() {
 }
 
 #[test]
-fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_request() {
+fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_only() {
     let text = "int main ( void ) { return 0 ; }\n";
-    // By default the fallback's candidates are not re-parsed: a broken one is sized.
-    let unchecked = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
-    let words = unchecked.prepare(text, Group::Other(()));
+    // The fallback's candidates are not re-parsed: a broken one is sized.
+    let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
+    let words = language.prepare(text, Group::Other(()));
     let close = words.sites().iter().find(|s| &text[s.range.clone()] == ")");
     assert_eq!(words.check(&words.apply(&[close.unwrap()])), Some(9));
-    let language = SyntaxAware::new(by_name("c").unwrap(), Words)
-        .unwrap()
-        .checking_fallback(true);
-    assert_eq!(language.group_name(Group::Syntax), "syntax");
-    assert!(language.policy(Group::Syntax).levels);
-    let words = language.prepare(text, Group::Other(()));
-    let site = |word: &str| {
-        words
-            .sites()
-            .iter()
-            .find(|s| &text[s.range.clone()] == word)
-    };
-    let broken = words.apply(&[site(")").unwrap()]);
-    assert_eq!(words.check(&broken), None);
-    let fine = words.apply(&[site("0").unwrap()]);
-    assert_eq!(words.check(&fine), Some(9));
+    let groups = language.groups();
+    let syntax_spec = groups.iter().find(|spec| spec.group == Group::Syntax);
+    assert_eq!(syntax_spec.map(|spec| spec.name), Some("syntax"));
+    assert!(syntax_spec.unwrap().levels.is_some());
+    // The syntax group's are: every candidate it sizes parses without errors.
     let tree = language.prepare(text, Group::Syntax);
+    assert!(!tree.sites().is_empty());
     for site in tree.sites() {
         let edited = tree.apply(&[site]);
         if let Some(size) = tree.check(&edited) {
@@ -311,6 +315,11 @@ fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_and_on_requ
             assert_eq!(error_count(&syntax("c").parse(&edited).unwrap()), 0);
         }
     }
+    // A broken text made from it is refused, never sized.
+    assert_eq!(
+        tree.check(&"int main ( void ) { return 0 ; \n".to_owned()),
+        None
+    );
 }
 
 #[test]
@@ -331,7 +340,11 @@ fn the_smallest_compatible_descendant_is_offered_first() {
 fn the_syntax_group_and_the_fallbacks_have_the_fallbacks_fruitless_keys() {
     let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
     let (a, b) = ("int a ;\n", "int a , b ;\n");
-    let key = |text, group| language.fruitless_key(text, group);
+    let specs = language.groups();
+    let key = |text: &str, group| {
+        let spec = specs.iter().find(|spec| spec.group == group)?;
+        spec.fruitless.as_ref().map(|key| key(text))
+    };
     assert!(key(a, Group::Syntax).is_some());
     assert_eq!(key(a, Group::Syntax), key(a, Group::Other(())));
     assert_ne!(key(a, Group::Syntax), key(b, Group::Syntax));
@@ -393,20 +406,32 @@ fn a_list_loses_its_trailing_separator_with_its_last_element() {
 fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broken_parses() {
     let language = SyntaxAware::new(by_name("c").unwrap(), Words)
         .unwrap()
-        .checking_early(&[("words", "syntax-words"), ("absent", "never")]);
-    let groups = language.groups();
+        .checking_early(vec![((), "syntax-words")]);
+    let specs = language.groups();
+    let groups: Vec<_> = specs.iter().map(|spec| (spec.group, spec.name)).collect();
     assert_eq!(
         groups,
         [
-            Group::Syntax,
-            Group::Outer,
-            Group::Rewrites,
-            Group::Checked(()),
-            Group::Other(())
+            (Group::Coarse, "syntax-coarse"),
+            (Group::Depth, "syntax-depth"),
+            (Group::Syntax, "syntax"),
+            (Group::Outer, "syntax-outer"),
+            (Group::Rewrites, "syntax-rewrites"),
+            (Group::Checked(()), "syntax-words"),
+            (Group::Other(()), "words")
         ]
     );
-    assert_eq!(language.group_name(Group::Checked(())), "syntax-words");
-    assert_eq!(language.group_name(Group::Other(())), "words");
+    // The fallback's groups keep the fallback's whole spec: its prior policy, its identities of
+    // sites and its key of a text.
+    for spec in &specs[5..] {
+        assert_eq!(spec.probdd_spec().map(|p| p.max_prior), Some(0.25));
+        let ids = (spec.identities.as_ref().unwrap())("a b a", &[]);
+        assert!(ids.is_empty());
+        assert_eq!((spec.fruitless.as_ref().unwrap())("a b")[0], 2);
+    }
+    // The syntax groups are keyed like the fallback's first group, identified by lines.
+    assert_eq!((specs[0].fruitless.as_ref().unwrap())("a b c")[0], 3);
+    assert!(specs[0].identities.is_none());
     let text = "int main ( void ) { return 0 ; }\n";
     let site = |prepared: &PreparedSyntax<Words>, word: &str| {
         let found = prepared
@@ -427,7 +452,6 @@ fn a_fallback_group_checked_early_comes_after_the_syntax_group_and_refuses_broke
 fn the_outer_group_offers_the_outermost_sites_only() {
     let text = "int f(void) { return g(h(1)); }\nint x;\n";
     let language = SyntaxAware::new(by_name("c").unwrap(), Words).unwrap();
-    assert_eq!(language.group_name(Group::Outer), "syntax-outer");
     let all = language.prepare(text, Group::Syntax);
     let outer = language.prepare(text, Group::Outer);
     let ranges: Vec<&str> = outer
@@ -476,7 +500,9 @@ fn a_name_in_a_list_may_become_the_grammars_literal() {
 fn the_syntax_group_re_sweeps_its_levels_as_the_grammar_says() {
     for grammar in GRAMMARS {
         let language = SyntaxAware::new(grammar, Words).unwrap();
-        let policy = language.level_policy(Group::Syntax);
+        let groups = language.groups();
+        let syntax = groups.iter().find(|spec| spec.group == Group::Syntax);
+        let policy = syntax.unwrap().levels.unwrap();
         assert_eq!(policy.resweep, grammar.resweep, "{}", grammar.name);
         assert_eq!(policy.stop_after_fruitless, Some(2), "{}", grammar.name);
     }
@@ -496,5 +522,31 @@ fn a_function_definitions_declarator_is_not_hoisted_in_c_like_grammars() {
         // What the body holds is still hoisted.
         let call = ("g(amount)".to_owned(), "amount".to_owned());
         assert!(hoisted.contains(&call), "{name}: {hoisted:?}");
+    }
+}
+
+#[test]
+fn a_reparse_from_the_source_tree_counts_the_errors_a_fresh_parse_counts() {
+    // Every site alone and every run of three sites together, valid or broken, in every
+    // grammar's sample: the incremental parse must judge candidates as a fresh one does.
+    for grammar in GRAMMARS {
+        let syntax = syntax(grammar.name);
+        let text = sample(grammar.name);
+        let tree = syntax.parse(text).unwrap();
+        let sites = syntax.listing(text).sites;
+        let mut candidates: Vec<String> = sites.iter().map(|s| splice(text, &[s])).collect();
+        for run in sites.chunks(3) {
+            let mut run: Vec<&Site> = run.iter().collect();
+            run.sort_by_key(|s| s.range.start);
+            run.dedup_by(|b, a| b.range.start < a.range.end);
+            candidates.push(splice(text, &run));
+        }
+        candidates.push(String::new());
+        candidates.push(format!("{text}}}"));
+        for edited in &candidates {
+            let fresh = error_count(&syntax.parse(edited).unwrap());
+            let reused = error_count(&syntax.reparse(&tree, text, edited).unwrap());
+            assert_eq!(reused, fresh, "{}: {edited}", grammar.name);
+        }
     }
 }

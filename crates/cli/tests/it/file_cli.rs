@@ -6,7 +6,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 use crate::support::{binary_command, send, stderr};
 
@@ -17,7 +16,8 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     crate::support::script(dir, name, &format!("#!/bin/sh\n{body}\n"))
 }
 
-fn minrepro(dir: &Path, args: &[&str]) -> Output {
+/// `minrepro file ARGS` run in `dir`, with its temporary files there too.
+pub(crate) fn minrepro(dir: &Path, args: &[&str]) -> Output {
     binary_command()
         .arg("file")
         .args(args)
@@ -261,14 +261,15 @@ fn bad_inputs_fail_cleanly() {
     // No NUL, not UTF-8, and mostly not ASCII: not text in any encoding minrepro reads.
     fs::write(dir.path().join("c.bin"), [0xffu8, 0xfe, 0x80, b'a', 0x81]).unwrap();
     fs::write(dir.path().join("empty.txt"), "").unwrap();
-    for (input, words) in [
-        ("b.bin", "is not a text file"),
-        ("c.bin", "is not a text file"),
-        ("empty.txt", "nothing to reduce"),
-        ("missing.c", "cannot read missing.c"),
+    // A missing input is a usage error (2), like every other mistake on the command line.
+    for (input, words, code) in [
+        ("b.bin", "is not a text file", 1),
+        ("c.bin", "is not a text file", 1),
+        ("empty.txt", "nothing to reduce", 1),
+        ("missing.c", "missing.c", 2),
     ] {
         let out = minrepro(dir.path(), &["./t.sh", input, "-o", "o"]);
-        assert_eq!(out.status.code(), Some(1), "{input}");
+        assert_eq!(out.status.code(), Some(code), "{input}");
         let message = stderr(&out);
         assert!(message.contains(words), "{input}: {message}");
         assert!(!message.contains("panicked"));
@@ -382,12 +383,7 @@ fn sigint_keeps_the_best_result_so_far() {
         .spawn()
         .unwrap();
     // Wait until a smaller candidate was accepted.
-    let start = Instant::now();
-    while fs::read(&out).map_or(true, |b| b.len() >= text.len())
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    crate::support::wait_until_smaller(&out, text.len());
     assert!(send("INT", child.id()));
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));

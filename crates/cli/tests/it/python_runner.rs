@@ -144,3 +144,104 @@ fn a_preloaded_module_is_usable_by_candidates() {
         "{text}"
     );
 }
+
+/// The instrumented runs of value substitution fork from the warm helper too: the preloaded
+/// module is imported once per helper, never by a recording run.
+#[test]
+fn value_recording_runs_fork_from_the_warm_helper() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("imports.log");
+    std::fs::write(
+        dir.path().join("counted.py"),
+        format!(
+            "with open({:?}, 'a') as f:\n    f.write('imported\\n')\nSCALE = 3\n",
+            log.display().to_string()
+        ),
+    )
+    .unwrap();
+    let source = dir.path().join("uses_counted.py");
+    std::fs::write(
+        &source,
+        "import counted\nwidth = 2 * 7\nunused = [1, 2, 3]\nraise ValueError('width %d scaled' % (width * counted.SCALE))\n",
+    )
+    .unwrap();
+    let stats = dir.path().join("stats.json");
+    let stats_flag = stats.to_string_lossy().into_owned();
+    let (out, (after, before)) = reduce(
+        &source,
+        dir.path(),
+        &[
+            "--err-msg",
+            "width 42 scaled",
+            "--preload",
+            "counted",
+            "--stats-json",
+            &stats_flag,
+        ],
+    );
+    assert!(after < before, "{}", std::fs::read_to_string(&out).unwrap());
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(
+        stats["value_recording_runs"].as_u64().unwrap() >= 1,
+        "{stats}"
+    );
+    // One helper at -j 1 (and the probe of the original shares it): one import.
+    let imports = std::fs::read_to_string(&log).unwrap().lines().count();
+    assert_eq!(imports, 1, "{stats}");
+}
+
+/// `tests/fixtures/python/preload`: a program outside its libraries' directory that imports a
+/// module counting its imports, one starting a thread and one failing to import.
+fn preload_fixture() -> (PathBuf, PathBuf) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python/preload");
+    (root.join("program/prog.py"), root.join("lib"))
+}
+
+/// Reduces the preload fixture with `extra` flags; returns minrepro's stderr and how often the
+/// counting module was imported.
+fn reduce_preload_fixture(extra: &[&str]) -> (String, usize) {
+    let (source, lib) = preload_fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("imports.log");
+    let out = dir.path().join("out.py");
+    let assert = python_command(&source, "total is 13", &out)
+        .arg("--python")
+        .arg(python())
+        .arg("--env")
+        .arg(format!("PYTHONPATH={}", lib.display()))
+        .arg("--env")
+        .arg(format!("COUNTED_LOG={}", log.display()))
+        .args(["--no-value-substitution", "-j", "1"])
+        .args(extra)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let imports = std::fs::read_to_string(&log).unwrap().lines().count();
+    (stderr, imports)
+}
+
+/// The program's third-party top-level imports are preloaded by default (the counting module is
+/// imported by the helpers only, not once per candidate); a module whose import fails or starts
+/// a thread is left out with a notice; --no-auto-preload imports it in every candidate.
+#[test]
+fn top_level_imports_are_preloaded_unless_unfit_or_turned_off() {
+    let (stderr, imports) = reduce_preload_fixture(&[]);
+    assert!(
+        stderr.contains("the runner's helpers import counted once for all candidates"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("not preloading threaded: its import started 1 thread"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("not preloading broken: its import failed (ImportError: broken needs"),
+        "{stderr}"
+    );
+    let (off, runs) = reduce_preload_fixture(&["--no-auto-preload"]);
+    assert!(!off.contains("preload"), "{off}");
+    // One helper, and the one replaced once `threaded` had made it unfit.
+    assert!(imports <= 2, "{imports} imports with preloading");
+    assert!(runs > 20, "{runs} imports without");
+}

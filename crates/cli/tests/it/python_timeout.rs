@@ -35,6 +35,8 @@ struct Reduced {
     stdout: String,
     stderr: String,
     stats: serde_json::Value,
+    /// The result's text.
+    text: String,
 }
 
 /// Reduces `program` to `needle` with the real interpreter and `flags` (plus --stats-json),
@@ -59,6 +61,7 @@ fn reduce(program: &str, needle: &str, flags: &[&str]) -> Reduced {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         stats,
+        text: std::fs::read_to_string(&out).unwrap(),
     }
 }
 
@@ -112,8 +115,9 @@ print(\"needle %d\" % total)
 
 #[test]
 fn hanging_candidates_are_cut_by_default_and_reported() {
-    // Default settings: --timeout 60, adaptive limit on.
-    let run = reduce(SPIN_FOREVER, "needle 6", &[]);
+    // Default settings: --timeout 60, adaptive limit on; no second chance (on a loaded
+    // machine `auto` would re-judge them).
+    let run = reduce(SPIN_FOREVER, "needle 6", &["--rejudge-timeouts", "never"]);
     assert!(
         run.stderr.contains("(--timeout-factor 10;"),
         "{}",
@@ -153,4 +157,64 @@ fn timeout_factor_off_waits_the_full_timeout() {
         stats["timeout_seconds"].as_f64().unwrap(),
         timeouts as f64 * 2.0
     );
+}
+
+/// `pad = 0` may go, but each new candidate without it is slow the first time it runs (it
+/// sleeps 5 s, past the adaptive limit of 1 s; the check is frozen, so it stays).
+const SLOW_ONCE: &str = "\
+# autodd: freeze-start
+import hashlib, os, time
+source = open(__file__, \"rb\").read()
+marks = os.environ.get(\"MARKS\")
+if marks and source.count(b\"pad\" + b\" = 0\") == 0:
+    mark = os.path.join(marks, hashlib.sha256(source).hexdigest())
+    if not os.path.exists(mark):
+        open(mark, \"w\").close()
+        time.sleep(5)
+# autodd: end-freeze
+pad = 0
+print(\"needle\")
+";
+
+#[test]
+fn a_candidate_slow_once_is_re_judged_at_the_full_timeout_and_accepted() {
+    let marks = tempfile::tempdir().unwrap();
+    let env = format!("MARKS={}", marks.path().display());
+    let base = ["--timeout", "30", "--timeout-factor", "1", "--env", &env];
+    let always = [&base[..], &["--rejudge-timeouts", "always"]].concat();
+    let run = reduce(SLOW_ONCE, "needle", &always);
+    let stats = &run.stats;
+    assert!(stats["rejudged_timeouts"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(
+        stats["rejudged_interesting"].as_u64().unwrap() >= 1,
+        "{stats}"
+    );
+    assert!(
+        run.stdout.contains("re-judged at up to 30.000 s: "),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.text.contains("pad = 0"), "{}", run.text);
+    // Without a second chance a slow candidate is rejected (it goes only when proposed again:
+    // timeouts are never cached).
+    let marks = tempfile::tempdir().unwrap();
+    let env = format!("MARKS={}", marks.path().display());
+    let never = [
+        "--timeout",
+        "30",
+        "--timeout-factor",
+        "1",
+        "--env",
+        &env,
+        "--rejudge-timeouts",
+        "never",
+    ];
+    let run = reduce(SLOW_ONCE, "needle", &never);
+    assert_eq!(run.stats["rejudged_timeouts"], 0, "{}", run.stats);
+    assert!(
+        run.stats["timeouts"].as_u64().unwrap() >= 1,
+        "{}",
+        run.stats
+    );
+    assert!(!run.stdout.contains("re-judged"), "{}", run.stdout);
 }

@@ -75,7 +75,11 @@ impl Setup {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert_eq!(output.status.code(), Some(1), "{label}: {stderr}");
+        // A file named on the command line that does not exist is a usage error (exit 2);
+        // anything wrong with an input that exists is an error of the input (exit 1).
+        let named_and_missing = needle == "No such file" && label.ends_with(" missing");
+        let expected = if named_and_missing { 2 } else { 1 };
+        assert_eq!(output.status.code(), Some(expected), "{label}: {stderr}");
         assert!(
             stderr.starts_with("minrepro bundle: error: "),
             "{label}: {stderr}"

@@ -244,3 +244,74 @@ fn a_reduction_with_a_known_original_runs_it_once_and_keeps_a_log_on_request() {
     ));
     assert_eq!(oracle.evaluations.load(Ordering::SeqCst), 0);
 }
+
+/// A pass that removes the even numbers only (a guess that refuses the odd ones), and a
+/// confirming pass that removes any one number: the confirming pass runs only in rounds that
+/// changed nothing before it, and what it accepts starts another round.
+struct EvensPass;
+
+impl Pass<Vec<u32>> for EvensPass {
+    fn name(&self) -> String {
+        "evens".into()
+    }
+    fn search(&self, _: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
+        Box::new(Ddmin::new(
+            0,
+            |c: &Vec<u32>| c.iter().filter(|n| n.is_multiple_of(2)).count(),
+            |c: &Vec<u32>, removed: &[usize]| {
+                let positions: Vec<usize> =
+                    (0..c.len()).filter(|&i| c[i].is_multiple_of(2)).collect();
+                let removed: Vec<usize> = removed.iter().map(|&i| positions[i]).collect();
+                Some(Proposal {
+                    case: without_indices(c, &removed),
+                    change: serde_json::json!({ "removed": removed }),
+                })
+            },
+        ))
+    }
+}
+
+/// Every single number, one at a time; records the case each search opened on.
+struct ConfirmPass(std::sync::Mutex<Vec<Vec<u32>>>);
+
+impl Pass<Vec<u32>> for ConfirmPass {
+    fn name(&self) -> String {
+        "confirm".into()
+    }
+    fn confirms(&self) -> bool {
+        true
+    }
+    fn search(&self, current: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
+        self.0.lock().unwrap().push(current.clone());
+        Box::new(Ddmin::new(
+            0,
+            |c: &Vec<u32>| c.len(),
+            |c: &Vec<u32>, removed: &[usize]| {
+                (removed.len() == 1).then(|| Proposal {
+                    case: without_indices(c, removed),
+                    change: serde_json::json!({ "removed": removed }),
+                })
+            },
+        ))
+    }
+}
+
+#[test]
+fn a_confirming_pass_runs_only_after_a_round_that_changed_nothing() {
+    for jobs in [1, 3] {
+        let setup = setup(vec![3, 4]);
+        let mut engine = setup.engine(jobs);
+        let original: Vec<u32> = (0..8).collect();
+        let confirm = ConfirmPass(Default::default());
+        let passes: [&dyn Pass<Vec<u32>>; 2] = [&EvensPass, &confirm];
+        let result = engine.reduce(original, &passes, &mut |_| Ok(())).unwrap();
+        // The evens go first; only the confirming pass removes the odd numbers.
+        assert_eq!(result, vec![3, 4], "-j {jobs}");
+        let opened = confirm.0.lock().unwrap().clone();
+        // Round 1 changed something (no confirmation); round 2 changed nothing, its
+        // confirmation removed odd numbers; round 3 confirms the fixpoint.
+        assert_eq!(opened.first(), Some(&vec![1, 3, 4, 5, 7]), "-j {jobs}");
+        assert_eq!(opened.last(), Some(&vec![3, 4]), "-j {jobs}");
+        assert_eq!(engine.stats().rounds, opened.len() + 1, "-j {jobs}");
+    }
+}

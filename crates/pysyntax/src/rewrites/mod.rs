@@ -6,6 +6,7 @@
 //! `*args, **kwargs`), [`expressions`] (assignment, call, operator and hoisting
 //! simplifications), [`inline`] (a variable used once), [`inlining`] (a function, method or
 //! class used once, with arguments), [`integers`] (constant reduction),
+//! [`dispatch`] (a registry lookup, a coroutine that only awaits another),
 //! [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a parameter with
 //! the arguments of every call). [`progress`] keeps statement removal away from what makes a
 //! `while` loop advance.
@@ -13,6 +14,7 @@
 pub mod calls;
 pub mod canonical;
 pub mod control_flow;
+pub mod dispatch;
 pub mod expressions;
 pub mod headers;
 pub mod inline;
@@ -345,6 +347,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
         inlining::inline_with_arguments(walker.ctx, body, &resolution);
         unused_parameters::remove_with_arguments(walker.ctx, &resolution);
     }
+    dispatch::indirections(walker.ctx, body);
     calls::inline_calls(walker.ctx, body);
     parens::remove_parentheses(walker.ctx, body);
     let out = &mut walker.ctx.out;

@@ -137,6 +137,21 @@ fn literals_with_more_tokens_than_the_expression_are_not_offered() {
 }
 
 #[test]
+fn containers_too_large_for_the_expression_are_offered_emptied() {
+    let dict = "{'basic': {'rate': 1.0}, 'gold': {'rate': 0.8}}";
+    assert_eq!(
+        substituted("y = self.tiers[k]\n", "self.tiers", dict).unwrap(),
+        "y = {}[k]\n"
+    );
+    assert_eq!(
+        substituted("y = a.b\n", "a.b", "[1, 2, 3]").unwrap(),
+        "y = []\n"
+    );
+    // One token is too small for an empty pair.
+    assert_eq!(substituted("y = x\n", "x", "[1, 2]"), None);
+}
+
+#[test]
 fn values_of_ranges_that_are_not_sites_are_ignored() {
     let source = "x = f(a)\n";
     let values = vec![(0..1, "1".to_owned()), (4..5, "2".to_owned())];

@@ -1,7 +1,12 @@
 //! The fidelity guard: which exception a traceback ends in, and the check built on it.
 
+use std::path::Path;
+
 use minrepro_predicate::{CapturedStream, RunRecord};
-use minrepro_python::guard::{exception_type, needle_outside_traceback, same_exception_check};
+use minrepro_python::guard::{
+    exception_type, innermost_frame, needle_outside_traceback, same_exception_check,
+    same_origin_check, Frame, Origin,
+};
 
 const PLAIN: &str = "Traceback (most recent call last):\n  File \"/x/p.py\", line 3, in <module>\n    raise ValueError(\"needle\")\nValueError: needle\n";
 
@@ -83,15 +88,15 @@ fn the_exception_type_is_read_off_the_last_top_level_traceback() {
 #[test]
 fn the_check_compares_exception_types() {
     let check = same_exception_check(Some("ValueError"));
-    assert!((check.check)(&run(PLAIN)));
+    assert!((check.check)(&run(PLAIN), Path::new("/")));
     let type_error = PLAIN.replace("ValueError: needle", "TypeError: bad operand");
-    assert!(!(check.check)(&run(&type_error)));
-    assert!(!(check.check)(&run("")));
+    assert!(!(check.check)(&run(&type_error), Path::new("/")));
+    assert!(!(check.check)(&run(""), Path::new("/")));
     assert!(check.description.contains("ValueError"));
     let clean = same_exception_check(None);
-    assert!((clean.check)(&run("")));
-    assert!((clean.check)(&run("warning: needle\n")));
-    assert!(!(clean.check)(&run(&type_error)));
+    assert!((clean.check)(&run(""), Path::new("/")));
+    assert!((clean.check)(&run("warning: needle\n"), Path::new("/")));
+    assert!(!(clean.check)(&run(&type_error), Path::new("/")));
     assert_ne!(clean.description, check.description);
 }
 
@@ -112,4 +117,50 @@ fn a_needle_only_in_a_warning_is_noticed() {
         needle_outside_traceback(&clean, "old api", "KeyError"),
         None
     );
+}
+
+#[test]
+fn the_innermost_frame_is_the_last_frame_line_of_the_final_traceback() {
+    let nested = "Traceback (most recent call last):\n  File \"{workspace}/p.py\", line 9, in <module>\n    E().resolve('x')\n  File \"{workspace}/p.py\", line 3, in resolve\n    return self.tiers[tier]\n           ~~~~~~~~~~^^^^^^\nKeyError: 'x'\n";
+    assert_eq!(
+        innermost_frame(nested),
+        Some(Frame {
+            file: "{workspace}/p.py".into(),
+            line: 3,
+            function: "resolve".into()
+        })
+    );
+    let group = "  + Exception Group Traceback (most recent call last):\n  |   File \"/l/m.py\", line 4, in run\n  |     raise ExceptionGroup(\"g\", [ValueError(1)])\n  | ExceptionGroup: g (1 sub-exception)\n  +-+---- 1 ----\n    | ValueError: 1\n";
+    assert_eq!(
+        innermost_frame(group).map(|f| f.function),
+        Some("run".into())
+    );
+    // A syntax error's location names no function.
+    let syntax = "  File \"/x/p.py\", line 3\n    print(\nSyntaxError: '(' was never closed\n";
+    assert_eq!(innermost_frame(syntax), None);
+}
+
+#[test]
+fn the_origin_check_compares_file_and_qualified_function() {
+    let program = "class A:\n    def resolve(self, k):\n        return {}[k]\n\nclass B:\n    def resolve(self, k):\n        return {}[k]\n";
+    let (dir, _) = minrepro_testkit::temp_file("p.py", program);
+    let failing_in = |line: usize| {
+        format!("Traceback (most recent call last):\n  File \"{{workspace}}/p.py\", line 9, in <module>\n    x()\n  File \"{{workspace}}/p.py\", line {line}, in resolve\n    return {{}}[k]\nKeyError: 'x'\n")
+    };
+    let read = |file: &str| (file == "{workspace}/p.py").then(|| program.to_owned());
+    let origin = Origin::of(&failing_in(3), &read).unwrap();
+    assert_eq!(origin.function, "A.resolve");
+    assert!(origin.in_program());
+    let check = same_origin_check("KeyError", origin);
+    assert!(check.description.contains("A.resolve"));
+    assert!((check.check)(&run(&failing_in(3)), dir.path()));
+    // The same name in another class, another type, another file: all refused.
+    assert!(!(check.check)(&run(&failing_in(7)), dir.path()));
+    let value_error = failing_in(3).replace("KeyError", "ValueError");
+    assert!(!(check.check)(&run(&value_error), dir.path()));
+    let elsewhere = failing_in(3).replace("line 3", "line 3x").replace(
+        "File \"{workspace}/p.py\", line 3x",
+        "File \"/lib/q.py\", line 3",
+    );
+    assert!(!(check.check)(&run(&elsewhere), dir.path()));
 }

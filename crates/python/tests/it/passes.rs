@@ -13,6 +13,7 @@ const PY: Python = Python {
     minor: 11,
     encoding: None,
     values: None,
+    keep_function: None,
 };
 
 fn state(text: &str, strategy: Strategy) -> Arc<SharedState<Python>> {

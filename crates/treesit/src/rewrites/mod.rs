@@ -6,8 +6,13 @@
 //! function or variable) and each is tried alone (swept): they change what a program computes
 //! only where a reduction may (merging the elements of an array), and a predicate decides.
 
+pub mod classes;
 pub mod inline;
+pub mod locals;
 pub mod scalars;
+pub mod scopes;
+pub mod templates;
+pub mod types;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -18,11 +23,40 @@ use tree_sitter::{Node, Tree};
 pub use inline::INLINE;
 pub use scalars::SCALARIZE;
 
-/// The rewrite sites of `tree` (a parse of `text`): inlinings, then scalarisations.
+/// The rewrite sites of `tree` (a parse of `text`): inlinings, scalarisations, variables moved
+/// between scopes.
 pub fn rewrite_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let mut sites = inline::inline_sites(tree, text);
     sites.extend(scalars::scalar_sites(tree, text));
+    sites.extend(locals::local_sites(tree, text));
+    sites.extend(scopes::scope_sites(tree, text));
+    sites.extend(classes::class_sites(tree, text));
+    sites.extend(types::type_sites(tree, text));
+    sites.extend(templates::template_sites(tree, text));
+    // Code that does not parse is left as it is: no site whose edits span it.
+    let mut errors = Vec::new();
+    collect_errors(tree.root_node(), &mut errors);
+    sites.retain(|s| {
+        errors
+            .iter()
+            .all(|e| e.end <= s.range.start || s.range.end <= e.start)
+    });
     sites
+}
+
+/// The byte ranges of the `ERROR` and `MISSING` nodes of `node`'s subtree: code that does not
+/// parse, which no rewrite edits.
+pub(crate) fn collect_errors(node: Node<'_>, out: &mut Vec<Range<usize>>) {
+    if !node.has_error() && !node.is_missing() {
+        return;
+    }
+    if node.is_error() || node.is_missing() {
+        out.push(node.byte_range());
+        return;
+    }
+    for child in (0..node.child_count()).filter_map(|i| node.child(i)) {
+        collect_errors(child, out);
+    }
 }
 
 /// Whether `node` lies inside `outer`.
@@ -65,6 +99,11 @@ impl<'t> Identifiers<'t> {
                 .push(node);
         }
         Identifiers(by_name)
+    }
+
+    /// The number of identifiers named `name`.
+    fn count(&self, name: &str) -> usize {
+        self.0.get(name).map_or(0, Vec::len)
     }
 
     /// The identifiers named `name` inside `scope`.
@@ -145,5 +184,39 @@ fn combined(
         replacement,
     })
 }
+/// The declarator of a declaration that declares exactly one name (`int a;`, not `int a, b;`).
+pub(crate) fn only_declarator(declaration: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = declaration.walk();
+    let mut declarators = declaration.children_by_field_name("declarator", &mut cursor);
+    let first = declarators.next()?;
+    declarators.next().is_none().then_some(first)
+}
+
+/// The elements of a bracketed list (its named children that are not comments).
+pub(crate) fn list_elements(list: Node<'_>) -> Vec<Node<'_>> {
+    named_children(list).filter(|n| !n.is_extra()).collect()
+}
+
+/// The edit dropping element `index` of the `count` elements of a bracketed list (with a
+/// comma): `(a, b)` → `(b)`; the last one → `(void)` in a parameter list, `()` elsewhere.
+pub(crate) fn drop_element(list: Node<'_>, index: usize, count: usize) -> (Range<usize>, String) {
+    let elements = list_elements(list);
+    if count == 1 {
+        let inner = list.start_byte() + 1..list.end_byte() - 1;
+        let empty = if list.kind() == "parameter_list" {
+            "void"
+        } else {
+            ""
+        };
+        return (inner, empty.to_owned());
+    }
+    let range = if index + 1 < elements.len() {
+        elements[index].start_byte()..elements[index + 1].start_byte()
+    } else {
+        elements[index - 1].end_byte()..elements[index].end_byte()
+    };
+    (range, String::new())
+}
+
 #[cfg(test)]
 mod tests;

@@ -15,7 +15,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, declarator_leaf, named_children, Identifiers};
+use super::{collect, combined, declarator_leaf, named_children, only_declarator, Identifiers};
 
 /// Kind of the scalarisation of an aggregate variable.
 pub const SCALARIZE: &str = "scalarize";
@@ -114,13 +114,7 @@ impl<'t> Variable<'t> {
         if declaration.has_error() {
             return None;
         }
-        let mut cursor = declaration.walk();
-        let declarators: Vec<Node<'t>> = declaration
-            .children_by_field_name("declarator", &mut cursor)
-            .collect();
-        let [declarator] = declarators.as_slice() else {
-            return None;
-        };
+        let declarator = &only_declarator(declaration)?;
         let (node, array) = match declarator.kind() {
             "identifier" => (*declarator, false),
             "array_declarator" => {

@@ -6,9 +6,23 @@ use minrepro_text::splice;
 use super::{rewrite_sites, INLINE, SCALARIZE};
 use crate::{by_name, Syntax};
 
-/// Every rewrite of `text` of `kind`, applied alone.
-fn rewritten(text: &str, kind: &str) -> Vec<String> {
-    let syntax = Syntax::new(by_name("c").unwrap()).unwrap();
+/// Every rewrite of `text` (C) of `kind`, applied alone, each checked to parse cleanly.
+pub(super) fn rewritten(text: &str, kind: &str) -> Vec<String> {
+    rewritten_in("c", text, kind)
+}
+
+/// The rewrite sites of `text` in `grammar` of `kind`.
+pub(super) fn sites_of(grammar: &str, text: &str, kind: &str) -> Vec<minrepro_text::Site> {
+    let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
+    let tree = syntax.parse(text).unwrap();
+    let mut sites = rewrite_sites(&tree, text);
+    sites.retain(|s| s.kind == kind);
+    sites
+}
+
+/// Every rewrite of `text` in `grammar` of `kind`, applied alone, each checked to parse cleanly.
+pub(super) fn rewritten_in(grammar: &str, text: &str, kind: &str) -> Vec<String> {
+    let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
     let tree = syntax.parse(text).unwrap();
     rewrite_sites(&tree, text)
         .iter()
@@ -113,16 +127,14 @@ fn the_rewrites_are_a_group_of_the_c_like_grammars_only() {
         let language =
             crate::SyntaxAware::new(by_name(grammar).unwrap(), crate::tests::Words).unwrap();
         let groups = language.groups();
-        groups
-            .iter()
-            .map(|g| language.group_name(*g))
-            .collect::<Vec<_>>()
+        groups.iter().map(|spec| spec.name).collect::<Vec<_>>()
     };
     for grammar in ["c", "cpp", "cuda"] {
         assert_eq!(
-            names(grammar)[..3],
-            ["syntax", "syntax-outer", "syntax-rewrites"]
+            names(grammar)[..4],
+            ["syntax-coarse", "syntax-depth", "syntax", "syntax-outer"]
         );
     }
     assert!(!names("rust").contains(&"syntax-rewrites"));
+    assert!(!names("rust").contains(&"syntax-coarse"));
 }

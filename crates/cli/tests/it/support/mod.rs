@@ -64,6 +64,27 @@ pub fn fixtures() -> PathBuf {
     repo_root().join("crates/bundle/tests/fixtures")
 }
 
+/// `minrepro ARGS` run to its end in `dir`, with its temporary files there too.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    binary_command()
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", dir)
+        .output()
+        .unwrap()
+}
+
+/// Waits (at most a minute) until the file at `path` exists and is shorter than `len` bytes:
+/// a reduction accepted a smaller candidate.
+pub fn wait_until_smaller(path: &Path, len: usize) {
+    let start = std::time::Instant::now();
+    while std::fs::read(path).map_or(true, |b| b.len() >= len)
+        && start.elapsed() < std::time::Duration::from_secs(60)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Makes `path` executable (mode 0755).
 pub fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;

@@ -1,6 +1,7 @@
-//! Words for why the original's run does not reproduce, said in terms of the flags the user
-//! gave (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`), not of
-//! predicate statuses.
+//! Words for why the original's run does not reproduce: in terms of the flags the user gave
+//! (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`) when the front end
+//! knows them ([`why_not_reproduced`]), else by the predicate's status and exit codes
+//! ([`describe_uninteresting`]).
 
 use minrepro_predicate::{Outcome, RunRecord, Status};
 
@@ -18,6 +19,30 @@ pub struct Expectation<'a> {
     pub custom_predicate: bool,
     /// `--timeout` in seconds.
     pub timeout_secs: f64,
+}
+
+impl<'a> Expectation<'a> {
+    /// What the shared predicate flags and `err_msg` (`--err-msg`) ask for.
+    pub fn of(
+        predicate: &crate::PredicateArgs,
+        err_msg: Option<&'a str>,
+        custom_predicate: bool,
+    ) -> Self {
+        Expectation {
+            err_msg,
+            exit_code: predicate.required_exit_code(err_msg),
+            custom_predicate,
+            timeout_secs: predicate.timeout,
+        }
+    }
+
+    /// The error of an original whose verdict `outcome` is not interesting, explained.
+    pub fn not_reproduced(&self, outcome: &Outcome) -> crate::RunError {
+        crate::RunError::NotReproduced {
+            status: outcome.status,
+            explanation: why_not_reproduced(outcome, self),
+        }
+    }
 }
 
 /// Explains why the original run (`outcome`, judged without the fidelity guard) does not count
@@ -75,6 +100,14 @@ pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> Stri
     message
 }
 
+/// A captured line as a message shows it: captured output names the candidate's workspace
+/// `{workspace}` (so that logs do not depend on temporary paths), and the workspace holds the
+/// inputs under their relative names, so a path in it reads as that name (`{workspace}/a.py`
+/// as `a.py`) and the workspace itself as `.`: no placeholder appears in a message.
+pub fn relative_to_workspace(line: &str) -> String {
+    line.replace("{workspace}/", "").replace("{workspace}", ".")
+}
+
 /// The last lines of both streams, each under a heading; empty when nothing was printed.
 fn last_lines(run: &RunRecord) -> String {
     let mut text = String::new();
@@ -86,10 +119,44 @@ fn last_lines(run: &RunRecord) -> String {
         text.push_str(&format!("\n--- its last lines on {name} ---"));
         for line in &lines[lines.len().saturating_sub(SHOWN_LINES)..] {
             text.push('\n');
-            text.push_str(line);
+            text.push_str(&relative_to_workspace(line));
         }
     }
     text
+}
+
+/// Explains why the original is not interesting, with the tail of what it printed.
+pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
+    let status = serde_json::to_value(outcome.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned));
+    let codes: Vec<String> = outcome
+        .exit_codes
+        .iter()
+        .map(|c| c.map_or("none".to_owned(), |c| c.to_string()))
+        .collect();
+    let mut message = format!(
+        "the original input is not interesting (predicate status {}, exit codes [{}]); nothing was published",
+        status.unwrap_or_default(),
+        codes.join(", ")
+    );
+    for (name, stream) in [
+        ("stdout", &outcome.last_run.stdout),
+        ("stderr", &outcome.last_run.stderr),
+    ] {
+        let tail: Vec<&str> = stream.tail.lines().rev().take(SHOWN_LINES).collect();
+        if !tail.is_empty() {
+            message.push_str(&format!("\n--- last lines of the original's {name} ---"));
+            for line in tail.iter().rev() {
+                message.push('\n');
+                message.push_str(&relative_to_workspace(line));
+            }
+        }
+    }
+    if let Some(error) = &outcome.last_run.error {
+        message.push_str(&format!("\n{error}"));
+    }
+    message
 }
 
 #[cfg(test)]

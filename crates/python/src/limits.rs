@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use minrepro_driver::timeout_cost;
 use minrepro_engine::Progress;
 use minrepro_predicate::Predicate;
+use minrepro_text::Rejudged;
 
 /// `--timeout-factor`: cut candidates at a multiple of the original's run time, or not at all.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,21 +68,66 @@ pub fn apply_timeout_factor(
     predicate
 }
 
-/// The time timed-out candidates cost: each ran its whole limit (seconds, rounded to ms).
-pub fn timeout_cost(timeouts: usize, run_limit: f64) -> f64 {
-    (timeouts as f64 * run_limit * 1000.0).round() / 1000.0
+/// Runs cut at a limit: the candidates' (at the run limit) and the re-judged ones' second runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timeouts {
+    /// Decided candidates whose verdict is a timeout (a re-judged one's: its second run's).
+    pub candidates: usize,
+    /// The limit of a candidate's run, seconds.
+    pub run_limit: f64,
+    /// What re-judging did.
+    pub rejudged: Rejudged,
 }
 
-/// The summary's note on timed-out candidates (empty when none timed out).
-pub fn timeouts_note(timeouts: usize, run_limit: f64) -> String {
-    match timeouts {
-        0 => String::new(),
-        n => format!(
-            "; {n} candidate{} timed out at {run_limit:.3} s, {:.1} s in all",
-            if n == 1 { "" } else { "s" },
-            timeout_cost(n, run_limit)
-        ),
+impl Timeouts {
+    /// Runs that timed out at [`Timeouts::run_limit`]: every re-judged candidate's first run,
+    /// and the timed-out candidates that were not re-judged.
+    pub fn cut_runs(&self) -> usize {
+        let not_rejudged = self
+            .candidates
+            .saturating_sub(self.rejudged.timed_out_again);
+        not_rejudged + self.rejudged.candidates
     }
+
+    /// Seconds the timed-out runs cost: each its whole limit.
+    pub fn cost(&self) -> f64 {
+        timeout_cost(self.cut_runs(), self.run_limit) + self.rejudged.timed_out_again_seconds
+    }
+
+    /// The `--stats-json` fields: `timeout_seconds` (replacing the one the driver computes
+    /// without the second runs), `rejudged_timeouts`, `rejudged_interesting`.
+    pub fn stats_fields(&self) -> Vec<(String, serde_json::Value)> {
+        vec![
+            ("timeout_seconds".into(), self.cost().into()),
+            ("rejudged_timeouts".into(), self.rejudged.candidates.into()),
+            (
+                "rejudged_interesting".into(),
+                self.rejudged.interesting.into(),
+            ),
+        ]
+    }
+}
+
+/// The summary's note on timed-out runs (empty when none timed out).
+pub fn timeouts_note(timeouts: &Timeouts) -> String {
+    let n = timeouts.cut_runs();
+    if n == 0 {
+        return String::new();
+    }
+    let rejudged = &timeouts.rejudged;
+    let second = match rejudged.candidates {
+        0 => String::new(),
+        r => format!(
+            " ({r} re-judged at up to {:.3} s: {} interesting, {} timed out again)",
+            rejudged.longest_limit, rejudged.interesting, rejudged.timed_out_again
+        ),
+    };
+    format!(
+        "; {n} candidate{} timed out at {:.3} s{second}, {:.1} s in timed-out runs",
+        if n == 1 { "" } else { "s" },
+        timeouts.run_limit,
+        timeouts.cost()
+    )
 }
 
 #[cfg(test)]
@@ -110,15 +157,35 @@ mod tests {
 
     #[test]
     fn timed_out_candidates_are_reported_with_their_cost() {
-        assert_eq!(timeouts_note(0, 1.0), "");
+        let note = |candidates, run_limit, rejudged, interesting, again| {
+            timeouts_note(&Timeouts {
+                candidates,
+                run_limit,
+                rejudged: Rejudged {
+                    candidates: rejudged,
+                    interesting,
+                    timed_out_again: again,
+                    longest_limit: 60.0,
+                    timed_out_again_seconds: again as f64 * 60.0,
+                },
+            })
+        };
+        assert_eq!(note(0, 1.0, 0, 0, 0), "");
         assert_eq!(
-            timeouts_note(1, 1.5),
-            "; 1 candidate timed out at 1.500 s, 1.5 s in all"
+            note(1, 1.5, 0, 0, 0),
+            "; 1 candidate timed out at 1.500 s, 1.5 s in timed-out runs"
         );
         assert_eq!(
-            timeouts_note(3, 2.0),
-            "; 3 candidates timed out at 2.000 s, 6.0 s in all"
+            note(3, 2.0, 0, 0, 0),
+            "; 3 candidates timed out at 2.000 s, 6.0 s in timed-out runs"
         );
         assert_eq!(timeout_cost(3, 0.3333), 1.0);
+        // Three re-judged: one interesting, one uninteresting, one timed out again; one more
+        // timed out without being re-judged (4 runs cut at 1 s, 1 at 60 s).
+        assert_eq!(
+            note(2, 1.0, 3, 1, 1),
+            "; 4 candidates timed out at 1.000 s (3 re-judged at up to 60.000 s: 1 \
+             interesting, 1 timed out again), 64.0 s in timed-out runs"
+        );
     }
 }

@@ -1,0 +1,284 @@
+//! Coarse cuts for the C-like grammars, searched before the syntax group descends into the
+//! tree: what removes most of a large input (a preprocessed translation unit, a generated
+//! program) in few predicate runs. C-Vise's first passes on such inputs are clang_delta's
+//! `replace-function-def-with-decl` and `remove-unused-function`, then whole top-level forms
+//! (topformflat level 0); here, from the parse:
+//!
+//! - every definition at namespace scope (in the file, in a namespace or a linkage
+//!   specification's body, recursively) that nothing outside it names, deleted whole (an
+//!   identifier reference count from the tree: no compiler);
+//! - every function definition's body, at namespace scope or in a class, made `;` (with a
+//!   constructor's initializer list): the definition becomes a declaration, which every test
+//!   that only compiles accepts, and what only that body named is no longer named.
+//!
+//! A definition still named elsewhere is not offered: its deletion would mostly leave a use
+//! undeclared, a run spent for nothing (the syntax group still tries it later, deferred). The
+//! sites nest like the scopes (a namespace's deletion contains its definitions', a
+//! definition's its body's), so the group is searched level by level, outer first, a level
+//! again after it accepted something: the deletions and bodies that went leave other definitions
+//! unnamed, and the re-listing offers them.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use minrepro_text::{LevelPolicy, Site};
+use tree_sitter::{Node, Tree};
+
+use crate::sites::{lines_of, Listing};
+
+/// Kind of the deletion of a definition at namespace scope.
+pub const DELETE_DEFINITION: &str = "delete-definition";
+/// Kind of a function definition's body made `;`.
+pub const BODY_TO_DECLARATION: &str = "body-to-declaration";
+
+/// A level is searched again, on the new text, while it accepts something: the re-listing
+/// counts the references again, and offers a definition that only what went named.
+pub const LEVEL_POLICY: LevelPolicy = LevelPolicy {
+    resweep: true,
+    stop_after_fruitless: None,
+};
+
+/// Nodes whose named children are at namespace scope.
+const SCOPES: [&str; 3] = [
+    "translation_unit",
+    "declaration_list",
+    "linkage_specification",
+];
+/// Nodes below which a declared name is not at namespace scope (parameters, locals, members,
+/// template parameters).
+const INNER: [&str; 6] = [
+    "parameter_list",
+    "compound_statement",
+    "field_declaration_list",
+    "template_parameter_list",
+    "lambda_expression",
+    "initializer_list",
+];
+/// Fields whose leaf declares a name (see `names`).
+const DECLARING: [&str; 2] = ["name", "declarator"];
+
+/// The coarse sites of `tree` (a parse of `text`).
+pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
+    let refs = References::new(tree, text);
+    let mut sites = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        let scope = SCOPES.contains(&node.kind());
+        for child in named_children(node) {
+            // Code that does not parse is left as it is (a deletion around it may still go).
+            if child.is_error() || child.is_missing() {
+                continue;
+            }
+            let definition = scope && !child.is_extra() && child.kind() != "string_literal";
+            if definition && !refs.named_outside(child.byte_range()) {
+                sites.push(Site {
+                    kind: DELETE_DEFINITION,
+                    range: lines_of(text, child.byte_range()),
+                    replacement: String::new(),
+                });
+            }
+            if child.kind() == "function_definition" {
+                sites.extend(body_site(child));
+            }
+            stack.push(child);
+        }
+    }
+    sites.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
+    sites.dedup_by(|a, b| a.range == b.range && a.replacement == b.replacement);
+    Listing::plain(sites)
+}
+
+/// The site making `definition`'s body `;` (with a constructor's initializer list before it).
+fn body_site(definition: Node<'_>) -> Option<Site> {
+    let body = definition.child_by_field_name("body")?;
+    if body.kind() != "compound_statement" {
+        return None;
+    }
+    let start = named_children(definition)
+        .find(|c| c.kind() == "field_initializer_list")
+        .map_or(body.start_byte(), |list| list.start_byte());
+    // `auto f() {…}` deduces its type from the body: as a declaration it cannot be used.
+    let deduced = definition
+        .child_by_field_name("type")
+        .is_some_and(|t| t.kind() == "placeholder_type_specifier" || t.kind() == "auto");
+    (!deduced).then(|| Site {
+        kind: BODY_TO_DECLARATION,
+        range: start..body.end_byte(),
+        replacement: ";".to_owned(),
+    })
+}
+
+/// The named children of `node`.
+fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
+}
+
+/// Where each name occurs, and which occurrences declare a name at namespace scope.
+struct References<'t> {
+    /// Every name leaf's start byte, by its text (ascending).
+    occurrences: HashMap<&'t str, Vec<usize>>,
+    /// The declaring leaves at namespace scope: (start byte, text), ascending.
+    declared: Vec<(usize, &'t str)>,
+}
+
+impl<'t> References<'t> {
+    fn new(tree: &Tree, text: &'t str) -> References<'t> {
+        let mut occurrences: HashMap<&'t str, Vec<usize>> = HashMap::new();
+        let mut declared = Vec::new();
+        let mut cursor = tree.walk();
+        // Depths (in the walk) of the INNER nodes the cursor is in.
+        let mut inner: Vec<usize> = Vec::new();
+        'walk: loop {
+            let node = cursor.node();
+            let depth = cursor.depth() as usize;
+            while inner.last().is_some_and(|&d| d >= depth) {
+                inner.pop();
+            }
+            if INNER.contains(&node.kind()) {
+                inner.push(depth);
+            }
+            if node.child_count() == 0 && node.is_named() && is_name(node.kind()) {
+                if let Some(name) = text.get(node.byte_range()) {
+                    occurrences.entry(name).or_default().push(node.start_byte());
+                    let declares = cursor
+                        .field_name()
+                        .is_some_and(|f| DECLARING.contains(&f) && !names_a_type(node, f));
+                    if declares && inner.is_empty() {
+                        declared.push((node.start_byte(), name));
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        References {
+            occurrences,
+            declared,
+        }
+    }
+
+    /// Whether a name declared at namespace scope inside `range` occurs outside it.
+    fn named_outside(&self, range: Range<usize>) -> bool {
+        let first = self.declared.partition_point(|&(at, _)| at < range.start);
+        let mut seen = HashSet::new();
+        self.declared[first..]
+            .iter()
+            .take_while(|&&(at, _)| at < range.end)
+            .filter(|&&(_, name)| seen.insert(name))
+            .any(|&(_, name)| {
+                let all = &self.occurrences[name];
+                let inside = all.partition_point(|&at| at < range.end)
+                    - all.partition_point(|&at| at < range.start);
+                inside < all.len()
+            })
+    }
+}
+
+/// Whether `node`, in its parent's `field`, names a type declared elsewhere (`struct a *p`).
+fn names_a_type(node: Node<'_>, field: &str) -> bool {
+    field == "name"
+        && node.parent().is_some_and(|parent| {
+            parent.kind().ends_with("_specifier") && parent.child_by_field_name("body").is_none()
+        })
+}
+
+/// Whether nodes of `kind` are names.
+fn is_name(kind: &str) -> bool {
+    kind == "identifier" || kind.ends_with("_identifier")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{by_name, Syntax};
+    use minrepro_text::splice;
+
+    fn listing(grammar: &str, text: &str) -> (Syntax, Listing) {
+        let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
+        let tree = syntax.parse(text).unwrap();
+        let listing = coarse_listing(&tree, text);
+        (syntax, listing)
+    }
+
+    #[test]
+    fn definitions_go_whole_and_bodies_become_declarations() {
+        let text = "static int used(int a) { return a + 1; }\nstatic int unused(int b) { return b; }\nint main(void) { return used(2); }\n";
+        let (syntax, listing) = listing("c", text);
+        let kinds: Vec<(&str, &str)> = listing
+            .sites
+            .iter()
+            .map(|s| (s.kind, &text[s.range.clone()]))
+            .collect();
+        assert_eq!(
+            kinds,
+            // `used` is named by main: not offered whole.
+            [
+                (BODY_TO_DECLARATION, "{ return a + 1; }"),
+                (
+                    DELETE_DEFINITION,
+                    "static int unused(int b) { return b; }\n"
+                ),
+                (BODY_TO_DECLARATION, "{ return b; }"),
+                (DELETE_DEFINITION, "int main(void) { return used(2); }\n"),
+                (BODY_TO_DECLARATION, "{ return used(2); }"),
+            ]
+        );
+        for site in &listing.sites {
+            let out = splice(text, &[site]);
+            assert_eq!(syntax.errors(&out), 0, "{out}");
+        }
+    }
+
+    #[test]
+    fn namespaces_classes_and_templates_nest_and_stay_valid() {
+        let text = "namespace n {\nstruct A {\n  A() : x(1) { x = 2; }\n  int get() const { return x; }\n  int x;\n};\ntemplate <typename T> T id(T v) { return v; }\nauto later() { return 3; }\n}\nextern \"C\" {\nint c_api(int);\n}\nint main() { n::A a; return a.get() + n::id(1); }\n";
+        let (syntax, listing) = listing("cpp", text);
+        let texts: Vec<&str> = listing
+            .sites
+            .iter()
+            .map(|s| &text[s.range.clone()])
+            .collect();
+        assert!(texts.contains(&": x(1) { x = 2; }"), "{texts:?}");
+        assert!(texts.contains(&"{ return x; }"));
+        assert!(texts.contains(&"{ return v; }"));
+        // A deduced return type needs its body.
+        assert!(!texts.contains(&"{ return 3; }"));
+        // The namespace holds `A` and `id`, both named by main; `later` and `c_api` are not.
+        let offered = |start: &str| texts.iter().any(|t| t.starts_with(start));
+        assert!(!offered("namespace n"));
+        assert!(!offered("struct A"));
+        assert!(!offered("template <typename T>"));
+        assert!(offered("auto later"));
+        assert!(offered("int c_api"));
+        for site in &listing.sites {
+            let out = splice(text, &[site]);
+            assert_eq!(syntax.errors(&out), 0, "{out}");
+        }
+    }
+
+    #[test]
+    fn nothing_is_offered_inside_code_that_does_not_parse() {
+        let text = "int f(void) { return 1; }\n) ] int x [ (\nint g(void) { return 2; }\n";
+        let (syntax, listing) = listing("c", text);
+        let tree = syntax.parse(text).unwrap();
+        let mut errors = Vec::new();
+        crate::rewrites::collect_errors(tree.root_node(), &mut errors);
+        assert!(!errors.is_empty());
+        for site in &listing.sites {
+            for error in &errors {
+                let r = &site.range;
+                let disjoint = r.end <= error.start || error.end <= r.start;
+                let around = r.start <= error.start && error.end <= r.end;
+                assert!(disjoint || around, "{:?} in {error:?}", site);
+            }
+        }
+        // `f` still goes, and its body may become a declaration.
+        assert!(listing.sites.len() >= 2, "{:?}", listing.sites);
+    }
+}
