@@ -49,3 +49,4 @@ mod reliability_scale;
 mod report;
 mod setup_script;
 mod slots;
+mod width;
