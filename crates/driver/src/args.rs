@@ -11,9 +11,15 @@ use crate::RunError;
 #[derive(Debug, Clone, clap::Args)]
 pub struct CommonArgs {
     /// Evaluate up to N candidates in parallel. Results and logs are identical for every N:
-    /// candidates are accepted in the order a -j 1 run would accept them.
+    /// candidates are accepted in the order a -j 1 run would accept them (unless --fold).
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
+    /// Experimental: under -j N, decide a batch's candidates N at a time and fold concurrent
+    /// successes into one candidate (accepted only once it is judged interesting itself).
+    /// Fewer rounds when many candidates succeed; results and logs are identical on every
+    /// rerun with the same N, but may differ between values of N.
+    #[arg(long = "fold")]
+    pub fold: bool,
     /// No progress output and no statistics; errors and the final line that names the output
     /// (`wrote FILE …`) are still printed.
     #[arg(short = 'q', long = "quiet")]

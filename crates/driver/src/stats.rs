@@ -69,6 +69,7 @@ pub fn stats_json(stats: &Stats, extra_runs: usize, complete: bool) -> serde_jso
         "cpu_seconds": stats.cpu_time.as_secs_f64(),
         "startup_cpu_seconds": stats.startup_cpu_time.as_secs_f64(),
         "rounds": stats.rounds,
+        "sequential_steps": stats.sequential_steps,
         "passes": passes,
     })
 }

@@ -1,7 +1,7 @@
 //! Searches made of other searches, or of nothing: [`Sequence`] (one search after another, e.g.
 //! level by level or item by item), [`OneShot`] (a single candidate) and [`Exhausted`].
 
-use crate::search::{Proposal, Search};
+use crate::search::{Proposal, Search, Width};
 
 /// Opens the `index`-th search of a [`Sequence`] over the current case; `None` ends the sequence.
 pub type OpenSearch<'a, C> =
@@ -11,6 +11,7 @@ pub type OpenSearch<'a, C> =
 /// previous one is exhausted, until opening returns `None`.
 pub struct Sequence<'a, C> {
     next: usize,
+    width: Option<Width>,
     inner: Option<Box<dyn Search<C> + 'a>>,
     open: OpenSearch<'a, C>,
 }
@@ -20,6 +21,7 @@ impl<'a, C> Sequence<'a, C> {
     pub fn new(open: OpenSearch<'a, C>) -> Self {
         Sequence {
             next: 0,
+            width: None,
             inner: None,
             open,
         }
@@ -32,7 +34,10 @@ impl<C> Search<C> for Sequence<'_, C> {
             let inner = match &mut self.inner {
                 Some(inner) => inner,
                 None => {
-                    let opened = (self.open)(self.next, current)?;
+                    let mut opened = (self.open)(self.next, current)?;
+                    if let Some(width) = self.width {
+                        opened.set_width(width);
+                    }
                     self.next += 1;
                     self.inner.insert(opened)
                 }
@@ -47,6 +52,23 @@ impl<C> Search<C> for Sequence<'_, C> {
     fn feedback(&mut self, accepted: Option<usize>) {
         if let Some(inner) = &mut self.inner {
             inner.feedback(accepted);
+        }
+    }
+
+    fn combine(&self, current: &C, indices: &[usize]) -> Option<Proposal<C>> {
+        self.inner.as_ref()?.combine(current, indices)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.width = Some(width);
+        if let Some(inner) = &mut self.inner {
+            inner.set_width(width);
+        }
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        if let Some(inner) = &mut self.inner {
+            inner.feedback_fold(accepted, rejected);
         }
     }
 }

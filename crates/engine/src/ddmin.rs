@@ -19,7 +19,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::search::{Proposal, Search};
+use crate::search::{Proposal, Search, Width};
 
 /// Most proposals in one batch (enough to keep `-j` workers busy, few enough to bound memory).
 pub const MAX_BATCH: usize = 32;
@@ -36,6 +36,11 @@ pub struct Ddmin<C> {
     min_size: usize,
     /// Most proposals in one batch ([`MAX_BATCH`] unless set lower).
     max_batch: usize,
+    /// The most a pass allows ([`Ddmin::with_max_batch`]), whatever the width.
+    batch_cap: usize,
+    /// Least number of chunks: the engine's window (see [`Width`]), so that a window decided
+    /// together holds that many disjoint removals.
+    window: usize,
     granularity: usize,
     /// Chunk (at the current granularity) where the current sweep started.
     sweep_start: usize,
@@ -54,6 +59,8 @@ struct LastBatch {
     len: usize,
     total: usize,
     proposed_chunks: Vec<usize>,
+    /// The positions each proposal removes, in batch order.
+    proposed_ranges: Vec<Range<usize>>,
 }
 
 impl<C> Ddmin<C> {
@@ -68,6 +75,8 @@ impl<C> Ddmin<C> {
             build: Arc::new(build),
             min_size,
             max_batch: MAX_BATCH,
+            batch_cap: MAX_BATCH,
+            window: 1,
             granularity: 2,
             sweep_start: 0,
             tried: 0,
@@ -83,15 +92,9 @@ impl<C> Ddmin<C> {
     /// after the accepted one is wasted work, so it asks for few. The candidates tested and
     /// their order do not depend on the limit (see the module documentation).
     pub fn with_max_batch(mut self, limit: usize) -> Self {
-        self.max_batch = limit.clamp(1, MAX_BATCH);
+        self.batch_cap = limit.clamp(1, MAX_BATCH);
+        self.max_batch = self.max_batch.min(self.batch_cap);
         self
-    }
-
-    /// The same search with batches for `jobs` parallel evaluations: one proposal at a time
-    /// when sequential (`jobs` <= 1: candidates built after the accepted one of a batch would
-    /// be wasted), [`MAX_BATCH`] otherwise.
-    pub fn for_jobs(self, jobs: usize) -> Self {
-        self.with_max_batch(if jobs <= 1 { 1 } else { MAX_BATCH })
     }
 }
 
@@ -111,6 +114,8 @@ impl<C> Clone for Ddmin<C> {
             build: self.build.clone(),
             min_size: self.min_size,
             max_batch: self.max_batch,
+            batch_cap: self.batch_cap,
+            window: self.window,
             granularity: self.granularity,
             sweep_start: self.sweep_start,
             tried: self.tried,
@@ -133,7 +138,7 @@ impl<C: 'static> Search<C> for Ddmin<C> {
         if self.done || len <= self.min_size {
             return None;
         }
-        let n = self.granularity.min(len);
+        let n = self.granularity.max(self.window).min(len);
         let chunks: Vec<_> = split_chunks(len, n)
             .into_iter()
             .filter(|chunk| len - chunk.len() >= self.min_size)
@@ -146,12 +151,14 @@ impl<C: 'static> Search<C> for Ddmin<C> {
         };
         let count = self.max_batch.min(total.saturating_sub(self.tried));
         let mut proposed_chunks = Vec::new();
+        let mut proposed_ranges = Vec::new();
         let mut batch = Vec::new();
         for step in self.tried..self.tried + count {
             let index = (start + step) % total;
             let removed: Vec<usize> = chunks[index].clone().collect();
             if let Some(proposal) = (self.build)(current, &removed) {
                 proposed_chunks.push(index);
+                proposed_ranges.push(chunks[index].clone());
                 batch.push(proposal);
             }
         }
@@ -162,8 +169,67 @@ impl<C: 'static> Search<C> for Ddmin<C> {
             len,
             total,
             proposed_chunks,
+            proposed_ranges,
         });
         Some(batch)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        // One proposal at a time when sequential (those built after the accepted one would
+        // be built in vain); else enough for a window and the speculation after it.
+        let batch = if width.batch <= 1 {
+            1
+        } else {
+            MAX_BATCH.max(width.window)
+        };
+        self.max_batch = batch.min(self.batch_cap.max(width.window));
+        self.window = width.window.max(1);
+    }
+
+    fn combine(&self, current: &C, indices: &[usize]) -> Option<Proposal<C>> {
+        let last = self.last.as_ref()?;
+        let mut removed: Vec<usize> = indices
+            .iter()
+            .filter_map(|&i| last.proposed_ranges.get(i).cloned())
+            .flatten()
+            .collect();
+        removed.sort_unstable();
+        removed.dedup();
+        if last.len - removed.len() < self.min_size {
+            return None;
+        }
+        (self.build)(current, &removed)
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        let Some(last) = self.last.as_ref() else {
+            return;
+        };
+        if accepted.len() <= 1 && rejected.iter().all(|&r| accepted.first() > Some(&r)) {
+            return self.feedback(accepted.first().copied());
+        }
+        let chunk = |i: usize| last.proposed_chunks.get(i).copied();
+        let Some(decided) = accepted.iter().chain(rejected).copied().max() else {
+            return self.feedback(None);
+        };
+        if accepted.is_empty() {
+            // Every decided proposal failed: the sweep goes on after them (as `feedback`
+            // does once the whole slice was rejected).
+            return self.feedback(None);
+        }
+        // Go on after the window: at granularity n - k of the shorter list, the chunk after
+        // the last decided one moved down by the accepted chunks before it. The rejected
+        // chunks of the window come again at the sweep's end, as after any acceptance.
+        let after = chunk(decided).map_or(0, |c| c + 1);
+        let gone = accepted
+            .iter()
+            .filter_map(|&i| chunk(i))
+            .filter(|&c| c < after)
+            .count();
+        self.sweep_start = after - gone;
+        self.tried = 0;
+        self.granularity = last.granularity.saturating_sub(accepted.len()).max(2);
+        self.last = None;
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {

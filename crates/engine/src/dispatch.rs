@@ -100,10 +100,31 @@ struct Round<'b, C> {
     cancels: Vec<CancelFlag>,
     next: usize,
     frontier: usize,
+    /// Candidates decided together (1: the first interesting one ends the batch; more: every
+    /// candidate of the window holding the first interesting one is decided).
+    window: usize,
+    /// The first interesting candidate so far.
+    first: Option<usize>,
     /// The look-ahead of the current frontier.
     ahead: Option<Ahead<C>>,
     /// The look-ahead past the batch's end (all rejected).
     beyond: Option<Ahead<C>>,
+}
+
+impl<C> Round<'_, C> {
+    /// The verdicts up to the frontier, and the first interesting candidate among them.
+    fn decided(&mut self) -> Decided {
+        let decided = std::mem::take(&mut self.verdicts).into_iter();
+        let decided = decided.take(self.frontier);
+        let decided = decided.map(|v| v.and_then(Result::ok).expect("decided"));
+        (decided.collect(), self.first)
+    }
+
+    /// Whether candidate `index` belongs to the window being decided (needed whatever the
+    /// verdicts before it).
+    fn in_window(&self, index: usize) -> bool {
+        self.window > 1 && index < (self.frontier / self.window + 1) * self.window
+    }
 }
 
 /// The batch that would follow the acceptance of candidate `premise` (the batch's length: the
@@ -158,16 +179,17 @@ impl<C: Send + Sync> Dispatcher<C> {
         self.speculation.decided(pass, accepted);
     }
 
-    /// Evaluates `batch` (cache keys in `keys`) in order: returns the verdicts of every
-    /// candidate up to the first interesting one, which is accepted. Runs beyond it are
-    /// cancelled; an error at or before it ends the batch with that error. `look_ahead(i)`
-    /// gives the candidates that would follow the acceptance of candidate `i`, or with `i` the
-    /// batch's length those that would follow if all were rejected (or nothing).
+    /// Evaluates `batch` (cache keys in `keys`) in windows of `window` candidates: returns the
+    /// verdicts of every candidate up to the end of the first window holding an interesting
+    /// one (with `window` 1: up to the first interesting one), and the index of the first
+    /// interesting one. Runs beyond are cancelled; an error before the end ends the batch
+    /// with that error. `look_ahead(i)` gives the candidates that would follow the acceptance
+    /// of candidate `i` (asked for only with `window` 1), or with `i` the batch's length those
+    /// that would follow if all were rejected (or nothing).
     pub fn evaluate(
         &mut self,
         pass: &str,
-        batch: Arc<Vec<Proposal<C>>>,
-        keys: &[String],
+        (batch, keys, window): (Arc<Vec<Proposal<C>>>, &[String], usize),
         cache: &OutcomeCache,
         look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
     ) -> Result<Decided, EvalError> {
@@ -188,6 +210,8 @@ impl<C: Send + Sync> Dispatcher<C> {
             cancels: (0..n).map(|_| CancelFlag::new()).collect(),
             next: 0,
             frontier: 0,
+            window: window.max(1),
+            first: None,
             ahead: None,
             beyond: None,
         };
@@ -218,24 +242,23 @@ impl<C: Send + Sync> Dispatcher<C> {
             while let Some(Some(verdict)) = round.verdicts.get(round.frontier) {
                 match verdict {
                     Err(error) => return Err(error.clone()),
-                    Ok((outcome, _)) if outcome.status == Status::Interesting => {
-                        let decided = std::mem::take(&mut round.verdicts)
-                            .into_iter()
-                            .take(round.frontier + 1);
-                        let decided = decided.map(|v| v.and_then(Result::ok).expect("decided"));
-                        return Ok((decided.collect(), Some(round.frontier)));
-                    }
-                    Ok(_) => {
-                        // The look-ahead of a rejected candidate is not needed.
-                        self.drop_premise(round.frontier);
+                    Ok((outcome, _)) => {
+                        if outcome.status == Status::Interesting {
+                            round.first.get_or_insert(round.frontier);
+                        } else {
+                            // The look-ahead of a rejected candidate is not needed.
+                            self.drop_premise(round.frontier);
+                        }
                         round.frontier += 1;
                     }
                 }
+                // A window is decided whole: it ends the batch if it holds an interesting one.
+                if round.first.is_some() && round.frontier.is_multiple_of(round.window) {
+                    return Ok(round.decided());
+                }
             }
             if round.frontier == n {
-                let all = std::mem::take(&mut round.verdicts).into_iter();
-                let all = all.map(|v| v.and_then(Result::ok).expect("decided"));
-                return Ok((all.collect(), None));
+                return Ok(round.decided());
             }
             // The likelier to be needed goes first: a later candidate of this batch, or the
             // look-ahead of the frontier.
@@ -244,12 +267,19 @@ impl<C: Send + Sync> Dispatcher<C> {
                 Some(ahead) if ahead.premise == round.frontier => ahead.launched,
                 _ => 0,
             };
+            // (A window's look-ahead would assume one acceptance where several may come.)
             let ahead_first = round.next < n
+                && round.window == 1
                 && self
                     .speculation
                     .prefers_ahead(round.pass, depth, ahead_depth);
             let mut launched = false;
-            for ahead in [ahead_first, !ahead_first] {
+            let kinds = if round.window == 1 {
+                vec![ahead_first, !ahead_first]
+            } else {
+                vec![false]
+            };
+            for ahead in kinds {
                 launched = if ahead {
                     self.launch_ahead(round, cache, look_ahead)
                 } else {
@@ -300,8 +330,15 @@ impl<C: Send + Sync> Dispatcher<C> {
         } else if !self.adopt(key, next) {
             // (A look-ahead already running for this very candidate costs no slot.)
             let busy = self.flights.len();
-            let depth = next - round.frontier;
-            if !self.speculation.allows(round.pass, depth, busy, self.slots) {
+            // A candidate of the window being decided is needed whatever comes before it.
+            let allowed = if round.in_window(next) {
+                let frontier = next == round.frontier;
+                self.speculation.required(frontier, busy, self.slots)
+            } else {
+                let depth = next - round.frontier;
+                self.speculation.allows(round.pass, depth, busy, self.slots)
+            };
+            if !allowed {
                 return false;
             }
             let (batch, cancel) = (round.batch.clone(), round.cancels[next].clone());

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::dispatch::{Decided, Dispatcher, LookAhead, Verdict};
 use crate::progress::Progress;
-use crate::search::{Pass, Proposal, Search};
+use crate::search::{Pass, Proposal, Search, Width};
 
 /// What a front end tells the engine about its test cases.
 pub trait Oracle<C>: Sync {
@@ -78,6 +78,10 @@ pub struct Stats {
     pub per_pass: std::collections::BTreeMap<String, (usize, usize)>,
     /// Complete rounds over all passes (the last one changed nothing).
     pub rounds: usize,
+    /// Decisions that waited for predicate runs one after the other: one per candidate at
+    /// `-j 1`, one per decided batch (window) or fold attempt in parallel; a run's latency
+    /// times this bounds the wall time from below when the predicate waits.
+    pub sequential_steps: usize,
 }
 
 /// Why a reduction stopped early.
@@ -116,6 +120,21 @@ pub struct EngineOptions {
     pub config_digest: String,
     /// Unit of [`Oracle::size`] for messages ("bytes", "tokens").
     pub size_unit: &'static str,
+    /// Accept candidates exactly as `-j 1` does, one at a time, for every `jobs` (results
+    /// identical for every `jobs`). Otherwise, with `jobs` above 1, a batch is decided in
+    /// windows of `jobs` candidates and concurrent successes are folded (see
+    /// [`Search::combine`]): results are identical on every rerun with the same `jobs`.
+    pub exact: bool,
+}
+
+/// What the evaluation of one batch decided.
+struct Decision<C> {
+    /// The proposals whose changes became the current case (several when folded).
+    accepted: Vec<usize>,
+    /// The proposals judged uninteresting.
+    rejected: Vec<usize>,
+    /// The new current case.
+    case: Option<C>,
 }
 
 /// One reduction.
@@ -243,6 +262,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         mut dispatcher: Option<&mut Dispatcher<C>>,
     ) -> Result<C, EngineError> {
         let mut current = original;
+        let width = self.width();
         self.stats.size_before = self.oracle.size(&current);
         // Kept up to date so that an interrupted reduction still reports its best size.
         self.stats.size_after = self.stats.size_before;
@@ -257,6 +277,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                 let name = pass.name();
                 self.progress.start_pass(&name);
                 let mut search = pass.search(&current);
+                search.set_width(width);
                 while let Some(batch) = search.next_batch(&current) {
                     if is_interrupted() {
                         return Err(EngineError::Interrupted);
@@ -270,10 +291,10 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                         None if changed => passes.first().copied(),
                         None => None,
                     };
+                    let folds = dispatcher.is_some() && !self.options.exact;
                     let context = (&*search, &current, following);
-                    let accepted = self.decide(&name, batch, dispatcher, context)?;
-                    let index = accepted.as_ref().map(|(index, _)| *index);
-                    if let Some((_, case)) = accepted {
+                    let decision = self.decide(&name, batch, dispatcher, context)?;
+                    if let Some(case) = decision.case {
                         let before = (self.stats.size_after, self.oracle.bytes(&current));
                         current = case;
                         changed = true;
@@ -285,7 +306,11 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                             .accepted(self.stats.size_after, note.as_deref());
                         on_accept(&current)?;
                     }
-                    search.feedback(index);
+                    if folds {
+                        search.feedback_fold(&decision.accepted, &decision.rejected);
+                    } else {
+                        search.feedback(decision.accepted.first().copied());
+                    }
                 }
             }
             if !changed {
@@ -296,26 +321,33 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         Ok(current)
     }
 
-    /// Evaluates one batch and returns the accepted proposal, logging every decided candidate.
+    /// Evaluates one batch and returns what it decided, logging every decided candidate.
     fn decide(
         &mut self,
         pass: &str,
         batch: Vec<Proposal<C>>,
         dispatcher: Option<&mut Dispatcher<C>>,
         (search, current, following): (&dyn Search<C>, &C, Option<&dyn Pass<C>>),
-    ) -> Result<Option<(usize, C)>, EngineError> {
+    ) -> Result<Decision<C>, EngineError> {
+        let mut decision = Decision {
+            accepted: Vec::new(),
+            rejected: Vec::new(),
+            case: None,
+        };
         if batch.is_empty() {
-            return Ok(None);
+            return Ok(decision);
         }
         let digests: Vec<String> = batch.iter().map(|p| self.oracle.digest(&p.case)).collect();
         let config = &self.options.config_digest;
         let keys: Vec<String> = digests.iter().map(|d| self.cache.key(d, config)).collect();
         self.progress.set_item(self.oracle.item(&batch[0].change));
         let batch = Arc::new(batch);
-        let (verdicts, accepted) = match dispatcher {
+        let (verdicts, first) = match dispatcher {
             Some(dispatcher) => {
                 let (oracle, cache) = (self.oracle, self.cache);
                 let jobs = self.options.jobs;
+                let width = self.width();
+                let window = width.window;
                 // The batch that would follow the acceptance of candidate `index`.
                 // With `index` the batch's length: the batch that would follow if all were
                 // rejected, which may be the following pass's first.
@@ -328,52 +360,86 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     let base = accepted.map_or(current, |p| &p.case);
                     let next = match (fork.next_batch(base), accepted, following) {
                         (Some(next), ..) => Some(next),
-                        (None, None, Some(pass)) => pass.search(base).next_batch(base),
+                        (None, None, Some(pass)) => {
+                            let mut search = pass.search(base);
+                            search.set_width(width);
+                            search.next_batch(base)
+                        }
                         _ => None,
                     };
                     let next = next.unwrap_or_default();
                     let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
                     next.into_iter().map(|p| (key(&p), p)).collect()
                 };
-                let decided =
-                    dispatcher.evaluate(pass, batch.clone(), &keys, cache, &mut look_ahead);
-                let decided = decided.map_err(eval_error)?;
-                for index in 0..decided.0.len() {
-                    dispatcher.decided(pass, Some(index) == decided.1);
+                self.stats.sequential_steps += 1;
+                let evaluated = dispatcher.evaluate(
+                    pass,
+                    (batch.clone(), &keys, window),
+                    cache,
+                    &mut look_ahead,
+                );
+                let (verdicts, first) = evaluated.map_err(eval_error)?;
+                // The window's verdicts are journalled; a kill from now on costs none of them.
+                self.cache.sync_soon();
+                for (outcome, _) in &verdicts {
+                    dispatcher.decided(pass, outcome.status == Status::Interesting);
                 }
-                decided
+                let interesting: Vec<usize> = (0..verdicts.len())
+                    .filter(|&i| verdicts[i].0.status == Status::Interesting)
+                    .collect();
+                let mark = self.log.len();
+                if interesting.len() > 1 {
+                    if let Some((members, case)) =
+                        self.fold(pass, (search, current), &interesting, dispatcher)?
+                    {
+                        decision.accepted = members;
+                        decision.case = Some(case);
+                    }
+                }
+                decision.rejected = (0..verdicts.len())
+                    .filter(|i| interesting.binary_search(i).is_err())
+                    .collect();
+                // The window's entries go before those of the fold that followed them.
+                let folded = self.log.split_off(mark);
+                self.record_batch(pass, &batch, &digests, verdicts);
+                self.log.extend(folded);
+                if decision.case.is_none() {
+                    if let Some(first) = first {
+                        decision.accepted = vec![first];
+                        decision.case = Some(batch[first].case.clone());
+                        self.mark_accepted(pass, mark + first);
+                    }
+                }
+                self.drop_uncollected_log();
+                return Ok(decision);
             }
             None => self.evaluate_sequentially(&batch, &keys)?,
         };
         // The batch's verdicts are journalled; a kill from now on costs none of them.
         self.cache.sync_soon();
-        for (index, (proposal, (outcome, hit))) in batch.iter().zip(verdicts).enumerate() {
-            if hit {
-                self.stats.cache_hits += 1;
-            }
-            self.stats.candidates_decided += 1;
-            self.stats.timeouts += usize::from(outcome.status == Status::Timeout);
-            let pass_stats = self.stats.per_pass.entry(pass.to_owned()).or_default();
-            pass_stats.0 += 1;
-            pass_stats.1 += usize::from(Some(index) == accepted);
-            let timed_out = outcome.status == Status::Timeout;
-            self.progress.tried(hit, timed_out);
-            if self.collect_log {
-                self.log.push(LogEntry {
-                    pass: pass.to_owned(),
-                    change: proposal.change.clone(),
-                    candidate_digest: digests[index].clone(),
-                    accepted: Some(index) == accepted,
-                    outcome,
-                });
-            }
+        decision.rejected = (0..verdicts.len()).filter(|&i| Some(i) != first).collect();
+        let mark = self.log.len();
+        self.record_batch(pass, &batch, &digests, verdicts);
+        if let Some(first) = first {
+            decision.accepted = vec![first];
+            decision.case = Some(batch[first].case.clone());
+            self.mark_accepted(pass, mark + first);
         }
-        Ok(accepted.map(|index| (index, batch[index].case.clone())))
+        self.drop_uncollected_log();
+        Ok(decision)
+    }
+
+    /// How batches are evaluated (see [`Width`]).
+    fn width(&self) -> Width {
+        match self.options.jobs {
+            0 | 1 => Width::SEQUENTIAL,
+            jobs => Width::of(jobs, self.options.exact),
+        }
     }
 
     /// `-j 1`: each candidate in turn, up to the first interesting one (no speculation at all).
     fn evaluate_sequentially(
-        &self,
+        &mut self,
         batch: &[Proposal<C>],
         keys: &[String],
     ) -> Result<Decided, EngineError> {
@@ -381,9 +447,11 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         for (proposal, key) in batch.iter().zip(keys) {
             let verdict = match self.cache.get(key) {
                 Some(outcome) => (outcome, true),
-                None => self
-                    .run_keyed(&proposal.case, key, &CancelFlag::new())
-                    .map_err(eval_error)?,
+                None => {
+                    self.stats.sequential_steps += 1;
+                    self.run_keyed(&proposal.case, key, &CancelFlag::new())
+                        .map_err(eval_error)?
+                }
             };
             let interesting = verdict.0.status == Status::Interesting;
             verdicts.push(verdict);
@@ -428,5 +496,6 @@ fn eval_error(error: EvalError) -> EngineError {
     }
 }
 
+mod fold;
 #[cfg(test)]
 mod tests;

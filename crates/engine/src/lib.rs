@@ -31,5 +31,5 @@ pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;
 pub use progress::{History, Progress, ProgressMode, TracePoint};
 pub use reduction::{OnAccept, Reduced, Reduction};
-pub use search::{run_search, without_indices, Pass, Proposal, Search};
+pub use search::{run_search, without_indices, Pass, Proposal, Search, Width};
 pub use temp::TempRoot;

@@ -12,7 +12,7 @@
 //! a source text applied together). A `build` that returns `None` counts as a failed removal
 //! without running anything.
 
-use crate::search::{Proposal, Search};
+use crate::search::{Proposal, Search, Width};
 
 /// Builds the candidate with `removed` (sorted positions) gone, or `None` if not allowed.
 pub type BuildSubset<C> = Box<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send>;
@@ -148,6 +148,50 @@ impl<C> Search<C> for ProbDd<C> {
         }
         self.last = steps;
         Some(batch)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.width = width.batch.max(1);
+    }
+
+    fn combine(&self, current: &C, indices: &[usize]) -> Option<Proposal<C>> {
+        let proposed: Vec<&Vec<usize>> = self.last.iter().filter(|s| s.1).map(|s| &s.0).collect();
+        let mut union: Vec<usize> = indices
+            .iter()
+            .filter_map(|&i| proposed.get(i).copied())
+            .flatten()
+            .copied()
+            .collect();
+        union.sort_unstable();
+        union.dedup();
+        (self.build)(current, &self.all_removed_with(&union))
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        let steps = std::mem::take(&mut self.last);
+        let Some(decided) = accepted.iter().chain(rejected).copied().max() else {
+            self.last = steps;
+            return self.feedback(None);
+        };
+        // Sets of the accepted proposals are gone; those of rejected ones (and the unbuildable
+        // sets before the last decided proposal) failed; the rest stay undecided.
+        let mut proposed = 0;
+        for (set, was_proposed) in steps {
+            if proposed > decided {
+                break;
+            }
+            if was_proposed && accepted.contains(&proposed) {
+                set.iter().for_each(|&i| self.removed[i] = true);
+            } else if !was_proposed || rejected.contains(&proposed) {
+                if let ([only], true, Some(hook)) =
+                    (set.as_slice(), was_proposed, &mut self.failed_alone)
+                {
+                    hook(*only);
+                }
+                self.fail(&set);
+            }
+            proposed += usize::from(was_proposed);
+        }
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {

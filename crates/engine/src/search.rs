@@ -9,6 +9,39 @@ pub struct Proposal<C> {
     pub change: serde_json::Value,
 }
 
+/// How the engine evaluates a search's batches, told to every search it opens
+/// ([`Search::set_width`]): searches size their batches by it instead of each front end
+/// threading `-j` into every pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Width {
+    /// Proposals worth building per batch for the executors (1 when sequential: every
+    /// proposal built after the accepted one would be built in vain). Never changes which
+    /// candidate is accepted.
+    pub batch: usize,
+    /// Candidates decided together: 1 when the engine accepts in the order of `-j 1` (the
+    /// search's schedule must then not depend on the width); N when it decides windows of N
+    /// and folds their successes, so a search does well to offer N independent candidates
+    /// (e.g. ddmin N chunks of a partition).
+    pub window: usize,
+}
+
+impl Width {
+    /// One at a time: `-j 1`.
+    pub const SEQUENTIAL: Width = Width {
+        batch: 1,
+        window: 1,
+    };
+
+    /// The width of `jobs` executors, deciding in windows unless `exact`.
+    pub fn of(jobs: usize, exact: bool) -> Width {
+        let jobs = jobs.max(1);
+        Width {
+            batch: jobs,
+            window: if exact { 1 } else { jobs },
+        }
+    }
+}
+
 /// One pass's search over the current test case.
 ///
 /// The engine calls [`Search::next_batch`] with the current case, evaluates the batch, then
@@ -19,12 +52,31 @@ pub trait Search<C>: Send {
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>>;
     /// Tells the search which proposal of the last batch became the current case.
     fn feedback(&mut self, accepted: Option<usize>);
+    /// Tells the search how its batches are evaluated; the engine calls it on every search
+    /// it opens, before the first batch. The default ignores it (batches as built).
+    fn set_width(&mut self, _width: Width) {}
     /// A copy of this search in its present state whose batches hold at most `max_batch`
     /// proposals, or `None` if it cannot be copied. The engine feeds a copy a hypothetical
     /// acceptance to see the batch that would follow it and run that speculatively; the copy
     /// must propose exactly what this search would, in the same order.
     fn fork(&self, _max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
         None
+    }
+    /// The candidate that makes the changes of the last batch's proposals at `indices`
+    /// (ascending, at least two) together, or `None` when this search cannot combine them.
+    /// The engine offers it when several proposals of a batch were interesting at once (it
+    /// folds concurrent successes) and accepts it only once it is itself judged interesting.
+    fn combine(&self, _current: &C, _indices: &[usize]) -> Option<Proposal<C>> {
+        None
+    }
+    /// Tells the search which proposals of the last batch became the current case together
+    /// (`accepted`, ascending: one, several folded by [`Search::combine`], or none) and which
+    /// were judged uninteresting (`rejected`); the others were not decided, or were
+    /// interesting but left out of the fold. The engine calls this instead of
+    /// [`Search::feedback`] when it folds (`-j` above 1 without exact order); the default
+    /// treats it as the acceptance of the first accepted proposal.
+    fn feedback_fold(&mut self, accepted: &[usize], _rejected: &[usize]) {
+        self.feedback(accepted.first().copied());
     }
 }
 

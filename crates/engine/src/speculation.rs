@@ -67,6 +67,14 @@ impl Speculation {
         needed >= self.bar()
     }
 
+    /// Whether a run needed whatever the other verdicts (a candidate of the window being
+    /// decided together) may start while `busy` runs occupy the `slots` executors: when a slot
+    /// is free, and for a predicate that computes only while a core is free (the `frontier`,
+    /// the first undecided candidate, always).
+    pub fn required(&self, frontier: bool, busy: usize, slots: usize) -> bool {
+        busy < slots && (frontier || self.cpu_share < 0.5 || busy < self.cores)
+    }
+
     /// Whether the look-ahead candidate `depth` places into the batch that would follow the
     /// frontier's acceptance may start: it is needed if the frontier is accepted and the
     /// `depth` candidates before it are not.

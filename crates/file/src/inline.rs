@@ -159,10 +159,7 @@ fn expand(
 
 /// The pass inlining headers included once.
 #[derive(Debug, Clone, Copy)]
-pub struct InlinePass {
-    /// Parallel evaluations.
-    pub jobs: usize,
-}
+pub struct InlinePass;
 
 impl Pass<Tree> for InlinePass {
     fn name(&self) -> String {
@@ -189,7 +186,7 @@ impl Pass<Tree> for InlinePass {
                 })
             },
         );
-        Box::new(search.for_jobs(self.jobs))
+        Box::new(search)
     }
 }
 
@@ -288,7 +285,7 @@ mod tests {
         // The predicate needs keep.h to stay a file of its own.
         let keep = |t: &Tree| t.files.iter().any(|f| f.name == "keep.h");
         let mut offered = 0;
-        let mut search = InlinePass { jobs: 1 }.search(&start);
+        let mut search = InlinePass.search(&start);
         let end = run_search(&mut *search, start.clone(), &mut |p| {
             offered += 1;
             keep(&p.case)

@@ -91,7 +91,6 @@ fn candidate(
 pub struct GroupPass {
     group: Group,
     strategy: Strategy,
-    jobs: usize,
 }
 
 impl GroupPass {
@@ -99,7 +98,7 @@ impl GroupPass {
     /// layer's sweep is not implemented over trees; ProbDD over overlapping runs mostly applies
     /// one run of each cluster), and the braces made `;` and the words substituted (measured
     /// on single files only).
-    pub fn all(strategy: Strategy, jobs: usize) -> Vec<GroupPass> {
+    pub fn all(strategy: Strategy) -> Vec<GroupPass> {
         round()
             .into_iter()
             .filter(|g| {
@@ -111,11 +110,7 @@ impl GroupPass {
                         | Group::Substitute
                 )
             })
-            .map(|group| GroupPass {
-                group,
-                strategy,
-                jobs: jobs.max(1),
-            })
+            .map(|group| GroupPass { group, strategy })
             .collect()
     }
 }
@@ -147,7 +142,7 @@ impl Pass<Tree> for GroupPass {
             let search = ProbDd::new(n, PROBDD_PRIOR, move |now: &Tree, chosen: &[usize]| {
                 candidate(&base.0, &base.1, chosen, now, group)
             });
-            return Box::new(search.with_width(self.jobs));
+            return Box::new(search);
         }
         let memo: Memo = Arc::new(Mutex::new(None));
         let (length_memo, build_memo) = (Arc::clone(&memo), memo);
@@ -159,16 +154,13 @@ impl Pass<Tree> for GroupPass {
                 candidate(&known.0, &known.1, chunk, now, group)
             },
         );
-        Box::new(search.for_jobs(self.jobs))
+        Box::new(search)
     }
 }
 
 /// Removal of whole files (never the last one), with ddmin.
 #[derive(Debug, Clone, Copy)]
-pub struct FilesPass {
-    /// Parallel evaluations.
-    pub jobs: usize,
-}
+pub struct FilesPass;
 
 impl Pass<Tree> for FilesPass {
     fn name(&self) -> String {
@@ -194,7 +186,7 @@ impl Pass<Tree> for FilesPass {
                 })
             },
         );
-        Box::new(search.for_jobs(self.jobs))
+        Box::new(search)
     }
 }
 
@@ -230,16 +222,16 @@ mod tests {
                 && text.contains("helper(")
                 && text.contains("int helper")
         };
-        let passes = GroupPass::all(Strategy::ProbDd, 1);
-        let mut all: Vec<&dyn Pass<Tree>> = vec![&FilesPass { jobs: 1 }];
+        let passes = GroupPass::all(Strategy::ProbDd);
+        let mut all: Vec<&dyn Pass<Tree>> = vec![&FilesPass];
         all.extend(passes.iter().map(|p| p as &dyn Pass<Tree>));
         let reduced = reduce(start.clone(), &all, keep);
         assert!(keep(&reduced));
         let names: Vec<&str> = reduced.files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["u.h"]);
         assert_eq!(reduced.files[0].text(), Some("int helper(\n"));
-        let ddmin = GroupPass::all(Strategy::Ddmin, 1);
-        let mut all: Vec<&dyn Pass<Tree>> = vec![&FilesPass { jobs: 1 }];
+        let ddmin = GroupPass::all(Strategy::Ddmin);
+        let mut all: Vec<&dyn Pass<Tree>> = vec![&FilesPass];
         all.extend(ddmin.iter().map(|p| p as &dyn Pass<Tree>));
         assert_eq!(reduce(start, &all, keep), reduced);
     }

@@ -334,6 +334,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         jobs: args.common.jobs as usize,
         config_digest: predicate.config_digest().to_owned(),
         size_unit: "tokens",
+        exact: !args.common.fold,
     };
     progress.message("running the original");
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
@@ -394,6 +395,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
                 },
                 jobs,
+                exact: !args.common.fold,
                 rejudge: minrepro_text::Rejudge::Never,
             },
         )?;
@@ -483,10 +485,8 @@ fn reduce_tree(
         StrategyArg::ProbDd => Strategy::ProbDd,
         StrategyArg::Ddmin => Strategy::Ddmin,
     };
-    let jobs = args.common.jobs as usize;
-    let files = FilesPass { jobs };
-    let inline = InlinePass { jobs };
-    let groups = GroupPass::all(strategy, jobs);
+    let (files, inline) = (FilesPass, InlinePass);
+    let groups = GroupPass::all(strategy);
     let mut passes: Vec<&dyn Pass<Tree>> = Vec::new();
     if original.files.len() > 1 {
         passes.push(&files);

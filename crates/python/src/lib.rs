@@ -122,6 +122,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             StrategyArg::Ddmin => Strategy::Ddmin,
         },
         jobs: args.common.jobs as usize,
+        exact: !args.common.fold,
         rejudge: Rejudge::Never,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
@@ -264,6 +265,7 @@ fn judge_original<L: Language>(
         jobs: 1,
         config_digest: job.predicate.config_digest().to_owned(),
         size_unit: L::SIZE_UNIT,
+        exact: true,
     };
     let engine = Engine::new(&probe, job.cache, options, job.progress);
     Ok(engine.judge(&job.original.to_owned(), from_cache)?)

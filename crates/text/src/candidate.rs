@@ -48,16 +48,6 @@ pub fn line_identity(text: &str, site: &SiteInfo<'_>) -> [u8; 32] {
 /// Sites a proposal applies, and the identity of its site when it applies only one.
 pub(crate) type BatchSites = (usize, Option<[u8; 32]>);
 
-/// The single sites of `batch` seen failing alone: those proposed before the accepted one
-/// (`accepted`), or all of them when none was accepted.
-pub(crate) fn failed_singles(
-    batch: &[BatchSites],
-    accepted: Option<usize>,
-) -> impl Iterator<Item = [u8; 32]> + '_ {
-    let decided = accepted.unwrap_or(batch.len()).min(batch.len());
-    batch[..decided].iter().filter_map(|(_, single)| *single)
-}
-
 /// The identities of every site of `prepared` (of the group of `spec`), in site order.
 pub(crate) fn identities<P: Prepared, G>(spec: &GroupSpec<G>, prepared: &P) -> Vec<[u8; 32]> {
     let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(P::info).collect();

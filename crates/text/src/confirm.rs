@@ -19,8 +19,10 @@
 //! cache without a run. After an acceptance the sweep goes on at the same position of the new
 //! text's list (as [`LinearSearch`](crate::linear) does), and the engine starts another round.
 //!
-//! Determinism: the searches are the group passes' own; a sweep batch holds the next `jobs`
-//! candidates in order, exactly what `-j 1` tries one after the other while they fail.
+//! Determinism: the searches are the group passes' own; a sweep batch holds the next candidates
+//! in order (as many as the engine's [`Width`] asks for), exactly what `-j 1` tries one after
+//! the other while they fail. When the engine folds, the sites of a window's interesting
+//! candidates are [combined](Search::combine) into one candidate.
 //!
 //! [`GroupSpec::skip_failed`]: crate::GroupSpec::skip_failed
 //! [`GroupSpec::confirm`]: crate::GroupSpec::confirm
@@ -28,7 +30,7 @@
 
 use std::sync::Arc;
 
-use minrepro_engine::{Pass, Proposal, Search};
+use minrepro_engine::{Pass, Proposal, Search, Width};
 
 use crate::candidate::unguessed_candidate;
 use crate::language::{Language, Prepared};
@@ -76,6 +78,7 @@ impl<L: Language> Pass<String> for ConfirmPass<L> {
             position: 0,
             proposed: Vec::new(),
             memo: None,
+            width: Width::SEQUENTIAL,
         })
     }
 }
@@ -96,6 +99,8 @@ struct ConfirmSearch<'a, L: Language> {
     proposed: Vec<usize>,
     /// The current text prepared for the group swept now.
     memo: Option<Arc<L::Prepared>>,
+    /// The engine's width (sweep candidates per batch; told to every inner search).
+    width: Width,
 }
 
 impl<L: Language> Drop for ConfirmSearch<'_, L> {
@@ -130,7 +135,7 @@ impl<L: Language> ConfirmSearch<'_, L> {
             let prepared = self.prepared(current, group);
             let mut batch = Vec::new();
             let mut at = self.position;
-            while at < prepared.sites().len() && batch.len() < state.jobs {
+            while at < prepared.sites().len() && batch.len() < self.width.batch {
                 if let Some(proposal) = unguessed_candidate(group, &state, &*prepared, &[at]) {
                     batch.push(proposal);
                     self.proposed.push(at);
@@ -155,7 +160,12 @@ impl<L: Language> Search<String> for ConfirmSearch<'_, L> {
         }
         while self.stage < self.pass.passes.len() {
             let pass = &self.pass.passes[self.stage];
-            let inner = self.inner.get_or_insert_with(|| pass.search(current));
+            let width = self.width;
+            let inner = self.inner.get_or_insert_with(|| {
+                let mut search = pass.search(current);
+                search.set_width(width);
+                search
+            });
             if let Some(batch) = inner.next_batch(current) {
                 return Some(batch);
             }
@@ -170,16 +180,55 @@ impl<L: Language> Search<String> for ConfirmSearch<'_, L> {
             inner.feedback(accepted);
             return;
         }
-        let Some(&at) = accepted.and_then(|k| self.proposed.get(k)) else {
+        self.swept(accepted.as_slice());
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.width = width;
+        if let Some(inner) = &mut self.inner {
+            inner.set_width(width);
+        }
+    }
+
+    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
+        if let Some(inner) = &self.inner {
+            return inner.combine(current, indices);
+        }
+        let prepared = self
+            .memo
+            .as_ref()
+            .filter(|p| p.source() == current.as_str())?;
+        let group = self.pass.passes.get(self.group)?.group;
+        let positions: Vec<usize> = indices
+            .iter()
+            .filter_map(|&k| self.proposed.get(k).copied())
+            .collect();
+        unguessed_candidate(group, &self.pass.state, &**prepared, &positions)
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        if let Some(inner) = &mut self.inner {
+            inner.feedback_fold(accepted, rejected);
+            return;
+        }
+        self.swept(accepted);
+    }
+}
+
+impl<L: Language> ConfirmSearch<'_, L> {
+    /// After the sweep proposals at `accepted` (batch indices, ascending) became the current
+    /// text together: the sweep goes on at the first one's position (what followed it is
+    /// there in the new text's list), and a budgeted group is charged one per site.
+    fn swept(&mut self, accepted: &[usize]) {
+        let Some(&at) = accepted.first().and_then(|&k| self.proposed.get(k)) else {
             return;
         };
-        // What followed the applied site is at its position in the new text's list.
         self.position = at;
         let state = &self.pass.state;
         let group = self.pass.passes[self.group].group;
         if state.spec(group).growth == Growth::Budgeted {
             let left = state.growth_budget(group).unwrap_or(0);
-            state.set_growth_budget(group, left.saturating_sub(1));
+            state.set_growth_budget(group, left.saturating_sub(accepted.len()));
         }
     }
 }
@@ -201,27 +250,33 @@ mod tests {
         };
         let text = "a\nb\nc\n".to_owned();
         for jobs in [1, 2] {
-            let state = SharedState::new(checked, &text, Strategy::Ddmin, jobs);
+            let state = SharedState::new(checked, &text, Strategy::Ddmin);
+            let width = minrepro_engine::Width::of(jobs, true);
             // Every site failed alone before: the group pass skips them all.
             let prepared = state.language.prepare(&text, ());
             let ids = crate::candidate::identities(state.spec(()), &prepared);
             lock(&state.failed_sites).extend(ids.iter().copied());
             let keeps_b = |p: &Proposal<String>| p.case.contains('b');
             let group = &group_passes(&state)[0];
+            let mut search = group.search(&text);
+            search.set_width(width);
             assert_eq!(
-                run_search(&mut *group.search(&text), text.clone(), &mut |p| keeps_b(p)),
+                run_search(&mut *search, text.clone(), &mut |p| keeps_b(p)),
                 text
             );
             let pass = ConfirmPass::new(&state);
             assert!(pass.confirms());
-            let end = run_search(&mut *pass.search(&text), text.clone(), &mut |p| keeps_b(p));
+            let mut search = pass.search(&text);
+            search.set_width(width);
+            let end = run_search(&mut *search, text.clone(), &mut |p| keeps_b(p));
+            drop(search);
             assert_eq!(end, "b\n", "-j {jobs}");
             // Put back, with what the check saw fail.
             let failed = lock(&state.failed_sites);
             assert!(ids.iter().all(|id| failed.contains(id)), "-j {jobs}");
         }
         // A group that does not ask for it is not checked.
-        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin, 1);
+        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin);
         let pass = ConfirmPass::new(&state);
         let a = "a\n".to_owned();
         assert!(pass.search(&a).next_batch(&a).is_none());

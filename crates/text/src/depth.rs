@@ -445,10 +445,11 @@ mod tests {
         let text = nested(600);
         let needs = |t: &str| depth(t) >= 300 && t.starts_with("f(") && t.contains("(x, g(1))");
         for jobs in [1, 4] {
-            let state = SharedState::new(Nested { empties: false }, &text, Strategy::ProbDd, jobs);
+            let state = SharedState::new(Nested { empties: false }, &text, Strategy::ProbDd);
             let pass = &group_passes(&state)[0];
             let mut runs = 0;
             let mut search = pass.search(&text);
+            search.set_width(minrepro_engine::Width::of(jobs, true));
             let end = run_search(&mut *search, text.clone(), &mut |p| {
                 runs += 1;
                 needs(&p.case)
@@ -469,7 +470,7 @@ mod tests {
         use minrepro_engine::{run_search, Pass};
         let text = format!("{}x{}", "f(".repeat(60), ")".repeat(60));
         let needs = |t: &str| depth(t) >= 30;
-        let state = SharedState::new(Nested { empties: true }, &text, Strategy::ProbDd, 1);
+        let state = SharedState::new(Nested { empties: true }, &text, Strategy::ProbDd);
         let passes = group_passes(&state);
         let mut current = text.clone();
         let mut runs = [0usize; 2];
@@ -490,7 +491,7 @@ mod tests {
             "{current}"
         );
         // Without the depth group's floor the emptyings are run, all failing but one.
-        let state = SharedState::new(Nested { empties: true }, &current, Strategy::ProbDd, 1);
+        let state = SharedState::new(Nested { empties: true }, &current, Strategy::ProbDd);
         let passes = group_passes(&state);
         let mut search = passes[1].search(&current);
         let mut unfloored = 0;

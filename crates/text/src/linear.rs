@@ -7,14 +7,15 @@
 //! ProbDD found needed costs a run in every later search; a sweep costs one run per position
 //! and accepts what works where it is.
 //!
-//! Determinism: a batch holds the next `jobs` admissible sites in order, exactly what `-j 1`
+//! Determinism: a batch holds the next admissible sites in order (as many as the engine's
+//! [`Width`] asks for), exactly what `-j 1`
 //! would try one after the other while they fail, so the first accepted one (the engine's
 //! rule) is the one `-j 1` accepts.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Proposal, Search};
+use minrepro_engine::{Proposal, Search, Width};
 
 use crate::candidate::BatchSites;
 use crate::candidate::{candidate, identities};
@@ -40,6 +41,11 @@ pub(crate) struct LinearSearch<L: Language> {
     proposed: Vec<usize>,
     /// The current text, prepared, with its sites' identities.
     memo: Option<Identified<L::Prepared>>,
+    /// Identities of the sites this sweep saw fail in a window decided together (see
+    /// [`Search::feedback_fold`]): passed over while their identity stays.
+    rejected: HashSet<[u8; 32]>,
+    /// The engine's width (sites per batch).
+    width: Width,
 }
 
 /// A prepared text and the identities of its sites (empty when not tracked).
@@ -59,6 +65,8 @@ impl<L: Language> LinearSearch<L> {
             position: 0,
             proposed: Vec::new(),
             memo: None,
+            rejected: HashSet::new(),
+            width: Width::SEQUENTIAL,
         }
     }
 
@@ -73,7 +81,8 @@ impl<L: Language> LinearSearch<L> {
         self.state.mark_current(current);
         let prepared = Arc::new(self.state.language().prepare(current, self.group));
         self.state.follow(&prepared);
-        let ids = if self.tracks_singles {
+        // (Identities also serve the sites rejected in a folded window, under -j above 1.)
+        let ids = if self.tracks_singles || self.width.window > 1 {
             identities(self.state.spec(self.group), &*prepared)
         } else {
             Vec::new()
@@ -90,9 +99,10 @@ impl<L: Language> Search<String> for LinearSearch<L> {
         let mut batch = Vec::new();
         let mut sites = lock(&self.batch_sites);
         let mut at = self.position;
-        while at < prepared.sites().len() && batch.len() < self.state.jobs {
+        while at < prepared.sites().len() && batch.len() < self.width.batch {
             let id = ids.get(at).copied();
-            let skipped = id.is_some_and(|id| self.skip.contains(&id));
+            let skipped =
+                id.is_some_and(|id| self.skip.contains(&id) || self.rejected.contains(&id));
             if !skipped {
                 if let Some(proposal) = candidate(self.group, &self.state, &*prepared, &[at]) {
                     batch.push(proposal);
@@ -104,6 +114,34 @@ impl<L: Language> Search<String> for LinearSearch<L> {
         }
         self.position = at;
         (!batch.is_empty()).then_some(batch)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.width = width;
+    }
+
+    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
+        let (prepared, _) = self.memo.as_ref()?;
+        if prepared.source() != current.as_str() {
+            return None;
+        }
+        let positions: Vec<usize> = indices
+            .iter()
+            .filter_map(|&k| self.proposed.get(k).copied())
+            .collect();
+        candidate(self.group, &self.state, &**prepared, &positions)
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        if let Some((_, ids)) = &self.memo {
+            let failed = rejected
+                .iter()
+                .filter_map(|&k| ids.get(*self.proposed.get(k)?));
+            self.rejected.extend(failed.copied());
+        }
+        // On from the first accepted site, as after one acceptance; the rejected sites of
+        // the window are passed over while their identity stays.
+        self.feedback(accepted.first().copied());
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
@@ -127,12 +165,14 @@ mod tests {
     /// interesting proposal of a batch) ends it, and the text it ends at.
     fn sweep(
         state: &std::sync::Arc<SharedState<Parens>>,
+        jobs: usize,
         text: &str,
         keep: &dyn Fn(&str) -> bool,
     ) -> (String, Vec<String>) {
         let pass = &group_passes(state)[0];
         let mut seen = Vec::new();
         let mut search = pass.search(&text.to_owned());
+        search.set_width(minrepro_engine::Width::of(jobs, true));
         let end = run_search(&mut *search, text.to_owned(), &mut |p| {
             seen.push(p.case.clone());
             keep(&p.case)
@@ -149,8 +189,8 @@ mod tests {
                 probdd: true,
                 sweeps: true,
             };
-            let state = SharedState::new(language, "(x)(a)(y)(b)", Strategy::ProbDd, jobs);
-            let (end, seen) = sweep(&state, "(x)(a)(y)(b)", &keep);
+            let state = SharedState::new(language, "(x)(a)(y)(b)", Strategy::ProbDd);
+            let (end, seen) = sweep(&state, jobs, "(x)(a)(y)(b)", &keep);
             assert_eq!(end, "(a)(b)");
             // `(x)` goes; at the same position `(a)` fails, then `(y)` goes; at its position
             // `(b)` fails. The same candidates at any width.
@@ -161,10 +201,10 @@ mod tests {
             );
             // The test language's identity is the whole line: `(a)` failed on another one and
             // is tried again, `(b)` failed on this one and is not; then neither.
-            assert_eq!(sweep(&state, "(a)(b)", &keep).1, ["(b)"]);
-            assert!(sweep(&state, "(a)(b)", &keep).1.is_empty());
+            assert_eq!(sweep(&state, jobs, "(a)(b)", &keep).1, ["(b)"]);
+            assert!(sweep(&state, jobs, "(a)(b)", &keep).1.is_empty());
             // A changed line (the test language's identity) makes its sites new.
-            assert_eq!(sweep(&state, "(a)(b)(z)", &keep).0, "(a)(b)");
+            assert_eq!(sweep(&state, jobs, "(a)(b)(z)", &keep).0, "(a)(b)");
         }
     }
 }

@@ -5,9 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence};
+use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence, Width};
 
-use crate::candidate::{failed_singles, BatchSites};
+use crate::candidate::BatchSites;
 use crate::language::Language;
 use crate::linear::LinearSearch;
 use crate::lock::lock;
@@ -55,6 +55,29 @@ struct GroupSearch<'a, L: Language> {
     sites_before: Option<usize>,
 }
 
+impl<L: Language> GroupSearch<'_, L> {
+    /// Records the single sites of the last batch's `rejected` proposals as failed (for a
+    /// group that skips those) and charges the `accepted` ones to the growth budget.
+    fn record(&mut self, accepted: &[usize], rejected: &[usize]) {
+        self.accepted_any |= !accepted.is_empty();
+        let batch = lock(&self.batch_sites);
+        if self.skip_failed {
+            let singles = rejected.iter().filter_map(|&i| batch.get(i)?.1);
+            lock(&self.state.failed_sites).extend(singles);
+        }
+        if self.may_grow && !accepted.is_empty() {
+            let spent: usize = accepted
+                .iter()
+                .filter_map(|&i| batch.get(i))
+                .map(|b| b.0)
+                .sum();
+            let left = self.state.growth_budget(self.group).unwrap_or(0);
+            self.state
+                .set_growth_budget(self.group, left.saturating_sub(spent));
+        }
+    }
+}
+
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         lock(&self.batch_sites).clear();
@@ -81,20 +104,23 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        self.accepted_any |= accepted.is_some();
-        if self.skip_failed {
-            let batch = lock(&self.batch_sites);
-            lock(&self.state.failed_sites).extend(failed_singles(&batch, accepted));
-        }
-        if let (Some(index), true) = (accepted, self.may_grow) {
-            let spent = lock(&self.batch_sites)
-                .get(index)
-                .map_or(0, |(count, _)| *count);
-            let left = self.state.growth_budget(self.group).unwrap_or(0);
-            self.state
-                .set_growth_budget(self.group, left.saturating_sub(spent));
-        }
+        let decided = accepted.unwrap_or(lock(&self.batch_sites).len());
+        let rejected: Vec<usize> = (0..decided).collect();
+        self.record(accepted.as_slice(), &rejected);
         self.inner.feedback(accepted);
+    }
+
+    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
+        self.inner.combine(current, indices)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.inner.set_width(width);
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        self.record(accepted, rejected);
+        self.inner.feedback_fold(accepted, rejected);
     }
 }
 
@@ -157,8 +183,19 @@ mod tests {
     /// The text `pass` reduces `text` to, with the engine's rule: the first proposal of a batch
     /// for which `interesting` holds becomes the current text.
     fn reduce(pass: &dyn Pass<String>, text: &str, interesting: &dyn Fn(&str) -> bool) -> String {
+        reduce_at(pass, Width::SEQUENTIAL, text, interesting)
+    }
+
+    /// [`reduce`] with the search told `width`.
+    fn reduce_at(
+        pass: &dyn Pass<String>,
+        width: Width,
+        text: &str,
+        interesting: &dyn Fn(&str) -> bool,
+    ) -> String {
         let current = text.to_owned();
         let mut search = pass.search(&current);
+        search.set_width(width);
         run_search(&mut *search, current, &mut |p| interesting(&p.case))
     }
 
@@ -178,10 +215,12 @@ mod tests {
                 ..Lines::default()
             };
             for jobs in [1, 3] {
-                let state = SharedState::new(language, text, strategy, jobs);
+                let state = SharedState::new(language, text, strategy);
                 let passes = group_passes(&state);
                 assert_eq!(passes[0].name(), "lines");
-                assert_eq!(reduce(&passes[0], text, &needs), "c\ne\n", "{language:?}");
+                let width = Width::of(jobs, true);
+                let reduced = reduce_at(&passes[0], width, text, &needs);
+                assert_eq!(reduced, "c\ne\n", "{language:?}");
             }
         }
     }
@@ -194,7 +233,7 @@ mod tests {
                 growth,
                 ..Lines::default()
             };
-            let state = SharedState::new(language, "a!\n", Strategy::Ddmin, 1);
+            let state = SharedState::new(language, "a!\n", Strategy::Ddmin);
             let passes = group_passes(&state);
             let mut text = "a!\n".to_owned();
             loop {
@@ -210,7 +249,7 @@ mod tests {
 
     #[test]
     fn a_search_that_found_nothing_is_not_repeated_on_a_text_with_the_same_key() {
-        let state = SharedState::new(Lines::default(), "a\nb\n", Strategy::Ddmin, 1);
+        let state = SharedState::new(Lines::default(), "a\nb\n", Strategy::Ddmin);
         let pass = &group_passes(&state)[0];
         let asked = std::cell::Cell::new(0);
         let nothing = |_: &str| {
@@ -252,12 +291,12 @@ mod tests {
             },
             text,
             strategy,
-            jobs,
         );
         let pass = &group_passes(&state)[0];
         let mut seen = Vec::new();
         let current = text.to_owned();
         let mut search = pass.search(&current);
+        search.set_width(Width::of(jobs, true));
         let end = run_search(&mut *search, current, &mut |p| {
             seen.push(p.case.clone());
             interesting(&p.case)

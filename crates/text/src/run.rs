@@ -46,6 +46,8 @@ pub struct TextJob<'a> {
     pub strategy: Strategy,
     /// Parallel evaluations.
     pub jobs: usize,
+    /// Accept exactly as `-j 1` does (see [`EngineOptions::exact`]).
+    pub exact: bool,
     /// When a candidate that timed out at the predicate's run limit (e.g. an adaptive one) is
     /// judged once more at a longer limit.
     pub rejudge: Rejudge,
@@ -75,7 +77,7 @@ pub struct TextRun {
 /// documentation).
 pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let run_limit = job.predicate.run_limit().as_secs_f64();
-    let state = SharedState::new(language, job.original, job.strategy, job.jobs);
+    let state = SharedState::new(language, job.original, job.strategy);
     let language = state.language();
     let mut oracle = TextOracle::new(language, job.predicate, job.temp, job.file_name)
         .with_executor(job.executor)
@@ -97,6 +99,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
         jobs: job.jobs,
         config_digest: job.predicate.config_digest().to_owned(),
         size_unit: L::SIZE_UNIT,
+        exact: job.exact,
     };
     // Accepted candidates are written in the background (see saver).
     let mut saver = Saver::new(job.output.to_path_buf());

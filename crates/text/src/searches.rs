@@ -18,10 +18,10 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, ProbDd, Proposal, Search};
+use minrepro_engine::{Ddmin, ProbDd, Proposal, Search, Width};
 
+use crate::candidate::BatchSites;
 use crate::candidate::{candidate, candidate_on, identities};
-use crate::candidate::{failed_singles, BatchSites};
 use crate::language::{Language, Prepared, Strategy};
 use crate::levels;
 use crate::lock::lock;
@@ -250,8 +250,7 @@ impl<L: Language> SiteSearches<L> {
                 Some(proposal)
             },
         );
-        // Each candidate is a whole text, checked and filtered: none built in vain.
-        inner.for_jobs(self.state.jobs)
+        inner
     }
 
     /// ProbDD over the sites of `base`, which stay fixed for the whole search: a candidate
@@ -265,7 +264,6 @@ impl<L: Language> SiteSearches<L> {
         // The current text, prepared for judging candidates against it.
         let judged = Mutex::new(Arc::clone(&base));
         let failed_state = Arc::clone(&state);
-        let width = state.jobs;
         let prior = self.prior.unwrap_or_else(|| state.prior(group));
         let priors = base.priors(prior);
         let search = ProbDd::new(
@@ -285,8 +283,7 @@ impl<L: Language> SiteSearches<L> {
                 candidate_on(group, &state, &*base, &*judged, applied)
             },
         )
-        .with_priors(&priors)
-        .with_width(width);
+        .with_priors(&priors);
         if !self.tracks_singles() {
             return Box::new(search);
         }
@@ -331,6 +328,8 @@ pub(crate) struct LevelSearch<L: Language> {
     /// Sites of the current level when its first search opened.
     level_sites: usize,
     done: bool,
+    /// The engine's width, for every level's search.
+    width: Option<Width>,
 }
 
 impl<L: Language> LevelSearch<L> {
@@ -349,6 +348,7 @@ impl<L: Language> LevelSearch<L> {
             fruitless_sites: 0,
             level_sites: 0,
             done: false,
+            width: None,
         }
     }
 
@@ -408,7 +408,12 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                         self.sites.open(current, Some(self.level))
                     };
                     match opened {
-                        Some(search) => self.inner.insert(search),
+                        Some(mut search) => {
+                            if let Some(width) = self.width {
+                                search.set_width(width);
+                            }
+                            self.inner.insert(search)
+                        }
                         // Every site of the level left out: on to the next one.
                         None if self.resweeping => {
                             self.next_level(current);
@@ -436,15 +441,48 @@ impl<L: Language> Search<String> for LevelSearch<L> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        if let Some(failed) = &self.sites.level_failed {
-            // ddmin's single sites decided in this batch (ProbDD reports its own).
-            let batch = lock(&self.sites.batch_sites);
-            lock(failed).extend(failed_singles(&batch, accepted));
-        }
+        let decided = accepted.unwrap_or(lock(&self.sites.batch_sites).len());
+        let rejected: Vec<usize> = (0..decided).collect();
+        self.record(&rejected);
         if let Some(inner) = &mut self.inner {
             inner.feedback(accepted);
         }
-        if accepted.is_some() {
+        self.accepted(accepted.is_some());
+    }
+
+    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
+        self.inner.as_ref()?.combine(current, indices)
+    }
+
+    fn set_width(&mut self, width: Width) {
+        self.width = Some(width);
+        if let Some(inner) = &mut self.inner {
+            inner.set_width(width);
+        }
+    }
+
+    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        self.record(rejected);
+        if let Some(inner) = &mut self.inner {
+            inner.feedback_fold(accepted, rejected);
+        }
+        self.accepted(!accepted.is_empty());
+    }
+}
+
+impl<L: Language> LevelSearch<L> {
+    /// Records ddmin's single sites of the last batch's `rejected` proposals as failed at this
+    /// level (ProbDD reports its own).
+    fn record(&self, rejected: &[usize]) {
+        if let Some(failed) = &self.sites.level_failed {
+            let batch = lock(&self.sites.batch_sites);
+            lock(failed).extend(rejected.iter().filter_map(|&i| batch.get(i)?.1));
+        }
+    }
+
+    /// Notes whether the last batch changed the text.
+    fn accepted(&mut self, accepted: bool) {
+        if accepted {
             self.search_accepted = true;
             self.level_accepted = true;
             self.accepted_any = true;

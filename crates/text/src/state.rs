@@ -17,8 +17,6 @@ pub struct SharedState<L: Language> {
     pub(crate) specs: Vec<GroupSpec<L::Group>>,
     /// Search strategy of the group passes.
     pub(crate) strategy: Strategy,
-    /// Parallel evaluations (speculation width of ProbDD batches).
-    pub(crate) jobs: usize,
     pub(crate) original_size: usize,
     seen: Mutex<HashSet<[u8; 32]>>,
     /// Sites growing candidates of each growing group (by name) may still apply; set by the
@@ -47,9 +45,9 @@ pub struct SharedState<L: Language> {
 }
 
 impl<L: Language> SharedState<L> {
-    /// State for a reduction of `original` in `language` with search `strategy` and `jobs`
-    /// parallel evaluations.
-    pub fn new(language: L, original: &str, strategy: Strategy, jobs: usize) -> Arc<Self> {
+    /// State for a reduction of `original` in `language` with search `strategy` (the
+    /// searches learn the engine's width from the engine).
+    pub fn new(language: L, original: &str, strategy: Strategy) -> Arc<Self> {
         let original_size = language.size(original);
         let sizes = Sizes::default();
         sizes.record(original, original_size);
@@ -59,7 +57,6 @@ impl<L: Language> SharedState<L> {
             sizes,
             language,
             strategy,
-            jobs: jobs.max(1),
             seen: Mutex::new(HashSet::new()),
             growth_budgets: Mutex::new(HashMap::new()),
             failed_sites: Mutex::new(HashSet::new()),

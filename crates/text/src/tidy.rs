@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn without_a_tidy_candidate_the_tidy_pass_proposes_nothing() {
-        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin, 1);
+        let state = SharedState::new(Lines::default(), "a\n", Strategy::Ddmin);
         let tidy = TidyPass::new(&state);
         let mut search = tidy.search(&"a\n".to_owned());
         assert!(search.next_batch(&"a\n".to_owned()).unwrap().is_empty());
@@ -92,7 +92,7 @@ mod tests {
             sweeps: false,
         };
         let text = "a ( b ) \nc\n".to_owned();
-        let state = SharedState::new(language, &text, Strategy::Ddmin, 1);
+        let state = SharedState::new(language, &text, Strategy::Ddmin);
         let tidy = TidyPass::new(&state);
         let mut seen = Vec::new();
         let mut search = tidy.search(&text);

@@ -52,3 +52,4 @@ mod report;
 mod resume;
 mod setup_script;
 mod slots;
+mod width;

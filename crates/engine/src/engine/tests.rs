@@ -27,6 +27,7 @@ fn options(jobs: usize) -> EngineOptions {
         jobs,
         config_digest: "cfg".into(),
         size_unit: "items",
+        exact: true,
     }
 }
 
@@ -313,4 +314,139 @@ fn a_confirming_pass_runs_only_after_a_round_that_changed_nothing() {
         assert_eq!(opened.last(), Some(&vec![3, 4]), "-j {jobs}");
         assert_eq!(engine.stats().rounds, opened.len() + 1, "-j {jobs}");
     }
+}
+
+/// An in-process oracle over lists of numbers judged by a plain function, counting runs.
+struct Judged {
+    interesting: fn(&[u32]) -> bool,
+    evaluations: AtomicUsize,
+}
+
+impl Oracle<Vec<u32>> for Judged {
+    fn digest(&self, case: &Vec<u32>) -> String {
+        format!("{case:?}")
+    }
+    fn size(&self, case: &Vec<u32>) -> u64 {
+        case.len() as u64
+    }
+    fn evaluate(&self, case: &Vec<u32>, _: &CancelFlag) -> Result<Outcome, EvalError> {
+        self.evaluations.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(2));
+        Ok(outcome((self.interesting)(case)))
+    }
+}
+
+/// One batch removing each of the values 3, 4 and 0 alone (those present), in that order;
+/// [`Search::combine`] removes the values of several of its proposals together.
+struct RemoveValues {
+    proposed: Vec<u32>,
+    done: bool,
+}
+
+impl crate::Search<Vec<u32>> for RemoveValues {
+    fn next_batch(&mut self, current: &Vec<u32>) -> Option<Vec<Proposal<Vec<u32>>>> {
+        if std::mem::replace(&mut self.done, true) {
+            return None;
+        }
+        self.proposed = [3, 4, 0]
+            .into_iter()
+            .filter(|v| current.contains(v))
+            .collect();
+        Some(
+            self.proposed
+                .iter()
+                .map(|&v| removing(current, &[v]))
+                .collect(),
+        )
+    }
+    fn feedback(&mut self, _: Option<usize>) {}
+    fn combine(&self, current: &Vec<u32>, indices: &[usize]) -> Option<Proposal<Vec<u32>>> {
+        let values: Vec<u32> = indices.iter().map(|&i| self.proposed[i]).collect();
+        Some(removing(current, &values))
+    }
+}
+
+/// `case` without `values`, the change being those values.
+fn removing(case: &[u32], values: &[u32]) -> Proposal<Vec<u32>> {
+    Proposal {
+        case: case
+            .iter()
+            .copied()
+            .filter(|v| !values.contains(v))
+            .collect(),
+        change: serde_json::json!({ "removed": values }),
+    }
+}
+
+struct RemoveValuesPass;
+
+impl Pass<Vec<u32>> for RemoveValuesPass {
+    fn name(&self) -> String {
+        "values".into()
+    }
+    fn search(&self, _: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
+        Box::new(RemoveValues {
+            proposed: Vec::new(),
+            done: false,
+        })
+    }
+}
+
+/// Folds `0..8` at `-j 4` with `interesting`; returns the result and the log.
+fn fold_values(interesting: fn(&[u32]) -> bool) -> (Vec<u32>, Vec<LogEntry>) {
+    let oracle = Judged {
+        interesting,
+        evaluations: AtomicUsize::new(0),
+    };
+    let (cache, progress) = (OutcomeCache::in_memory(), quiet());
+    let options = EngineOptions {
+        exact: false,
+        ..options(4)
+    };
+    let mut engine = Engine::new(&oracle, &cache, options, &progress);
+    let original: Vec<u32> = (0..8).collect();
+    let result = engine
+        .reduce(original, &[&RemoveValuesPass], &mut |_| Ok(()))
+        .unwrap();
+    (result, engine.log().to_vec())
+}
+
+/// The log entries that removed exactly `values` (a fold's change is `{"fold": ...}`).
+fn entries<'l>(log: &'l [LogEntry], values: &[u32], fold: bool) -> Vec<&'l LogEntry> {
+    let change = serde_json::json!({ "removed": values });
+    let change = if fold {
+        serde_json::json!({ "fold": change })
+    } else {
+        change
+    };
+    log.iter().filter(|e| e.change == change).collect()
+}
+
+#[test]
+fn folding_never_accepts_a_union_that_was_not_itself_judged_interesting() {
+    // Removing 3 alone and removing 4 alone are interesting; removing both is not.
+    let (result, log) = fold_values(|c| c.contains(&0) && (c.contains(&3) || c.contains(&4)));
+    // The union was judged, found uninteresting, and not accepted.
+    let union = entries(&log, &[3, 4], true);
+    assert_eq!(union.len(), 1, "{log:#?}");
+    assert_eq!(union[0].outcome.status, Status::Uninteresting);
+    assert!(!union[0].accepted);
+    // The first interesting candidate alone stands: the result is one of the two.
+    assert_eq!(result, vec![0, 1, 2, 4, 5, 6, 7]);
+    let alone = entries(&log, &[3], false);
+    assert!(alone.iter().any(|e| e.accepted), "{log:#?}");
+    assert!(!entries(&log, &[4], false).iter().any(|e| e.accepted));
+    // Every accepted entry was judged interesting.
+    assert!(log
+        .iter()
+        .filter(|e| e.accepted)
+        .all(|e| e.outcome.status == Status::Interesting));
+
+    // When the union is interesting too, it is what is accepted, once judged.
+    let (result, log) = fold_values(|c| c.contains(&0));
+    assert_eq!(result, vec![0, 1, 2, 5, 6, 7]);
+    let union = entries(&log, &[3, 4], true);
+    assert_eq!(union.len(), 1, "{log:#?}");
+    assert_eq!(union[0].outcome.status, Status::Interesting);
+    assert!(union[0].accepted);
 }

@@ -17,7 +17,7 @@ const PY: Python = Python {
 };
 
 fn state(text: &str, strategy: Strategy) -> Arc<SharedState<Python>> {
-    SharedState::new(PY, text, strategy, 1)
+    SharedState::new(PY, text, strategy)
 }
 
 #[test]
