@@ -1,29 +1,25 @@
-//! Header inlining across the files of a tree (C-Reduce's include inlining): an
-//! `#include "x.h"` whose `x.h` is a text file of the tree, included by no other directive, is
-//! replaced by that file's text and the file goes, so the definitions a reproducer needs end up
-//! in one file and the header's name, its directive and its file are no longer paid for.
+//! Header inlining across the documents of a set (C-Reduce's include inlining): an
+//! `#include "x.h"` whose `x.h` is a text document of the set, included by no other directive,
+//! is replaced by that document's text and the document goes, so the definitions a reproducer
+//! needs end up in one file and the header's name, its directive and its file are no longer
+//! paid for. It is the set's [`SetRewrites`] group, searched by the text layer with ddmin.
 //!
-//! A header included more than once stays (inlining it everywhere would grow the tree; once,
-//! the other includers would miss it). The search is ddmin over the inlinable directives, the
-//! list re-derived from every accepted tree; a candidate is only proposed when it is strictly
-//! smaller than the current tree.
+//! A header included more than once stays (inlining it everywhere would grow the set; once,
+//! the other includers would miss it).
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use minrepro_engine::{Ddmin, Pass, Proposal, Search};
-use serde_json::json;
+use minrepro_text::{Doc, SetRewrites};
 
-use crate::tree::Tree;
-
-/// One `#include "..."` directive of a text file that names another text file of the tree.
+/// One `#include "..."` directive of a text document that names another text document of the set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Include {
-    /// The including file (index into [`Tree::files`]).
+    /// The including document (index into the documents).
     pub file: usize,
     /// The directive's line, without its newline.
     pub range: Range<usize>,
-    /// The included file (index into [`Tree::files`]).
+    /// The included document (index into the documents).
     pub header: usize,
 }
 
@@ -54,17 +50,18 @@ fn resolve(from: &str, name: &str) -> Option<String> {
 }
 
 /// Every directive of `tree` that includes a text file of the tree, in file then text order.
-pub fn includes(tree: &Tree) -> Vec<Include> {
-    let index: HashMap<&str, usize> = tree
-        .files
+pub fn includes(docs: &[Doc]) -> Vec<Include> {
+    let index: HashMap<&str, usize> = docs
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.text().is_some())
+        .filter(|(_, f)| f.content.text().is_some())
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();
     let mut out = Vec::new();
-    for (file, f) in tree.files.iter().enumerate() {
-        let Some(text) = f.text() else { continue };
+    for (file, f) in docs.iter().enumerate() {
+        let Some(text) = f.content.text() else {
+            continue;
+        };
         let mut start = 0;
         for line in text.split_inclusive('\n') {
             let body = line.strip_suffix('\n').unwrap_or(line);
@@ -88,8 +85,8 @@ pub fn includes(tree: &Tree) -> Vec<Include> {
 }
 
 /// The directives whose header no other directive includes: those that can be inlined.
-pub fn inlinable(tree: &Tree) -> Vec<Include> {
-    let all = includes(tree);
+pub fn inlinable(docs: &[Doc]) -> Vec<Include> {
+    let all = includes(docs);
     let mut count: HashMap<usize, usize> = HashMap::new();
     for include in &all {
         *count.entry(include.header).or_default() += 1;
@@ -100,21 +97,21 @@ pub fn inlinable(tree: &Tree) -> Vec<Include> {
 /// `tree` with the `chosen` directives of `sites` replaced by their headers' texts (headers
 /// inlined into a header that is itself inlined go along) and those headers removed; `None` on
 /// a cycle of chosen inclusions.
-pub fn inline(tree: &Tree, sites: &[Include], chosen: &[usize]) -> Option<Tree> {
+pub fn inline(docs: &[Doc], sites: &[Include], chosen: &[usize]) -> Option<Vec<Doc>> {
     let picked: Vec<&Include> = chosen.iter().filter_map(|&k| sites.get(k)).collect();
     let mut expanded: HashMap<usize, String> = HashMap::new();
-    for file in 0..tree.files.len() {
-        expand(tree, &picked, file, &mut Vec::new(), &mut expanded)?;
+    for file in 0..docs.len() {
+        expand(docs, &picked, file, &mut Vec::new(), &mut expanded)?;
     }
     let gone: Vec<usize> = picked.iter().map(|i| i.header).collect();
-    let mut edited = tree.clone();
-    for (i, file) in edited.files.iter_mut().enumerate() {
+    let mut edited = docs.to_vec();
+    for (i, file) in edited.iter_mut().enumerate() {
         if let Some(text) = expanded.remove(&i) {
             file.content = file.content.with_text(text);
         }
     }
     let mut i = 0;
-    edited.files.retain(|_| {
+    edited.retain(|_| {
         i += 1;
         !gone.contains(&(i - 1))
     });
@@ -124,7 +121,7 @@ pub fn inline(tree: &Tree, sites: &[Include], chosen: &[usize]) -> Option<Tree> 
 /// The text of file `file` with its chosen directives expanded (memoised in `expanded`; only
 /// files with a chosen directive get an entry).
 fn expand(
-    tree: &Tree,
+    docs: &[Doc],
     picked: &[&Include],
     file: usize,
     path: &mut Vec<usize>,
@@ -141,13 +138,13 @@ fn expand(
         return Some(());
     }
     path.push(file);
-    let mut text = tree.files[file].text()?.to_owned();
+    let mut text = docs[file].content.text()?.to_owned();
     own.sort_by_key(|i| std::cmp::Reverse(i.range.start));
     for include in own {
-        expand(tree, picked, include.header, path, expanded)?;
+        expand(docs, picked, include.header, path, expanded)?;
         let body = match expanded.get(&include.header) {
             Some(text) => text.clone(),
-            None => tree.files[include.header].text()?.to_owned(),
+            None => docs[include.header].content.text()?.to_owned(),
         };
         let body = body.strip_suffix('\n').unwrap_or(&body);
         text.replace_range(include.range.clone(), body);
@@ -157,50 +154,42 @@ fn expand(
     Some(())
 }
 
-/// The pass inlining headers included once.
+/// Header inlining as a group of the text layer's set of documents.
 #[derive(Debug, Clone, Copy)]
-pub struct InlinePass;
+pub struct Includes;
 
-impl Pass<Tree> for InlinePass {
-    fn name(&self) -> String {
-        "inline-includes".into()
+impl SetRewrites for Includes {
+    fn name(&self) -> &'static str {
+        "inline-includes"
     }
 
-    fn search(&self, _current: &Tree) -> Box<dyn Search<Tree> + '_> {
-        // The directives are re-listed from each tree asked about: a line scan, cheap next to
-        // a predicate run.
-        let search = Ddmin::new(
-            0,
-            |now: &Tree| inlinable(now).len(),
-            |now: &Tree, chosen: &[usize]| {
-                let sites = inlinable(now);
-                let edited = inline(now, &sites, chosen)?;
-                let headers: Vec<&str> = chosen
-                    .iter()
-                    .filter_map(|&k| sites.get(k))
-                    .map(|i| now.files[i.header].name.as_str())
-                    .collect();
-                edited.smaller_than(now).then(|| Proposal {
-                    change: json!({ "group": "inline-includes", "headers": headers }),
-                    case: edited,
-                })
-            },
-        );
-        Box::new(search)
+    fn sites(&self, docs: &[Doc]) -> Vec<(usize, Range<usize>)> {
+        inlinable(docs)
+            .into_iter()
+            .map(|i| (i.file, i.range))
+            .collect()
+    }
+
+    fn apply(&self, docs: &[Doc], chosen: &[usize]) -> Option<Vec<Doc>> {
+        inline(docs, &inlinable(docs), chosen)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minrepro_engine::run_search;
+    use crate::tree::Tree;
 
-    fn tree(files: &[(&str, &str)]) -> Tree {
-        Tree::of_texts(files)
+    fn tree(files: &[(&str, &str)]) -> Vec<Doc> {
+        Tree::of_texts(files).docs()
     }
 
-    fn names(tree: &Tree) -> Vec<&str> {
-        tree.files.iter().map(|f| f.name.as_str()).collect()
+    fn names(docs: &[Doc]) -> Vec<&str> {
+        docs.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    fn text(doc: &Doc) -> &str {
+        doc.content.text().unwrap()
     }
 
     #[test]
@@ -223,10 +212,7 @@ mod tests {
         let found = includes(&t);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].header, 1);
-        assert_eq!(
-            &t.files[0].text().unwrap()[found[0].range.clone()],
-            "#include \"api.h\""
-        );
+        assert_eq!(&text(&t[0])[found[0].range.clone()], "#include \"api.h\"");
     }
 
     #[test]
@@ -245,17 +231,13 @@ mod tests {
         let both = inline(&t, &sites, &[0, 1]).unwrap();
         assert_eq!(names(&both), ["main.c"]);
         assert_eq!(
-            both.files[0].text().unwrap(),
+            text(&both[0]),
             "typedef int t;\nint f(void);\nint main(void) { return f(); }\n"
         );
-        assert!(both.smaller_than(&t));
         // One: only b.h goes (into a.h).
         let inner = inline(&t, &sites, &[1]).unwrap();
         assert_eq!(names(&inner), ["main.c", "a.h"]);
-        assert_eq!(
-            inner.files[1].text().unwrap(),
-            "typedef int t;\nint f(void);\n"
-        );
+        assert_eq!(text(&inner[1]), "typedef int t;\nint f(void);\n");
     }
 
     #[test]
@@ -270,31 +252,5 @@ mod tests {
         let sites = inlinable(&cycle);
         assert_eq!(sites.len(), 2);
         assert!(inline(&cycle, &sites, &[0, 1]).is_none());
-    }
-
-    #[test]
-    fn the_pass_inlines_what_the_predicate_allows() {
-        let start = tree(&[
-            (
-                "main.c",
-                "#include \"keep.h\"\n#include \"util.h\"\nint main(void) { return g(); }\n",
-            ),
-            ("keep.h", "int k;\n"),
-            ("util.h", "int g(void);\n"),
-        ]);
-        // The predicate needs keep.h to stay a file of its own.
-        let keep = |t: &Tree| t.files.iter().any(|f| f.name == "keep.h");
-        let mut offered = 0;
-        let mut search = InlinePass.search(&start);
-        let end = run_search(&mut *search, start.clone(), &mut |p| {
-            offered += 1;
-            keep(&p.case)
-        });
-        assert_eq!(names(&end), ["main.c", "keep.h"]);
-        assert_eq!(
-            end.files[0].text().unwrap(),
-            "#include \"keep.h\"\nint g(void);\nint main(void) { return g(); }\n"
-        );
-        assert!(offered >= 2, "{offered}");
     }
 }

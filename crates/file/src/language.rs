@@ -7,15 +7,17 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use minrepro_text::{
-    EncodeError, GroupSpec, Language, LevelPolicy, Measure, ProbDdSpec, SearchSpec, SiteInfo,
-    SiteKeys, SitesText, TextKey,
+    EncodeError, Encoded, GroupSpec, Language, LevelPolicy, Measure, ProbDdSpec, SearchSpec,
+    SiteInfo, SiteKeys, SitesText, TextKey,
 };
 
-use crate::passes::round;
 #[cfg(doc)]
 use crate::tree::Content;
 use crate::windows::{LATE_WINDOW_NAMES, WINDOW_NAMES};
-use crate::{lexical, BracketEdit, Group, Lexed, Syntax, MAX_INDENT_RANK, MAX_LINE_LEVEL};
+use crate::{
+    lexical, BracketEdit, Group, Lexed, Syntax, GROUPS_AFTER_LEVELS, MAX_INDENT_RANK,
+    MAX_LINE_LEVEL,
+};
 
 /// A text file of one [`Syntax`] (chosen by its name).
 #[derive(Debug, Clone, Copy)]
@@ -91,6 +93,16 @@ impl TextFile {
         let spaced = crate::apply(text, &sites.iter().collect::<Vec<_>>());
         crate::lexical::tidy_site(&spaced).map_or(spaced, |site| site.replacement)
     }
+}
+
+/// Every group in round order: coarse removals first, shortenings after, the tidy last.
+pub fn round() -> Vec<Group> {
+    let mut groups: Vec<Group> = (0..=MAX_LINE_LEVEL)
+        .map(|l| Group::Lines(Some(l)))
+        .collect();
+    groups.extend((0..=MAX_INDENT_RANK).map(Group::Indented));
+    groups.extend(GROUPS_AFTER_LEVELS);
+    groups
 }
 
 /// Stable pass names of the line levels and indentation ranks.
@@ -289,12 +301,12 @@ impl Language for TextFile {
             .collect()
     }
 
-    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
-        Ok(if self.latin1 {
-            Cow::Owned(crate::tree::latin1_bytes(text))
+    fn encode<'t>(&self, text: &'t str) -> Result<Encoded<'t>, EncodeError> {
+        Ok(Encoded::One(if self.latin1 {
+            Cow::Owned(minrepro_text::latin1_bytes(text))
         } else {
             Cow::Borrowed(text.as_bytes())
-        })
+        }))
     }
 }
 

@@ -11,18 +11,16 @@
 //! string literals, integers, and a final tidy. A search (ddmin or ProbDD, in the engine)
 //! picks subsets of a group's sites; [`apply`] (the text layer's `splice`) applies them.
 //!
-//! A single file is reduced by the shared text layer (`minrepro-text`) through [`language`]'s
-//! implementation of its `Language` trait; several files or a directory tree by [`passes`] over a
-//! [`tree::Tree`], whole files first, then headers included once inlined into their includer
-//! ([`inline`]).
+//! Every case goes through the shared text layer (`minrepro-text`): one file as the text of
+//! [`language`]'s implementation of its `Language` trait, several files or a directory tree
+//! ([`tree::Tree`]) as its set of documents (`DocSet`), whole files first, then headers included
+//! once inlined into their includer ([`inline`]), then every group over every file at once.
 
 pub mod args;
 pub mod inline;
 pub mod language;
 pub mod lex;
 pub mod lexical;
-pub mod oracle;
-pub mod passes;
 pub mod run;
 pub mod structure;
 pub mod substitute;
@@ -201,7 +199,7 @@ mod tests {
         let text =
             "/* c */\nint total = 120;\nint f(int count) {\n  return count + \"s\"[0];\n}\n\n";
         let lexed = Lexed::new(text, Syntax::for_path(Path::new("a.c")));
-        let groups = crate::passes::round();
+        let groups = crate::language::round();
         assert_eq!(groups[0], Group::Lines(Some(0)));
         assert!(groups.contains(&Group::Indented(0)));
         assert_eq!(Group::Indented(0).to_string(), "indented-0");

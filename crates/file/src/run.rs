@@ -2,19 +2,20 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
+use minrepro_cache::OutcomeCache;
 use minrepro_driver::{
     check_output_location, claim_output, open_cache, write_atomically, ReportRequest, RunError,
     StatsExtra, StrategyArg,
 };
-use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
-use minrepro_predicate::{Launch, Outcome, Predicate, Status};
-use minrepro_text::TextJob;
+use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
+use minrepro_predicate::{Launch, Predicate, Status};
+use minrepro_text::{reduce_text, DocSet, Language, Publish, TextJob, TextOracle};
 
 use crate::args::FileArgs;
-use crate::inline::InlinePass;
+use crate::inline::Includes;
 use crate::language::TextFile;
-use crate::oracle::TreeOracle;
-use crate::passes::{FilesPass, GroupPass, Strategy};
 use crate::tree::{self, File, Origin, Tree};
 
 /// Where accepted trees go.
@@ -326,18 +327,93 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         kept.push(path);
     }
     minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
+    let set = single_text(&output, &original).is_none();
+    let languages: Vec<(String, TextFile)> = original
+        .files
+        .iter()
+        .map(|f| {
+            let file = TextFile {
+                syntax: f.syntax(),
+                latin1: matches!(f.content, tree::Content::Latin1(_)),
+                standalone: true,
+            };
+            (f.name.clone(), file)
+        })
+        .collect();
+    let case = Case {
+        args,
+        original: &original,
+        origins: &origins,
+        output: &output,
+        set,
+        predicate: &predicate,
+        launch: &launch,
+        cache: &cache,
+    };
+    match crate::syntax::syntax_aware(grammar, languages.clone())? {
+        Some(languages) => reduce(DocSet::new(languages, set), case),
+        None if set => reduce(
+            DocSet::new(languages, set).with_rewrites(Arc::new(Includes)),
+            case,
+        ),
+        None => reduce(DocSet::new(languages, set), case),
+    }
+}
+
+/// What [`reduce`] works on.
+struct Case<'a> {
+    args: &'a FileArgs,
+    original: &'a Tree,
+    origins: &'a [Origin],
+    output: &'a Output,
+    /// The case is a set of documents (several files, or one in a directory), not one file.
+    set: bool,
+    predicate: &'a Predicate,
+    launch: &'a Launch,
+    cache: &'a OutcomeCache,
+}
+
+impl Case<'_> {
+    /// The text of `tree` for the text layer: its one file's text, or the set's.
+    fn text_of(&self, tree: &Tree) -> String {
+        match self.set {
+            true => minrepro_text::join_docs(&tree.docs()),
+            false => tree.files[0].text().unwrap_or_default().to_owned(),
+        }
+    }
+
+    /// The tree of a text of the text layer.
+    fn tree_of(&self, text: &str) -> Tree {
+        let docs = minrepro_text::split_docs(text, &self.original.files[0].name);
+        Tree::of_docs(docs)
+    }
+}
+
+/// Judges the original (and, without --allow-empty, empty files), then reduces it in
+/// `language` and publishes the result; returns the success line.
+fn reduce<L: Language>(language: DocSet<L>, case: Case<'_>) -> Result<String, RunError>
+where
+    DocSet<L>: Language,
+{
+    let (args, original, output) = (case.args, case.original, case.output);
     let progress = Progress::new("minrepro file", "tokens", args.common.quiet);
     let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
-    let oracle = TreeOracle::new(&predicate, &temp);
+    let file_name = original.files[0].name.clone();
+    let oracle = TextOracle::new(&language, case.predicate, &temp, file_name.clone())
+        .with_executor(case.launch.executor());
     let options = EngineOptions {
         jobs: args.common.jobs as usize,
-        config_digest: predicate.config_digest().to_owned(),
+        config_digest: case.predicate.config_digest().to_owned(),
         size_unit: "tokens",
         exact: !args.common.fold,
     };
+    let text = case.text_of(original);
     progress.message("running the original");
-    let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
+    let judge = |text: &String| {
+        Engine::new(&oracle, case.cache, options.clone(), &progress).judge(text, true)
+    };
+    let first = judge(&text)?;
     // The verdict goes to the reduction that follows, which then does not run the original again.
     if first.status != Status::Interesting {
         let expected =
@@ -346,13 +422,12 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     }
     if !args.allow_empty {
         progress.message("running the test on empty files (--allow-empty skips this)");
-        let empty = Engine::new(&oracle, &cache, options.clone(), &progress)
-            .judge(&original.emptied(), true)?;
+        let empty = judge(&case.text_of(&original.emptied()))?;
         if empty.status == Status::Interesting {
             return Err(RunError::Failed(empty_accepted(original.files.len())));
         }
     }
-    if let Output::InPlace(origins) = &output {
+    if let Output::InPlace(origins) = output {
         for origin in origins {
             std::fs::copy(&origin.path, orig_path(&origin.path)).map_err(|e| {
                 RunError::Failed(format!("cannot keep {}: {e}", origin.path.display()))
@@ -361,71 +436,65 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     } else {
         // From now on the output always holds the smallest interesting tree so far.
         output
-            .write(&original, &origins)
+            .write(original, case.origins)
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", output.describe())))?;
     }
     // With several runs agreeing, the reduction judges the original once more (the text layer
     // keys it apart); with --min-interesting its counted verdict stands, as a cached one would.
     let once = args.predicate.predicate_runs <= 1 || args.predicate.min_interesting.is_some();
-    let known = once.then_some(first);
-    let jobs = args.common.jobs as usize;
-    if let Some(job) = single_text(&output, &original) {
-        let (path, text) = job;
-        let run = crate::syntax::reduce_single(
-            grammar,
-            TextFile {
-                syntax: original.files[0].syntax(),
-                latin1: matches!(original.files[0].content, tree::Content::Latin1(_)),
-                standalone: true,
-            },
-            TextJob {
-                front_end: "minrepro file",
-                original: text,
-                original_outcome: known,
-                predicate: &predicate,
-                executor: launch.executor(),
-                temp: &temp,
-                cache: &cache,
-                progress: &progress,
-                file_name: original.files[0].name.clone(),
-                placeholders: Vec::new(),
-                output: &path,
-                strategy: match args.strategy {
-                    StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
-                    StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
-                },
-                jobs,
-                exact: !args.common.fold,
-                rejudge: minrepro_text::Rejudge::Never,
-            },
-        )?;
-        let extra = StatsExtra {
-            runs: 0, // the original's first run was counted when it ran (or answered from the cache)
-            run_limit: Some(run.run_limit),
-            fields: Vec::new(),
-        };
-        let stats = &run.stats;
-        let report = args.common.report.as_deref().map(|path| ReportRequest {
-            path,
+    let publish = |text: &str| {
+        output
+            .write(&case.tree_of(text), case.origins)
+            .map_err(|e| format!("cannot write {}: {e}", output.describe()))
+    };
+    let single_path = single_text(output, original).map(|(path, _)| path);
+    let output_path = single_path.clone().unwrap_or_default();
+    let run = reduce_text(
+        language,
+        TextJob {
             front_end: "minrepro file",
-            original: documents(&original),
-            result: run
-                .reduced
-                .iter()
-                .map(|text| minrepro_driver::Document {
-                    name: original.files[0].name.clone(),
-                    text: text.clone(),
-                })
-                .collect(),
-        });
-        minrepro_driver::conclude(
-            &progress,
-            run.size_unit,
-            (run.result, stats),
-            args.common.stats_json.as_deref(),
-            extra,
-            report,
-        )?;
+            original: &text,
+            original_outcome: once.then_some(first),
+            predicate: case.predicate,
+            executor: case.launch.executor(),
+            temp: &temp,
+            cache: case.cache,
+            progress: &progress,
+            file_name,
+            placeholders: Vec::new(),
+            output: &output_path,
+            publish: single_path.is_none().then_some(&publish as &Publish),
+            strategy: match args.strategy {
+                StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
+                StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
+            },
+            jobs: args.common.jobs as usize,
+            exact: !args.common.fold,
+            rejudge: minrepro_text::Rejudge::Never,
+        },
+    );
+    let extra = StatsExtra {
+        runs: 0, // the original's first run was counted when it ran (or answered from the cache)
+        run_limit: Some(run.run_limit),
+        fields: Vec::new(),
+    };
+    let stats = &run.stats;
+    let reduced = run.reduced.as_deref().map(|text| case.tree_of(text));
+    let report = args.common.report.as_deref().map(|path| ReportRequest {
+        path,
+        front_end: "minrepro file",
+        original: documents(original),
+        result: reduced.as_ref().map(documents).unwrap_or_default(),
+    });
+    minrepro_driver::conclude(
+        &progress,
+        run.size_unit,
+        (run.result, stats),
+        args.common.stats_json.as_deref(),
+        extra,
+        report,
+    )?;
+    if !case.set {
         return Ok(format!(
             "minrepro file: wrote {} ({} tokens, was {})",
             output.describe(),
@@ -433,13 +502,22 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             stats.size_before
         ));
     }
-    reduce_tree(
-        args,
-        (&original, &origins, known),
-        &output,
-        (&oracle, &cache, &progress),
-        options,
-    )
+    let files = |n: usize| match n {
+        1 => "1 file".to_owned(),
+        _ => format!("{n} files"),
+    };
+    let kept = reduced
+        .as_ref()
+        .map_or(original.files.len(), |t| t.files.len());
+    // The figures of the statistics line: a set's size counts each file as a token.
+    Ok(format!(
+        "minrepro file: wrote {} ({} tokens in {}, was {} in {}; each file counts as a token)",
+        output.describe(),
+        stats.size_after,
+        files(kept),
+        stats.size_before,
+        files(original.files.len())
+    ))
 }
 
 /// A tree's files for the report (binary ones by their size).
@@ -470,93 +548,4 @@ fn single_text<'t>(output: &Output, tree: &'t Tree) -> Option<(PathBuf, &'t str)
     (!file.name.contains('/'))
         .then_some(())
         .and(file.text().map(|text| (path, text)))
-}
-
-/// Reduces several files or a tree with [`GroupPass`]es after whole-file removal and header
-/// inlining.
-fn reduce_tree(
-    args: &FileArgs,
-    (original, origins, known): (&Tree, &[Origin], Option<Outcome>),
-    output: &Output,
-    (oracle, cache, progress): (&TreeOracle<'_>, &minrepro_cache::OutcomeCache, &Progress),
-    options: EngineOptions,
-) -> Result<String, RunError> {
-    let strategy = match args.strategy {
-        StrategyArg::ProbDd => Strategy::ProbDd,
-        StrategyArg::Ddmin => Strategy::Ddmin,
-    };
-    let (files, inline) = (FilesPass, InlinePass);
-    let groups = GroupPass::all(strategy);
-    let mut passes: Vec<&dyn Pass<Tree>> = Vec::new();
-    if original.files.len() > 1 {
-        passes.push(&files);
-        passes.push(&inline);
-    }
-    passes.extend(groups.iter().map(|p| p as &dyn Pass<Tree>));
-    // The last tree written, for the report (the output holds it, also after an interrupt).
-    let mut written: Option<Tree> = None;
-    let mut on_accept = |tree: &Tree| {
-        written = Some(tree.clone());
-        output
-            .write(tree, origins)
-            .map_err(|e| EngineError::Fatal(format!("cannot write {}: {e}", output.describe())))
-    };
-    let mut reduction = Reduction::new(oracle, cache, progress, options)
-        .passes(&passes)
-        .on_accept(&mut on_accept);
-    if let Some(outcome) = known {
-        reduction = reduction.original_outcome(outcome);
-    }
-    let (result, stats) = minrepro_driver::reduce(reduction, original.clone());
-    let original = original.clone();
-    if let Some(path) = &args.common.stats_json {
-        let extra = StatsExtra {
-            runs: args.predicate.predicate_runs as usize,
-            ..StatsExtra::default()
-        };
-        minrepro_driver::write_stats_json(path, &stats, result.is_ok(), extra)?;
-    }
-    if let Some(path) = &args.common.report {
-        let shown = match &result {
-            Ok(reduced) => Some(&reduced.case),
-            Err(_) => written.as_ref().or(Some(&original)),
-        };
-        minrepro_driver::write_report(
-            path,
-            minrepro_driver::ReportInput {
-                front_end: "minrepro file",
-                unit: "tokens",
-                stats: &stats,
-                progress,
-                ended: result.as_ref().map(|_| ()),
-                original: documents(&original),
-                result: shown.map(documents).unwrap_or_default(),
-                sections: Vec::new(),
-            },
-        )?;
-    }
-    let reduced = match result {
-        Ok(reduced) => reduced,
-        Err(error) => {
-            eprintln!(
-                "minrepro file: {} holds the smallest interesting candidate found before the run stopped",
-                output.describe()
-            );
-            return Err(error);
-        }
-    };
-    let (before, after) = (original.size(), reduced.case.size());
-    let files = |n: usize| match n {
-        1 => "1 file".to_owned(),
-        _ => format!("{n} files"),
-    };
-    // The figures of the statistics line: a tree's size counts each file as a token.
-    Ok(format!(
-        "minrepro file: wrote {} ({} tokens in {}, was {} in {}; each file counts as a token)",
-        output.describe(),
-        after.0,
-        files(reduced.case.files.len()),
-        before.0,
-        files(original.files.len())
-    ))
 }

@@ -1,10 +1,9 @@
 //! Choosing a tree-sitter grammar for a single input file (`--language`, else its extension)
-//! and reducing it with the syntax-aware passes of `minrepro-treesit` before this crate's own.
+//! and its syntax-aware passes of `minrepro-treesit`, which go before this crate's own.
 
 use std::path::Path;
 
 use minrepro_driver::RunError;
-use minrepro_text::{reduce_text, TextJob, TextRun};
 use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
 use crate::language::TextFile;
@@ -35,26 +34,33 @@ pub fn grammar(language: Option<&str>, name: &str) -> Result<Option<&'static Gra
     }
 }
 
-/// Reduces one text with `grammar`'s syntax-aware passes before `file`'s, or with `file`'s
-/// alone when there is no grammar.
-pub fn reduce_single(
+/// Languages by the names of the documents they are for.
+pub type Named<L> = Vec<(String, L)>;
+
+/// The documents' languages with `grammar`'s syntax-aware passes before `file`'s, or `None`
+/// when there is no grammar (`file`'s alone).
+pub fn syntax_aware(
     grammar: Option<&'static Grammar>,
-    file: TextFile,
-    job: TextJob<'_>,
-) -> Result<TextRun, RunError> {
-    match grammar {
-        Some(grammar) => {
-            let file = TextFile {
-                standalone: false,
-                ..file
-            };
-            let language = SyntaxAware::new(grammar, file)
-                .map_err(|e| RunError::Failed(e.to_string()))?
-                // Single tokens also right after the syntax group, their candidates re-parsed
-                // (see `SyntaxAware::checking_early`).
-                .checking_early(vec![(Group::Tokens, "syntax-tokens")]);
-            Ok(reduce_text(language, job))
-        }
-        None => Ok(reduce_text(file, job)),
-    }
+    languages: Vec<(String, TextFile)>,
+) -> Result<Option<Named<SyntaxAware<TextFile>>>, RunError> {
+    let Some(grammar) = grammar else {
+        return Ok(None);
+    };
+    let wrap = |(name, file): (String, TextFile)| {
+        let file = TextFile {
+            standalone: false,
+            ..file
+        };
+        let language = SyntaxAware::new(grammar, file)
+            .map_err(|e| RunError::Failed(e.to_string()))?
+            // Single tokens also right after the syntax group, their candidates re-parsed
+            // (see `SyntaxAware::checking_early`).
+            .checking_early(vec![(Group::Tokens, "syntax-tokens")]);
+        Ok((name, language))
+    };
+    languages
+        .into_iter()
+        .map(wrap)
+        .collect::<Result<_, _>>()
+        .map(Some)
 }

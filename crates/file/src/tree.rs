@@ -5,77 +5,35 @@
 use std::borrow::Cow;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use minrepro_text::SingleByte;
+use crate::lex::Syntax;
 
-use crate::lex::{Syntax, Token};
-use crate::Lexed;
-
-/// A file's content.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Content {
-    /// UTF-8 text without NUL bytes: reduced.
-    Text(String),
-    /// Text in another encoding (not UTF-8, no NUL bytes, mostly ASCII: latin-1 or cp1252
-    /// comments in old C sources), read as latin-1, byte for character, so that every byte
-    /// is written back as it was: reduced like text.
-    Latin1(String),
-    /// Anything else: kept as it is or removed whole.
-    Binary(Arc<Vec<u8>>),
-}
-
-/// The latin-1 codec of [`Content::Latin1`].
-static LATIN1: LazyLock<SingleByte> = LazyLock::new(SingleByte::latin1);
+pub use minrepro_text::{latin1_bytes, Content, Doc};
 
 /// Least share of ASCII text bytes (printable, tab, line breaks, form feed) in a file that is
 /// not UTF-8 for it to be read as latin-1 text: text in a single-byte encoding is mostly
 /// ASCII, binary data is not.
 const MIN_ASCII_SHARE: f64 = 0.9;
 
-/// `text` of a [`Content::Latin1`] file as its bytes. A character latin-1 lacks can only come
-/// from a UTF-8 header inlined into the file: it is written as UTF-8, the way it was read.
-pub fn latin1_bytes(text: &str) -> Vec<u8> {
-    LATIN1.encode(text).unwrap_or_else(|_| {
-        let mut bytes = Vec::with_capacity(text.len());
-        for c in text.chars() {
-            match u8::try_from(u32::from(c)) {
-                Ok(latin1) => bytes.push(latin1),
-                Err(_) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-            }
-        }
-        bytes
-    })
-}
-
-impl Content {
-    /// What a file of `bytes` holds.
-    fn of(bytes: Vec<u8>) -> Content {
-        if bytes.contains(&0) {
-            return Content::Binary(Arc::new(bytes));
-        }
-        match String::from_utf8(bytes) {
-            Ok(text) => Content::Text(text),
-            Err(e) => {
-                let bytes = e.into_bytes();
-                let ascii = bytes
-                    .iter()
-                    .filter(|&&b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '..=b'~'))
-                    .count();
-                if ascii as f64 >= MIN_ASCII_SHARE * bytes.len() as f64 {
-                    Content::Latin1(LATIN1.decode(&bytes).unwrap_or_default())
-                } else {
-                    Content::Binary(Arc::new(bytes))
-                }
-            }
-        }
+/// What a file of `bytes` holds.
+fn content_of(bytes: Vec<u8>) -> Content {
+    if bytes.contains(&0) {
+        return Content::Binary(Arc::new(bytes));
     }
-
-    /// The same kind of content holding `text` instead (a reduced text keeps its encoding).
-    pub fn with_text(&self, text: String) -> Content {
-        match self {
-            Content::Latin1(_) => Content::Latin1(text),
-            _ => Content::Text(text),
+    match String::from_utf8(bytes) {
+        Ok(text) => Content::Text(text),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let ascii = bytes
+                .iter()
+                .filter(|&&b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '..=b'~'))
+                .count();
+            if ascii as f64 >= MIN_ASCII_SHARE * bytes.len() as f64 {
+                Content::Latin1(minrepro_text::latin1_text(&bytes))
+            } else {
+                Content::Binary(Arc::new(bytes))
+            }
         }
     }
 }
@@ -244,7 +202,7 @@ pub fn load(origins: &[Origin]) -> Result<Tree, InputError> {
         })?;
         files.push(File {
             name: origin.name.clone(),
-            content: Content::of(bytes),
+            content: content_of(bytes),
         });
     }
     let tree = Tree { files };
@@ -294,60 +252,28 @@ impl Tree {
         }
     }
 
-    /// Size: tokens of every text file plus one per file, then bytes.
-    pub fn size(&self) -> (usize, usize) {
-        self.files.iter().fold((0, 0), |(t, b), f| {
-            let tokens = f.text().map_or(0, |text| {
-                crate::lex::tokens(text, &f.syntax())
-                    .iter()
-                    .filter(|t: &&Token| t.counts())
-                    .count()
-            });
-            (t + tokens + 1, b + f.bytes().len())
-        })
-    }
-
-    /// Each text file lexed, with its position in [`Tree::files`].
-    pub fn lexed(&self) -> Vec<(usize, Lexed<'_>)> {
+    /// The files as the text layer's documents.
+    pub fn docs(&self) -> Vec<Doc> {
         self.files
             .iter()
-            .enumerate()
-            .filter_map(|(i, f)| f.text().map(|text| (i, Lexed::new(text, f.syntax()))))
+            .map(|f| Doc {
+                name: f.name.clone(),
+                content: f.content.clone(),
+            })
             .collect()
     }
 
-    /// A digest of every name and content.
-    pub fn digest(&self) -> String {
-        let mut hasher = blake3::Hasher::new();
-        for file in &self.files {
-            hasher.update(&(file.name.len() as u64).to_le_bytes());
-            hasher.update(file.name.as_bytes());
-            let bytes = file.bytes();
-            hasher.update(&(bytes.len() as u64).to_le_bytes());
-            hasher.update(&bytes);
+    /// The tree of `docs`.
+    pub fn of_docs(docs: Vec<Doc>) -> Tree {
+        Tree {
+            files: docs
+                .into_iter()
+                .map(|d| File {
+                    name: d.name,
+                    content: d.content,
+                })
+                .collect(),
         }
-        hasher.finalize().to_hex().to_string()
-    }
-
-    /// Writes every file into `dir` under its relative name (directories created as needed).
-    pub fn write_into(&self, dir: &Path) -> std::io::Result<()> {
-        for file in &self.files {
-            let path = dir.join(&file.name);
-            if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)?;
-            }
-            fs::write(path, &*file.bytes())?;
-        }
-        Ok(())
-    }
-
-    /// Whether `self` is strictly smaller than `other` in (tokens, bytes, contents): every
-    /// accepted candidate must be, so a reduction cannot cycle.
-    pub fn smaller_than(&self, other: &Tree) -> bool {
-        fn key(t: &Tree) -> ((usize, usize), Vec<Cow<'_, [u8]>>) {
-            (t.size(), t.files.iter().map(File::bytes).collect())
-        }
-        key(self) < key(other)
     }
 }
 
@@ -368,18 +294,18 @@ mod tests {
         assert_eq!(names, ["src/b/a.h", "src/blob.bin", "src/z.c"]);
         let tree = load(&found).unwrap();
         assert!(matches!(tree.files[1].content, Content::Binary(_)));
-        assert_eq!(tree.size(), (3 + 3 + 3, 16));
+        let text = minrepro_text::join_docs(&tree.docs());
+        assert_eq!(Tree::of_docs(minrepro_text::split_docs(&text, "")), tree);
         assert_eq!(relative_name(Path::new("./x/y.c")), "x/y.c");
         assert_eq!(relative_name(Path::new("../y.c")), "y.c");
-        let out = dir.path().join("out");
-        tree.write_into(&out).unwrap();
-        assert_eq!(fs::read(out.join("src/blob.bin")).unwrap(), b"\x00\x01");
+        assert_eq!(&*tree.files[1].bytes(), b"\x00\x01");
+        drop(dir);
     }
 
     #[test]
     fn text_that_is_not_utf8_is_read_as_latin1_and_written_back_as_it_was() {
         let bytes = b"int caf\xe9;\r\n/* \xa9 1999 */\n".to_vec();
-        let content = Content::of(bytes.clone());
+        let content = content_of(bytes.clone());
         let Content::Latin1(text) = &content else {
             panic!("{content:?}");
         };
@@ -397,14 +323,14 @@ mod tests {
         };
         assert_eq!(&*mixed.bytes(), b"\xe9\xe2\x82\xac");
         assert_eq!(
-            Content::of(b"caf\xc3\xa9".to_vec()),
+            content_of(b"caf\xc3\xa9".to_vec()),
             Content::Text("caf\u{e9}".into())
         );
         assert!(matches!(
-            Content::of(vec![0xff, 0xfe, b'a']),
+            content_of(vec![0xff, 0xfe, b'a']),
             Content::Binary(_)
         ));
-        assert!(matches!(Content::of(b"a\0b".to_vec()), Content::Binary(_)));
+        assert!(matches!(content_of(b"a\0b".to_vec()), Content::Binary(_)));
     }
 
     #[test]

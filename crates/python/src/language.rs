@@ -2,13 +2,12 @@
 //! tokens, prepared with [`minrepro_pysyntax::Prepared`] (chunked re-checks; the name filter is
 //! what makes a candidate admissible), written in the source's declared encoding.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use minrepro_pysyntax::{check_valid_for, token_count, Group, Rewrite};
 use minrepro_text::{
-    without_blank_lines, EncodeError, GroupSpec, Growth, Language, LevelPolicy, ProbDdSpec,
-    SearchSpec, SiteInfo,
+    without_blank_lines, EncodeError, Encoded, GroupSpec, Growth, Language, LevelPolicy,
+    ProbDdSpec, SearchSpec, SiteInfo,
 };
 
 use crate::encoding::{file_bytes, SourceEncoding};
@@ -177,8 +176,10 @@ impl Language for Python {
         vec![("remove-blank-and-comment-lines", tidied)]
     }
 
-    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
-        file_bytes(self.encoding.as_ref(), text).map_err(|e| EncodeError(e.to_string()))
+    fn encode<'t>(&self, text: &'t str) -> Result<Encoded<'t>, EncodeError> {
+        file_bytes(self.encoding.as_ref(), text)
+            .map(Encoded::One)
+            .map_err(|e| EncodeError(e.to_string()))
     }
 }
 

@@ -117,6 +117,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         file_name: source.file_name.clone(),
         placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
         output: &args.output,
+        publish: None,
         strategy: match args.strategy {
             StrategyArg::ProbDd => Strategy::ProbDd,
             StrategyArg::Ddmin => Strategy::Ddmin,

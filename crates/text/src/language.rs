@@ -15,6 +15,15 @@ use crate::spec::GroupSpec;
 #[error("{0}")]
 pub struct EncodeError(pub String);
 
+/// The files of a text (see [`Language::encode`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Encoded<'t> {
+    /// One file, under the name the front end gives it.
+    One(Cow<'t, [u8]>),
+    /// Several files under relative names, in order (a set of documents: `DocSet`).
+    Several(Vec<(String, Vec<u8>)>),
+}
+
 /// How the sites of the groups searched with ProbDD are searched (`--strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
@@ -114,8 +123,8 @@ pub trait Language: Send + Sync + 'static {
     fn tidy_steps(&self, _text: &str) -> Vec<(&'static str, String)> {
         Vec::new()
     }
-    /// The file's bytes for `text` (UTF-8 by default).
-    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
-        Ok(Cow::Borrowed(text.as_bytes()))
+    /// The file's bytes for `text` (UTF-8 by default), or the files of a set of documents.
+    fn encode<'t>(&self, text: &'t str) -> Result<Encoded<'t>, EncodeError> {
+        Ok(Encoded::One(Cow::Borrowed(text.as_bytes())))
     }
 }

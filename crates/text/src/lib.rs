@@ -1,5 +1,6 @@
-//! minrepro's text layer: reducing one text file by the rewrite sites a language lists, between
-//! the engine (passes, searches, scheduling, cache) and the languages (`minrepro python`, …).
+//! minrepro's text layer: reducing one text file, or a set of documents as one text
+//! ([`DocSet`]), by the rewrite sites a language lists, between the engine (passes, searches,
+//! scheduling, cache) and the languages (`minrepro python`, `minrepro file`, …).
 //!
 //! A language implements [`Language`]: its groups of rewrites as data (one [`GroupSpec`] and
 //! one engine pass each, in round order: ProbDD, ddmin or a sweep, level by level or flat,
@@ -81,6 +82,8 @@
 mod candidate;
 mod confirm;
 mod depth;
+mod docs;
+mod docset;
 mod language;
 mod levels;
 mod linear;
@@ -105,12 +108,14 @@ mod workspace;
 pub use candidate::{candidate, line_identity};
 pub use confirm::ConfirmPass;
 pub use depth::{depth_chains, depth_sites, DEPTH_CLOSE, DEPTH_OPEN, MIN_LEVELS};
-pub use language::{Edited, EncodeError, Language, Prepared, Strategy};
+pub use docs::{join as join_docs, latin1_bytes, latin1_text, split as split_docs, Content, Doc};
+pub use docset::{DocGroup, DocSet, DocSite, EditedSet, PreparedSet, SetRewrites};
+pub use language::{Edited, EncodeError, Encoded, Language, Prepared, Strategy};
 pub use oracle::TextOracle;
 pub use passes::{group_passes, GroupPass};
 pub use plain::{Measure, SitesText};
 pub use rejudge::{slowdown, Rejudge, Rejudged};
-pub use run::{reduce_text, TextJob, TextRun};
+pub use run::{reduce_text, Publish, TextJob, TextRun};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::language::Language;
+use crate::language::{Encoded, Language};
 use crate::rejudge::{Rejudge, RejudgeCounts, Rejudged};
 use crate::sizes::Sizes;
 use crate::workspace::Workspaces;
@@ -147,7 +147,11 @@ impl<L: Language> TextOracle<'_, L> {
         let bytes = self.language.encode(case).map_err(|e| {
             EvalError::Fatal(format!("cannot write candidate {}: {e}", self.file_name))
         })?;
-        let (workspace, file) = self.workspaces.take(&self.file_name, &bytes).map_err(|e| {
+        let files: Vec<(&str, &[u8])> = match &bytes {
+            Encoded::One(bytes) => vec![(self.file_name.as_str(), bytes)],
+            Encoded::Several(files) => files.iter().map(|(n, b)| (n.as_str(), &b[..])).collect(),
+        };
+        let (workspace, file) = self.workspaces.take_files(&files).map_err(|e| {
             EvalError::Fatal(format!(
                 "cannot write candidate {} into a workspace: {e}",
                 self.file_name

@@ -10,13 +10,16 @@ use minrepro_engine::{EngineError, EngineOptions, Pass, Progress, Reduction, Sta
 use minrepro_predicate::{Executor, Outcome, Predicate};
 
 use crate::confirm::ConfirmPass;
-use crate::language::{Language, Strategy};
+use crate::language::{Encoded, Language, Strategy};
 use crate::oracle::TextOracle;
 use crate::passes::group_passes;
 use crate::rejudge::{Rejudge, Rejudged};
 use crate::saver::Saver;
 use crate::state::SharedState;
 use crate::tidy::TidyPass;
+
+/// Writes a reduction's output from its text (see [`TextJob::publish`]); `Err`: why not.
+pub type Publish<'a> = dyn Fn(&str) -> Result<(), String> + Sync + 'a;
 
 /// What a text reduction needs besides its language.
 pub struct TextJob<'a> {
@@ -42,6 +45,10 @@ pub struct TextJob<'a> {
     pub placeholders: Vec<(String, String)>,
     /// The output file.
     pub output: &'a Path,
+    /// Writes the output of a text the language encodes as several files (a set of
+    /// documents: a directory, or the inputs in place), instead of `output`; called with
+    /// every accepted text, and with the original when nothing smaller was found.
+    pub publish: Option<&'a Publish<'a>>,
     /// Search strategy of the group passes.
     pub strategy: Strategy,
     /// Parallel evaluations.
@@ -105,9 +112,11 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let mut saver = Saver::new(job.output.to_path_buf());
     let mut last_saved: Option<String> = None;
     let mut on_accept = |case: &String| {
-        let bytes = language
-            .encode(case)
-            .map_err(|e| cannot_write(job.output, &e))?;
+        if let Some(publish) = job.publish {
+            last_saved = Some(case.clone());
+            return publish(case).map_err(EngineError::Fatal);
+        }
+        let bytes = one_file(language, case, job.output)?;
         last_saved = Some(case.clone());
         saver
             .save(&bytes)
@@ -127,13 +136,13 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
     let result = match (result, saved) {
         (Ok(done), Ok(())) => {
             let written = if done.stats.accepted == 0 {
-                language
-                    .encode(&done.case)
-                    .map_err(|e| cannot_write(job.output, &e))
-                    .and_then(|bytes| {
+                match job.publish {
+                    Some(publish) => publish(&done.case).map_err(EngineError::Fatal),
+                    None => one_file(language, &done.case, job.output).and_then(|bytes| {
                         write_atomically(job.output, &bytes)
                             .map_err(|e| cannot_write(job.output, &e))
-                    })
+                    }),
+                }
             } else {
                 Ok(())
             };
@@ -142,7 +151,7 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
         }
         (Ok(_), Err(error)) => Err(EngineError::Fatal(error.to_string())),
         (Err(error), saved) => {
-            if saver.saved_any() && saved.is_ok() {
+            if last_saved.is_some() && saved.is_ok() {
                 reduced = last_saved;
                 eprintln!(
                     "{}: {} holds the smallest candidate accepted before the run stopped",
@@ -162,6 +171,25 @@ pub fn reduce_text<L: Language>(language: L, job: TextJob<'_>) -> TextRun {
         rejudged: oracle.rejudged(),
         size_unit: L::SIZE_UNIT,
         reduced,
+    }
+}
+
+/// The bytes of `text` as the one file `output` (a language that encodes it as several files
+/// needs [`TextJob::publish`]).
+fn one_file<'t, L: Language>(
+    language: &L,
+    text: &'t str,
+    output: &Path,
+) -> Result<std::borrow::Cow<'t, [u8]>, EngineError> {
+    match language
+        .encode(text)
+        .map_err(|e| cannot_write(output, &e))?
+    {
+        Encoded::One(bytes) => Ok(bytes),
+        Encoded::Several(_) => Err(cannot_write(
+            output,
+            &"the text is several files, and the front end gave one output file",
+        )),
     }
 }
 

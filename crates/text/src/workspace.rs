@@ -48,10 +48,17 @@ impl<'a> Workspaces<'a> {
 
     /// An empty workspace holding `bytes` as `file_name`; returns it and the file's path.
     pub fn take(&self, file_name: &str, bytes: &[u8]) -> std::io::Result<(Workspace, PathBuf)> {
+        self.take_files(&[(file_name, bytes)])
+    }
+
+    /// An empty workspace holding `files` (relative names, `/`-separated, parents made);
+    /// returns it and the first file's path (the workspace's own for no file).
+    pub fn take_files(&self, files: &[(&str, &[u8])]) -> std::io::Result<(Workspace, PathBuf)> {
         let reused = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         if let Some(workspace) = reused {
-            if let Ok(file) = write_new(workspace.path(), file_name, bytes) {
-                return Ok((workspace, file));
+            match write_all(workspace.path(), files) {
+                Ok(file) => return Ok((workspace, file)),
+                Err(_) => drop(workspace),
             }
         }
         let dir = self.temp.workspace()?;
@@ -60,7 +67,7 @@ impl<'a> Workspaces<'a> {
             dir,
             identity: (meta.mode(), meta.ino()),
         };
-        let file = write_new(workspace.path(), file_name, bytes)?;
+        let file = write_all(workspace.path(), files)?;
         Ok((workspace, file))
     }
 
@@ -73,6 +80,22 @@ impl<'a> Workspaces<'a> {
                 .push(workspace);
         }
     }
+}
+
+/// Creates every file of `files` below `dir`; returns the first one's path.
+fn write_all(dir: &Path, files: &[(&str, &[u8])]) -> std::io::Result<PathBuf> {
+    let mut first = None;
+    for (name, bytes) in files {
+        if let Some(parent) = Path::new(name)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            fs::create_dir_all(dir.join(parent))?;
+        }
+        let path = write_new(dir, name, bytes)?;
+        first.get_or_insert(path);
+    }
+    Ok(first.unwrap_or_else(|| dir.to_path_buf()))
 }
 
 /// Creates `dir/name` (which must not exist) with `bytes`.

@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use minrepro_text::{
-    splice, EncodeError, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec, SearchSpec, Site,
-    SiteInfo,
+    splice, EncodeError, Encoded, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec,
+    SearchSpec, Site, SiteInfo,
 };
 
 use crate::facts::Facts;
@@ -431,7 +431,7 @@ where
         self.fallback.tidy_steps(text)
     }
 
-    fn encode<'t>(&self, text: &'t str) -> Result<Cow<'t, [u8]>, EncodeError> {
+    fn encode<'t>(&self, text: &'t str) -> Result<Encoded<'t>, EncodeError> {
         self.fallback.encode(text)
     }
 }

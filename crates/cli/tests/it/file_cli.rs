@@ -188,11 +188,13 @@ fn trees_lose_unneeded_files_and_keep_binary_files_whole() {
         "unneeded files are removed whole"
     );
     assert_eq!(fs::read(out.join("src/data.bin")).unwrap(), blob);
-    assert_eq!(
-        fs::read_to_string(out.join("src/include/api.h"))
-            .unwrap()
-            .trim(),
-        "api_call(int"
+    // The needle and at most one character more (a word substituted by a digit and joined
+    // to it has the same token count).
+    let header = fs::read_to_string(out.join("src/include/api.h")).unwrap();
+    let header = header.trim();
+    assert!(
+        header.ends_with("api_call(int") && header.len() <= "api_call(int".len() + 1,
+        "{header:?}"
     );
     assert!(
         dir.path().join("src/README.txt").exists(),
