@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::RunError;
 
+/// Whether `-j N` folds concurrent successes when neither `--fold` nor `--exact` is given.
+pub const FOLD_BY_DEFAULT: bool = false;
+
 /// Flags shared by every subcommand.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CommonArgs {
@@ -18,8 +21,12 @@ pub struct CommonArgs {
     /// successes into one candidate (accepted only once it is judged interesting itself).
     /// Fewer rounds when many candidates succeed; results and logs are identical on every
     /// rerun with the same N, but may differ between values of N.
-    #[arg(long = "fold")]
+    #[arg(long = "fold", conflicts_with = "exact")]
     pub fold: bool,
+    /// Accept candidates exactly in the order a -j 1 run would: results and logs identical for
+    /// every N (no folding).
+    #[arg(long = "exact")]
+    pub exact: bool,
     /// No progress output and no statistics; errors and the final line that names the output
     /// (`wrote FILE …`) are still printed.
     #[arg(short = 'q', long = "quiet")]
@@ -334,6 +341,14 @@ pub enum WorkDirError {
         /// What creating a directory there said.
         kind: std::io::ErrorKind,
     },
+}
+
+impl CommonArgs {
+    /// Whether candidates are accepted exactly as `-j 1` accepts them (`--exact`, or the
+    /// default without `--fold`; see [`FOLD_BY_DEFAULT`]).
+    pub fn exact_order(&self) -> bool {
+        self.exact || !(self.fold || FOLD_BY_DEFAULT)
+    }
 }
 
 #[cfg(test)]

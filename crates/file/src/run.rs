@@ -327,7 +327,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         jobs: args.common.jobs as usize,
         config_digest: predicate.config_digest().to_owned(),
         size_unit: "tokens",
-        exact: !args.common.fold,
+        exact: args.common.exact_order(),
     };
     progress.message("running the original");
     let first = Engine::new(&oracle, &cache, options.clone(), &progress).judge(&original, true)?;
@@ -385,7 +385,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
                     StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
                 },
                 jobs,
-                exact: !args.common.fold,
+                exact: args.common.exact_order(),
                 rejudge: minrepro_text::Rejudge::Never,
             },
         )?;
