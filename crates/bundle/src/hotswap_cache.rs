@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use minrepro_cache::{CacheCodec, DecodeError, OutcomeCache};
 use minrepro_predicate::TRUNCATED_MARKER;
-use minrepro_predicate::{CapturedStream, Outcome, RunRecord, Status, OUTPUT_HEAD_LIMIT};
+use minrepro_predicate::{CapturedStream, Outcome, Quorum, RunRecord, Status, OUTPUT_HEAD_LIMIT};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -26,6 +26,10 @@ pub struct HotswapCodec {
     pub runs: u32,
     /// `--interesting-exit-code`: a usable entry's status agrees with it.
     pub interesting_exit_code: i32,
+    /// `--min-interesting`: a usable entry's exit codes are the runs this quorum makes, and
+    /// their count of interesting ones gives its status (the configuration digest names it, so
+    /// the original never looks such an entry up).
+    pub min_interesting: Option<u32>,
 }
 
 fn status_name(status: Status) -> Option<&'static str> {
@@ -72,6 +76,7 @@ fn decode_entry(value: &Value) -> Option<Outcome> {
             stderr: stream(&stderr),
             error: None,
         },
+        interesting_runs: None,
     })
 }
 
@@ -112,6 +117,10 @@ pub fn result_json(outcome: &Outcome) -> Value {
 }
 
 impl CacheCodec for HotswapCodec {
+    fn format(&self) -> &str {
+        CACHE_FORMAT
+    }
+
     fn key(&self, candidate_digest: &str, config_digest: &str) -> String {
         let mut hasher = Sha256::new();
         hasher.update(canonical::unhex(config_digest).unwrap_or_default());
@@ -120,8 +129,21 @@ impl CacheCodec for HotswapCodec {
     }
 
     /// The original's check of a cache hit: as many exit codes as runs, all equal, and the
-    /// status they imply (it refuses the run where we re-run the candidate instead).
+    /// status they imply (it refuses the run where we re-run the candidate instead). With
+    /// `--min-interesting`: the runs the quorum would have made, and the status they imply.
     fn trusts(&self, outcome: &Outcome) -> bool {
+        if self.min_interesting.is_some() {
+            let quorum = Quorum {
+                runs: self.runs,
+                min_interesting: self.min_interesting,
+            };
+            let interesting: Vec<bool> = outcome
+                .exit_codes
+                .iter()
+                .map(|code| *code == Some(self.interesting_exit_code))
+                .collect();
+            return quorum.replay(&interesting) == Some(outcome.status == Status::Interesting);
+        }
         let first = outcome.exit_codes.first().copied().flatten();
         outcome.exit_codes.len() == self.runs as usize
             && outcome.exit_codes.iter().all(|code| *code == first)
@@ -157,8 +179,14 @@ impl CacheCodec for HotswapCodec {
         };
         let mut out = BTreeMap::new();
         for (key, value) in entries {
-            let outcome =
+            let mut outcome =
                 decode_entry(value).ok_or_else(|| DecodeError(format!("corrupt entry {key}")))?;
+            if self.min_interesting.is_some() {
+                // The format keeps no counts: the exit codes give them.
+                let wanted = Some(self.interesting_exit_code);
+                let count = outcome.exit_codes.iter().filter(|c| **c == wanted).count();
+                outcome.interesting_runs = Some(count as u32);
+            }
             out.insert(key.clone(), outcome);
         }
         Ok(out)
@@ -227,6 +255,7 @@ mod tests {
         let codec = HotswapCodec {
             runs: 2,
             interesting_exit_code: 7,
+            min_interesting: None,
         };
         let text = br#"{"entries":{"k":{"exit_codes":[7,7],"status":"interesting","stderr":"e","stdout":"o"}},"format":"comgr-hotswap-reduction-cache","version":1}
 "#;
@@ -260,5 +289,25 @@ mod tests {
         let mut joined = vec![0u8; 32];
         joined.extend([0x11u8; 32]);
         assert_eq!(key, canonical::hex(&Sha256::digest(&joined)));
+    }
+
+    #[test]
+    fn k_of_n_entries_are_trusted_when_their_runs_are_the_quorum_s() {
+        let codec = HotswapCodec {
+            runs: 4,
+            interesting_exit_code: 0,
+            min_interesting: Some(2),
+        };
+        let text = br#"{"entries":{"a":{"exit_codes":[1,0,0],"status":"interesting"},"b":{"exit_codes":[1,1,1],"status":"uninteresting"},"c":{"exit_codes":[0,0,1],"status":"interesting"}},"format":"comgr-hotswap-reduction-cache","version":1}"#;
+        let entries = codec.decode(text).unwrap();
+        assert_eq!(entries["a"].interesting_runs, Some(2));
+        assert!(codec.trusts(&entries["a"]));
+        // Three failures of four: decided after three runs.
+        assert!(codec.trusts(&entries["b"]));
+        // Decided after two runs, so a third would never have run.
+        assert!(!codec.trusts(&entries["c"]));
+        let mut flipped = entries["a"].clone();
+        flipped.status = Status::Uninteresting;
+        assert!(!codec.trusts(&flipped));
     }
 }

@@ -162,6 +162,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         cache_tags: &args.predicate.cache_tags,
         interesting_exit_code,
         runs: args.predicate.predicate_runs,
+        min_interesting: args.predicate.min_interesting,
         timeout: args.predicate.timeout,
     })
     .map_err(failed)?;
@@ -195,6 +196,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
     let codec = hotswap_cache::HotswapCodec {
         runs: args.predicate.predicate_runs,
         interesting_exit_code,
+        min_interesting: args.predicate.min_interesting,
     };
     let cache = hotswap_cache::open(
         args.common.cache_file.as_deref(),

@@ -75,6 +75,7 @@ impl Oracle<BundleCase> for BundleOracle<'_> {
                     stderr: empty_stream(),
                     error: Some(format!("tool error: {error}")),
                 },
+                interesting_runs: None,
             });
         }
         let workspace = self

@@ -38,6 +38,8 @@ pub struct OriginalPredicate {
     pub interesting_exit_code: i32,
     /// `--predicate-runs`.
     pub runs: u32,
+    /// `--min-interesting` (ours; only when given is it part of the digest and the log).
+    pub min_interesting: Option<u32>,
     /// `--timeout` in seconds.
     pub timeout: f64,
 }
@@ -56,6 +58,8 @@ pub struct PredicateSettings<'a> {
     pub interesting_exit_code: i32,
     /// `--predicate-runs`.
     pub runs: u32,
+    /// `--min-interesting`.
+    pub min_interesting: Option<u32>,
     /// `--timeout`.
     pub timeout: f64,
 }
@@ -178,32 +182,43 @@ impl OriginalPredicate {
             cache_tags: settings.cache_tags.to_vec(),
             interesting_exit_code: settings.interesting_exit_code,
             runs: settings.runs,
+            min_interesting: settings.min_interesting,
             timeout: settings.timeout,
         })
     }
 
     /// The configuration digest: SHA-256 of the canonical JSON of the settings (hex).
     pub fn config_digest(&self) -> String {
-        canonical::sha256_hex(&json!({
+        let settings = json!({
             "argv": self.argv_template,
             "identity_files": self.identity_files,
             "cache_tags": self.cache_tags,
             "interesting_exit_code": self.interesting_exit_code,
             "runs": self.runs,
             "timeout": self.timeout,
-        }))
+        });
+        canonical::sha256_hex(&self.with_min_interesting(settings))
     }
 
     /// The log's `predicate` object.
     pub fn describe(&self) -> Value {
-        json!({
+        self.with_min_interesting(json!({
             "argv_template": self.argv_template,
             "identity_files": self.identity_files,
             "cache_tags": self.cache_tags,
             "interesting_exit_code": self.interesting_exit_code,
             "runs": self.runs,
             "timeout_seconds": self.timeout,
-        })
+        }))
+    }
+
+    /// `settings` with `min_interesting` when given: a K-of-N verdict is not the original's, so
+    /// its cache keys differ from the original's and its log says how verdicts were made.
+    fn with_min_interesting(&self, mut settings: Value) -> Value {
+        if let Some(min) = self.min_interesting {
+            settings["min_interesting"] = json!(min);
+        }
+        settings
     }
 
     /// The argv that reproduces the result from inside the output directory (`{input}` only
@@ -259,6 +274,7 @@ mod tests {
             cache_tags: &[],
             interesting_exit_code: 0,
             runs: 1,
+            min_interesting: None,
             timeout: 60.0,
         };
         let original = OriginalPredicate::new(&settings).unwrap();

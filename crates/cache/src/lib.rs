@@ -8,6 +8,9 @@
 //! With a file, the cache is persistent: a versioned JSON document written atomically (sibling
 //! file, fsync, rename). Each entry carries a checksum and is validated when read; a corrupt entry
 //! is dropped, never trusted. A lock file next to the cache keeps two reducers from sharing it.
+//! Between two such compactions every new verdict is appended to a journal beside the file (see
+//! [`journal`](crate::journal)), so a reduction killed outright keeps what it paid for and the
+//! same command resumes where it stopped.
 //!
 //! A front end may give its own [`CacheCodec`] (on-disk format, key derivation, what is kept) to
 //! share cache files with another tool; the default is minrepro's own format.
@@ -21,6 +24,10 @@ use std::sync::Mutex;
 
 use minrepro_predicate::{Outcome, Status};
 use serde::{Deserialize, Serialize};
+
+mod journal;
+use journal::{sibling, Journal};
+pub use journal::{JOURNAL_FORMAT, JOURNAL_VERSION};
 
 /// `format` field of a cache file.
 pub const CACHE_FORMAT: &str = "minrepro-outcome-cache";
@@ -67,6 +74,7 @@ struct CacheDocument {
 struct Persistent {
     path: PathBuf,
     lock_path: PathBuf,
+    journal: Mutex<Journal>,
     _lock: File,
 }
 
@@ -77,6 +85,8 @@ pub struct DecodeError(pub String);
 
 /// A persistent cache format other than minrepro's own (e.g. another reducer's, to share files).
 pub trait CacheCodec: Send + Sync {
+    /// The format's name (a journal written for another format is not replayed).
+    fn format(&self) -> &str;
     /// The key of a candidate under a predicate configuration.
     fn key(&self, candidate_digest: &str, config_digest: &str) -> String;
     /// Whether an outcome may be stored.
@@ -97,6 +107,8 @@ pub struct OutcomeCache {
     entries: Mutex<BTreeMap<String, Outcome>>,
     persistent: Option<Persistent>,
     rejected_entries: usize,
+    replayed_entries: usize,
+    claimed_output: Option<String>,
     codec: Option<Box<dyn CacheCodec>>,
 }
 
@@ -112,12 +124,6 @@ pub fn cache_key(candidate_digest: &str, config_digest: &str) -> String {
         .to_string()
 }
 
-fn checksum(key: &str, outcome_json: &str) -> String {
-    minrepro_predicate::digest_fields(&[key.as_bytes(), outcome_json.as_bytes()])
-        .to_hex()
-        .to_string()
-}
-
 impl OutcomeCache {
     /// A cache that lives only as long as the reduction.
     pub fn in_memory() -> Self {
@@ -125,6 +131,8 @@ impl OutcomeCache {
             entries: Mutex::new(BTreeMap::new()),
             persistent: None,
             rejected_entries: 0,
+            replayed_entries: 0,
+            claimed_output: None,
             codec: None,
         }
     }
@@ -141,19 +149,12 @@ impl OutcomeCache {
     }
 
     fn open_raw(path: &Path, codec: Option<Box<dyn CacheCodec>>) -> Result<Self, CacheError> {
-        let io = |source| CacheError::Io {
-            path: path.to_path_buf(),
-            source,
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CacheError::Io { path, source }
         };
-        let lock_path = lock_path_of(path);
+        let lock_path = sibling(path, ".lock");
         let lock = take_lock(path, &lock_path)?;
-        let mut cache = OutcomeCache::in_memory();
-        cache.codec = codec;
-        cache.persistent = Some(Persistent {
-            path: path.to_path_buf(),
-            lock_path,
-            _lock: lock,
-        });
         match std::fs::metadata(path) {
             // Reading a FIFO or a device would block or never end.
             Ok(meta) if !meta.is_file() => {
@@ -164,11 +165,37 @@ impl OutcomeCache {
             }
             _ => {}
         }
+        let mut cache = OutcomeCache::in_memory();
+        cache.codec = codec;
         match std::fs::read(path) {
             Ok(bytes) => cache.load(path, &bytes)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(e)),
+            Err(e) => return Err(io(path)(e)),
         }
+        let format = cache.codec.as_ref().map_or(CACHE_FORMAT, |c| c.format());
+        let journal_path = sibling(path, ".journal");
+        let (journal, replayed) = Journal::open(&journal_path, format)
+            .map_err(io(&journal_path))?
+            .map_err(|journal::Foreign| CacheError::NotACache {
+                path: journal_path.clone(),
+                problem: "is not the journal of a minrepro cache; move it away or choose another \
+                          --cache-file"
+                    .into(),
+            })?;
+        cache.rejected_entries += replayed.rejected;
+        cache.replayed_entries = replayed.entries.len();
+        cache.claimed_output = replayed.claimed_output;
+        cache
+            .entries
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(replayed.entries);
+        cache.persistent = Some(Persistent {
+            path: path.to_path_buf(),
+            lock_path,
+            journal: Mutex::new(journal),
+            _lock: lock,
+        });
         Ok(cache)
     }
 
@@ -195,23 +222,38 @@ impl OutcomeCache {
         }
         let entries = self.entries.get_mut().unwrap_or_else(|e| e.into_inner());
         for (key, stored) in document.entries {
-            let text = stored.outcome.to_string();
-            let valid = stored.checksum == checksum(&key, &text);
-            match serde_json::from_value::<Outcome>(stored.outcome) {
-                Ok(outcome)
-                    if valid && outcome.status.is_stable() && !outcome.exit_codes.is_empty() =>
-                {
+            match journal::verified(&key, stored.outcome, &stored.checksum) {
+                Some(outcome) => {
                     entries.insert(key, outcome);
                 }
-                _ => self.rejected_entries += 1,
+                None => self.rejected_entries += 1,
             }
         }
         Ok(())
     }
 
-    /// Number of entries dropped as corrupt when the file was read.
+    /// Number of entries dropped as corrupt when the file and its journal were read (a record
+    /// torn by a kill counts here).
     pub fn rejected_entries(&self) -> usize {
         self.rejected_entries
+    }
+
+    /// Number of verdicts taken from the journal of a run that did not finish cleanly.
+    pub fn replayed_entries(&self) -> usize {
+        self.replayed_entries
+    }
+
+    /// Records that this run writes `output` (a path as the front end resolves it), and returns
+    /// whether the run that left this cache's journal unfinished (killed, or interrupted by
+    /// SIGINT/SIGTERM) claimed the same: then whatever is at `output` is that run's partial
+    /// result, which the same command may replace as it resumes. The claim stays in the journal
+    /// until this run ends other than by an interrupt. Always false for an in-memory cache.
+    pub fn claim_output(&self, output: &str) -> bool {
+        let Some(persistent) = &self.persistent else {
+            return false;
+        };
+        lock(&persistent.journal).claim(output);
+        self.claimed_output.as_deref() == Some(output)
     }
 
     /// Path of the persistent file, if any.
@@ -240,12 +282,39 @@ impl OutcomeCache {
     /// Stores a verdict if it is stable (and the format keeps it).
     pub fn put(&self, key: &str, outcome: &Outcome) {
         let kept = self.codec.as_ref().is_none_or(|codec| codec.keeps(outcome));
-        if kept && outcome.status.is_stable() && outcome.status != Status::LaunchError {
-            self.entries
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(key.to_owned(), outcome.clone());
+        if !kept || !outcome.status.is_stable() || outcome.status == Status::LaunchError {
+            return;
         }
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.get(key) == Some(outcome) {
+            return;
+        }
+        entries.insert(key.to_owned(), outcome.clone());
+        // Under the entries' lock, so that the journal's order is the map's.
+        if let Some(persistent) = &self.persistent {
+            lock(&persistent.journal).append(key, outcome);
+        }
+    }
+
+    /// Asks for the verdicts journalled so far to reach the disk, without waiting (the engine
+    /// calls it once per decided batch). A kill of the process alone loses no journalled
+    /// verdict even before; this guards against the machine going down.
+    pub fn sync_soon(&self) {
+        if let Some(persistent) = &self.persistent {
+            lock(&persistent.journal).sync_soon();
+        }
+    }
+
+    /// Makes the journalled verdicts durable now (e.g. first thing on SIGTERM).
+    pub fn sync_now(&self) -> Result<(), CacheError> {
+        let Some(persistent) = &self.persistent else {
+            return Ok(());
+        };
+        let journal = lock(&persistent.journal);
+        journal.sync_now().map_err(|source| CacheError::Io {
+            path: journal.path().to_path_buf(),
+            source,
+        })
     }
 
     /// Number of entries.
@@ -268,40 +337,63 @@ impl OutcomeCache {
             path: path.clone(),
             source,
         };
-        let entries = self
-            .entries
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        if let Some(codec) = &self.codec {
-            return write_atomically(path, &codec.encode(&entries)).map_err(io);
-        }
-        let document = CacheDocument {
-            format: CACHE_FORMAT.into(),
-            version: CACHE_VERSION,
-            entries: entries
-                .into_iter()
-                .map(|(key, outcome)| {
-                    let value = serde_json::to_value(&outcome).expect("outcomes serialize");
-                    let sum = checksum(&key, &value.to_string());
-                    (
-                        key,
-                        StoredEntry {
-                            outcome: value,
-                            checksum: sum,
-                        },
-                    )
-                })
-                .collect(),
+        // Held to the end: a verdict put meanwhile would be emptied from the journal unsaved.
+        let entries = lock(&self.entries);
+        let bytes = match &self.codec {
+            Some(codec) => codec.encode(&entries),
+            None => encode_own(&entries),
         };
-        let bytes = serde_json::to_vec(&document).expect("cache serializes");
-        write_atomically(path, &bytes).map_err(io)
+        write_atomically(path, &bytes).map_err(io)?;
+        let mut journal = lock(&persistent.journal);
+        journal.compacted().map_err(|source| CacheError::Io {
+            path: journal.path().to_path_buf(),
+            source,
+        })
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// All entries as a cache file in minrepro's own format.
+fn encode_own(entries: &BTreeMap<String, Outcome>) -> Vec<u8> {
+    let document = CacheDocument {
+        format: CACHE_FORMAT.into(),
+        version: CACHE_VERSION,
+        entries: entries
+            .iter()
+            .map(|(key, outcome)| {
+                let (value, sum) = journal::stored(key, outcome);
+                (
+                    key.clone(),
+                    StoredEntry {
+                        outcome: value,
+                        checksum: sum,
+                    },
+                )
+            })
+            .collect(),
+    };
+    serde_json::to_vec(&document).expect("cache serializes")
 }
 
 impl Drop for OutcomeCache {
     fn drop(&mut self) {
         if let Some(persistent) = &self.persistent {
+            // Interrupted, the output holds a partial result: the claim stays for the resumption.
+            if !minrepro_predicate::is_interrupted() {
+                lock(&persistent.journal).release_claim();
+            }
+            // A clean exit that did not save (an error before the reduction) compacts too.
+            if lock(&persistent.journal).has_records() {
+                let _ = self.persist();
+            }
+            let journal = lock(&persistent.journal);
+            if !journal.holds_anything() {
+                let _ = std::fs::remove_file(journal.path());
+            }
+            drop(journal);
             // Removed while we still hold the lock; the next process creates a fresh one.
             let _ = std::fs::remove_file(&persistent.lock_path);
         }
@@ -338,15 +430,6 @@ fn take_lock(path: &Path, lock_path: &Path) -> Result<File, CacheError> {
         }
     }
     Err(CacheError::Locked(path.to_path_buf()))
-}
-
-fn lock_path_of(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".lock");
-    path.with_file_name(name)
 }
 
 /// Writes `bytes` to `path` through a sibling temporary file, fsync and rename.

@@ -72,7 +72,9 @@ pub struct PredicateArgs {
         allow_hyphen_values = true
     )]
     pub interesting_exit_code: Option<i32>,
-    /// Run the predicate N times per candidate; disagreeing runs make the candidate flaky (rejected).
+    /// Run the predicate N times per candidate (the original too). Without --min-interesting,
+    /// every run must agree: runs that disagree make the candidate flaky (rejected), and a flaky
+    /// original is refused with the rate it reproduced at.
     #[arg(
         long = "predicate-runs",
         value_name = "N",
@@ -80,6 +82,18 @@ pub struct PredicateArgs {
         value_parser = parse_predicate_runs
     )]
     pub predicate_runs: u32,
+    /// For failures that happen only sometimes: a candidate (the original too) is interesting
+    /// when at least K of its --predicate-runs N runs are. Runs stop as soon as the verdict is
+    /// decided (K interesting seen, or too few runs left to reach K), so a clear candidate costs
+    /// fewer than N runs. 1 <= K <= N. Verdicts are cached with their counts; a rerun of a
+    /// flaky predicate cannot be byte-identical, but one with the same --cache-file agrees with
+    /// every verdict already paid for.
+    #[arg(
+        long = "min-interesting",
+        value_name = "K",
+        value_parser = parse_predicate_runs
+    )]
+    pub min_interesting: Option<u32>,
     /// Per-run timeout in seconds; a run past it is killed (with its whole process group) and
     /// counts as "timeout", never as interesting.
     #[arg(
@@ -210,6 +224,7 @@ impl PredicateArgs {
             placeholders,
             acceptance,
             runs: self.predicate_runs,
+            min_interesting: self.min_interesting,
             timeout_secs: self.timeout,
             cache_tags: self.cache_tags.clone(),
             cache_dependencies: self.cache_dependencies.clone(),
@@ -244,11 +259,21 @@ impl PredicateArgs {
         self.interesting_exit_code.or(default_exit_code(err_msg))
     }
 
+    /// --predicate-runs and --min-interesting.
+    pub fn quorum(&self) -> minrepro_predicate::Quorum {
+        minrepro_predicate::Quorum {
+            runs: self.predicate_runs,
+            min_interesting: self.min_interesting,
+        }
+    }
+
     /// How runs are started, from --launcher, --launcher-arg, --work-dir and --slot-env; usage
-    /// errors (exit 2) for combinations that cannot work and a --work-dir that is not a writable
-    /// directory.
+    /// errors (exit 2) for combinations that cannot work (--min-interesting above
+    /// --predicate-runs too) and a --work-dir that is not a writable directory.
     pub fn launch(&self) -> Result<minrepro_predicate::Launch, RunError> {
         let usage = |m: String| RunError::Usage(m);
+        // Every front end asks for its launch before anything runs: K of N is refused here too.
+        self.quorum().check().map_err(|e| usage(e.to_string()))?;
         if let Some(dir) = &self.work_dir {
             check_work_dir(dir).map_err(|e| usage(e.to_string()))?;
         }

@@ -43,6 +43,25 @@ pub fn open_cache(
     OutcomeCache::open(path).map_err(|e| RunError::Failed(e.to_string()))
 }
 
+/// Records in the cache's journal that this run writes `output`, and returns whether a killed
+/// or interrupted run with the same cache wrote there too: then what is at `output` is its
+/// partial result, and the same command, resuming, may replace it (a finished run's output is
+/// never replaced without --force).
+pub fn claim_output(cache: &OutcomeCache, output: &Path) -> bool {
+    let resolved = resolve_for_comparison(output);
+    let claimed = cache.claim_output(&resolved.to_string_lossy());
+    if claimed && std::fs::symlink_metadata(output).is_ok() {
+        eprintln!(
+            "minrepro: resuming an unfinished run with {} ({} verdicts cached, {} of them from its journal); its partial output {} is replaced",
+            cache.path().map(|p| p.display().to_string()).unwrap_or_default(),
+            cache.len(),
+            cache.replayed_entries(),
+            output.display()
+        );
+    }
+    claimed
+}
+
 /// Absolute, symlink-resolved form of a path whose last components may not exist yet.
 pub fn resolve_for_comparison(path: &Path) -> PathBuf {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());

@@ -1,7 +1,9 @@
 //! Words for why the original's run does not reproduce: in terms of the flags the user gave
 //! (`--err-msg`, `--interesting-exit-code`, `--timeout`, `--predicate-runs`) when the front end
 //! knows them ([`why_not_reproduced`]), else by the predicate's status and exit codes
-//! ([`describe_uninteresting`]).
+//! ([`describe_uninteresting`]). An original that was interesting in only some of its runs is
+//! told the rate it reproduced at and the `--predicate-runs N --min-interesting K` to try
+//! ([`rate_hint`]).
 
 use minrepro_predicate::{Outcome, RunRecord, Status};
 
@@ -19,6 +21,8 @@ pub struct Expectation<'a> {
     pub custom_predicate: bool,
     /// `--timeout` in seconds.
     pub timeout_secs: f64,
+    /// `--min-interesting`, if given.
+    pub min_interesting: Option<u32>,
 }
 
 impl<'a> Expectation<'a> {
@@ -33,6 +37,7 @@ impl<'a> Expectation<'a> {
             exit_code: predicate.required_exit_code(err_msg),
             custom_predicate,
             timeout_secs: predicate.timeout,
+            min_interesting: predicate.min_interesting,
         }
     }
 
@@ -56,7 +61,17 @@ pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> Stri
     };
     let found = run.stdout.contains_needle || run.stderr.contains_needle;
     let code = |c: Option<i32>| c.map_or("no exit code".to_owned(), |c| c.to_string());
+    let sometimes = outcome.interesting_runs.filter(|&i| i > 0);
     let mut message = match outcome.status {
+        Status::Uninteresting if sometimes.is_some() => format!(
+            "the original was interesting in {} of {} runs, fewer than --min-interesting {}{}",
+            sometimes.unwrap_or_default(),
+            outcome.exit_codes.len(),
+            expected.min_interesting.unwrap_or_default(),
+            suggestion(outcome)
+                .map(|h| format!(": {h}"))
+                .unwrap_or_default()
+        ),
         Status::Timeout => format!(
             "the original run took longer than --timeout {} s and was stopped; give it more time \
              with a larger --timeout",
@@ -67,14 +82,17 @@ pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> Stri
             run.error.as_deref().unwrap_or("unknown error")
         ),
         Status::Flaky => format!(
-            "the original's runs disagreed (exit codes {}): the failure does not reproduce every \
-             time, so no candidate could be judged (--predicate-runs)",
+            "the original is flaky: its runs disagreed (exit codes {}), so under the default \
+             (every one of --predicate-runs must agree) no candidate could be judged{}",
             outcome
                 .exit_codes
                 .iter()
                 .map(|&c| code(c))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            rate_hint(outcome)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default()
         ),
         _ => match (expected.err_msg, expected.exit_code) {
             (Some(needle), _) if !found => format!(
@@ -98,6 +116,42 @@ pub fn why_not_reproduced(outcome: &Outcome, expected: &Expectation<'_>) -> Stri
     message.push_str("; nothing was written");
     message.push_str(&last_lines(run));
     message
+}
+
+/// For an original interesting in only some of its runs (counted in `outcome`): the rate, and
+/// the quorum [`minrepro_predicate::suggest`] derives from it, e.g. `interesting in 2 of 4
+/// runs: try --predicate-runs 7 --min-interesting 1 (...)`. `None` when the counts are unknown
+/// (a cache written before they were kept) or no run was interesting.
+pub fn rate_hint(outcome: &Outcome) -> Option<String> {
+    let interesting = outcome.interesting_runs?;
+    let runs = outcome.exit_codes.len();
+    let hint = suggestion(outcome)?;
+    Some(format!(
+        "interesting in {interesting} of {runs} runs: {hint}"
+    ))
+}
+
+/// The flags [`rate_hint`] suggests, with why.
+fn suggestion(outcome: &Outcome) -> Option<String> {
+    let interesting = outcome.interesting_runs?;
+    let runs = outcome.exit_codes.len() as u32;
+    let quorum = minrepro_predicate::suggest(interesting, runs)?;
+    let min = quorum.min_interesting.unwrap_or(quorum.runs);
+    let why = if interesting >= runs {
+        " (only the exit codes differed; --min-interesting judges runs by interestingness alone)"
+            .to_owned()
+    } else {
+        format!(
+            " (a candidate is then interesting when {min} or more of its {} runs are, which misses \
+             one that reproduces at this rate at most {:.0}% of the time)",
+            quorum.runs,
+            minrepro_predicate::MISS_RATE * 100.0
+        )
+    };
+    Some(format!(
+        "try --predicate-runs {} --min-interesting {min}{why}",
+        quorum.runs
+    ))
 }
 
 /// A captured line as a message shows it: captured output names the candidate's workspace
@@ -140,6 +194,9 @@ pub fn describe_uninteresting(outcome: &minrepro_predicate::Outcome) -> String {
         status.unwrap_or_default(),
         codes.join(", ")
     );
+    if let Some(hint) = rate_hint(outcome) {
+        message.push_str(&format!("\n{hint}"));
+    }
     for (name, stream) in [
         ("stdout", &outcome.last_run.stdout),
         ("stderr", &outcome.last_run.stderr),
@@ -182,6 +239,7 @@ mod tests {
             exit_code,
             custom_predicate: false,
             timeout_secs: 60.0,
+            min_interesting: None,
         }
     }
 
@@ -220,5 +278,42 @@ mod tests {
         o.exit_codes = vec![Some(1), Some(0)];
         let text = why_not_reproduced(&o, &expect(Some("boom"), None));
         assert!(text.contains("disagreed (exit codes 1, 0)"), "{text}");
+        assert!(!text.contains("try --predicate-runs"), "no counts: {text}");
+    }
+
+    #[test]
+    fn a_flaky_original_is_told_its_rate_and_the_flags_to_try() {
+        let mut o = outcome(Status::Flaky, Some(0), "", "");
+        o.exit_codes = vec![Some(1), Some(0), Some(0), Some(1)];
+        o.interesting_runs = Some(2);
+        let text = why_not_reproduced(&o, &expect(None, Some(0)));
+        assert!(
+            text.contains("the original is flaky")
+                && text.contains(
+                    "interesting in 2 of 4 runs: try --predicate-runs 7 --min-interesting 1"
+                ),
+            "{text}"
+        );
+        let text = describe_uninteresting(&o);
+        assert!(text.contains("\ninteresting in 2 of 4 runs: try"), "{text}");
+        // Every run interesting, exit codes differing: all of them required, by verdict only.
+        o.interesting_runs = Some(4);
+        let text = rate_hint(&o).unwrap();
+        assert!(
+            text.starts_with(
+                "interesting in 4 of 4 runs: try --predicate-runs 4 --min-interesting 4"
+            ),
+            "{text}"
+        );
+        // Too few interesting runs under --min-interesting: the count, K, and a suggestion.
+        o.status = Status::Uninteresting;
+        o.interesting_runs = Some(1);
+        let mut wanted = expect(None, Some(0));
+        wanted.min_interesting = Some(2);
+        let text = why_not_reproduced(&o, &wanted);
+        assert!(
+            text.starts_with("the original was interesting in 1 of 4 runs, fewer than --min-interesting 2: try --predicate-runs 17 --min-interesting 1"),
+            "{text}"
+        );
     }
 }

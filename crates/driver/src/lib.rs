@@ -29,7 +29,7 @@ pub use args::{
     check_input_exists, parse_timeout_seconds, CommonArgs, LauncherKind, PredicateArgs,
     StrategyArg, ValueError, WorkDirError, MAX_TIMEOUT_SECS,
 };
-pub use cache::{open_cache, resolve_for_comparison};
+pub use cache::{claim_output, open_cache, resolve_for_comparison};
 pub use error::RunError;
 pub use explain::{describe_uninteresting, relative_to_workspace, why_not_reproduced, Expectation};
 pub use publish::{check_output_location, publish_directory, write_atomically, PublishError};

@@ -31,6 +31,20 @@ pub type ListChains<C> = Arc<dyn Fn(&C) -> Vec<Chain> + Send + Sync>;
 /// Builds the candidate that cuts `k` levels (1..=levels) off `chain` of the case, or `None`
 /// when that edit is not allowed (counted as a rejection).
 pub type BuildCut<C> = Arc<dyn Fn(&C, &Chain, usize) -> Option<Proposal<C>> + Send + Sync>;
+/// Builds the witness of a chain whose top level could not go: the candidate that cuts one
+/// level elsewhere in it, e.g. its innermost (see [`Bisect::on_minimal`]).
+pub type BuildWitness<C> = Arc<dyn Fn(&C, &Chain) -> Option<Proposal<C>> + Send + Sync>;
+/// Told the key of a chain found as shallow as the test allows (see [`Bisect::on_minimal`]).
+pub type OnMinimal = Arc<dyn Fn(usize) + Send + Sync>;
+
+/// What the last batch proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Proposed {
+    /// The cut of this many top levels of the open chain.
+    Cut(usize),
+    /// The witness of the chain being confirmed.
+    Witness,
+}
 
 /// Bisection over the depth of each chain (see the module documentation).
 pub struct Bisect<C> {
@@ -40,8 +54,14 @@ pub struct Bisect<C> {
     open: Option<(usize, usize)>,
     /// Key of the last chain finished: the next one has a larger key.
     after: Option<usize>,
-    /// The cut the last batch proposed.
-    proposed: Option<usize>,
+    /// What the last batch proposed.
+    proposed: Option<Proposed>,
+    /// Key of the chain whose witness is proposed next or awaits its verdict.
+    confirming: Option<usize>,
+    /// The witness builder and who is told of minimal chains (the hook never in a fork: its
+    /// verdicts are hypothetical).
+    witness: Option<BuildWitness<C>>,
+    on_minimal: Option<OnMinimal>,
 }
 
 impl<C> Clone for Bisect<C> {
@@ -49,6 +69,8 @@ impl<C> Clone for Bisect<C> {
         Bisect {
             list: Arc::clone(&self.list),
             build: Arc::clone(&self.build),
+            witness: self.witness.clone(),
+            on_minimal: self.on_minimal.clone(),
             ..*self
         }
     }
@@ -63,7 +85,22 @@ impl<C> Bisect<C> {
             open: None,
             after: None,
             proposed: None,
+            confirming: None,
+            witness: None,
+            on_minimal: None,
         }
+    }
+
+    /// Tells `hook` the key of every chain found as shallow as the test allows. Cutting the
+    /// top level also takes what else that level holds (a key beside the nested object), so
+    /// its rejection alone may be about that content: once it is rejected, `witness` cuts one
+    /// level elsewhere (other content), and only when that fails too is the chain minimal.
+    /// One run per chain buys the knowledge that no edit leaving the chain shallower can
+    /// succeed, which later searches use to skip such edits unrun.
+    pub fn on_minimal(mut self, witness: BuildWitness<C>, hook: OnMinimal) -> Self {
+        self.witness = Some(witness);
+        self.on_minimal = Some(hook);
+        self
     }
 
     /// Ends the open chain.
@@ -77,6 +114,16 @@ impl<C: 'static> Search<C> for Bisect<C> {
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
         self.proposed = None;
         let chains = (self.list)(current);
+        if let Some(key) = self.confirming.take() {
+            let chain = chains.iter().find(|c| c.key == key);
+            let witness = self.witness.as_ref().zip(chain);
+            if let Some(proposal) = witness.and_then(|(build, chain)| build(current, chain)) {
+                self.confirming = Some(key);
+                self.proposed = Some(Proposed::Witness);
+                return Some(vec![proposal]);
+            }
+            self.finish(key);
+        }
         loop {
             let (key, bound) = match self.open {
                 Some(open) => open,
@@ -101,7 +148,7 @@ impl<C: 'static> Search<C> for Bisect<C> {
             match (self.build)(current, chain, cut) {
                 Some(proposal) => {
                     self.open = Some((key, bound));
-                    self.proposed = Some(cut);
+                    self.proposed = Some(Proposed::Cut(cut));
                     return Some(vec![proposal]);
                 }
                 None => self.open = Some((key, cut)),
@@ -110,9 +157,22 @@ impl<C: 'static> Search<C> for Bisect<C> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        let (Some(cut), Some((key, bound))) = (self.proposed.take(), self.open) else {
+        let proposed = self.proposed.take();
+        if let (Some(Proposed::Witness), Some(key)) = (proposed, self.confirming.take()) {
+            if let (None, Some(hook)) = (accepted, &self.on_minimal) {
+                hook(key);
+            }
+            self.finish(key);
+            return;
+        }
+        let (Some(Proposed::Cut(cut)), Some((key, bound))) = (proposed, self.open) else {
             return;
         };
+        if accepted.is_none() && cut == 1 && self.witness.is_some() {
+            self.open = None;
+            self.confirming = Some(key);
+            return;
+        }
         self.open = Some(match accepted {
             // The cut levels are gone: the undecided cuts are the next `bound - 1 - cut`.
             Some(_) => (key, bound - cut),
@@ -121,7 +181,10 @@ impl<C: 'static> Search<C> for Bisect<C> {
     }
 
     fn fork(&self, _max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
-        Some(Box::new(self.clone()))
+        Some(Box::new(Bisect {
+            on_minimal: None,
+            ..self.clone()
+        }))
     }
 }
 
@@ -188,6 +251,61 @@ mod tests {
         let first_of_third = seen.iter().position(|c| c[2] != 9).unwrap();
         assert!(seen[first_of_third..].iter().all(|c| c[0] == 5));
         assert!(seen.iter().all(|c| c[1] == 1));
+    }
+
+    /// [`bisect`] with a witness that cuts one level (change "witness") and a hook that
+    /// collects the minimal chains.
+    fn witnessed(min_levels: usize) -> (Bisect<Depths>, Arc<std::sync::Mutex<Vec<usize>>>) {
+        let minimal = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = Arc::clone(&minimal);
+        let search = bisect(min_levels).on_minimal(
+            Arc::new(|depths: &Depths, chain: &Chain| {
+                let mut cut = depths.clone();
+                cut[chain.key] -= 1;
+                Some(Proposal {
+                    case: cut,
+                    change: serde_json::json!("witness"),
+                })
+            }),
+            Arc::new(move |key| seen.lock().unwrap().push(key)),
+        );
+        (search, minimal)
+    }
+
+    #[test]
+    fn a_chain_is_minimal_when_its_witness_fails_too_and_forks_report_nothing() {
+        let (mut search, minimal) = witnessed(1);
+        // A fork told of the rejection of a one-level cut, then of its witness: nothing reported.
+        {
+            let mut fork = search.fork(4).unwrap();
+            fork.next_batch(&vec![2, 9]);
+            fork.feedback(None);
+            let witness = fork.next_batch(&vec![2, 9]).unwrap();
+            assert_eq!(witness[0].change, serde_json::json!("witness"));
+            fork.feedback(None);
+        }
+        assert!(minimal.lock().unwrap().is_empty());
+        // Chain 0 ends at the depth needed, its witness run once; chain 1 is cut to its
+        // innermost level (no one-level cut rejected): only chain 0 is minimal.
+        let mut witnesses = 0;
+        let end = run_search(&mut search, vec![40, 9], &mut |p| {
+            witnesses += usize::from(p.change == serde_json::json!("witness"));
+            p.case[0] >= 5
+        });
+        assert_eq!((end, witnesses), (vec![5, 1], 1));
+        assert_eq!(*minimal.lock().unwrap(), vec![0]);
+    }
+
+    #[test]
+    fn a_top_level_kept_for_its_content_is_not_minimal() {
+        // The top level holds what the test needs: its cut fails at any depth, the witness
+        // (another level) succeeds.
+        let (mut search, minimal) = witnessed(1);
+        let end = run_search(&mut search, vec![8], &mut |p| {
+            p.change == serde_json::json!("witness")
+        });
+        assert_eq!(end, vec![7]);
+        assert!(minimal.lock().unwrap().is_empty());
     }
 
     #[test]

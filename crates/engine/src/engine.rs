@@ -379,6 +379,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     &mut look_ahead,
                 );
                 let (verdicts, first) = evaluated.map_err(eval_error)?;
+                // The window's verdicts are journalled; a kill from now on costs none of them.
+                self.cache.sync_soon();
                 for (outcome, _) in &verdicts {
                     dispatcher.decided(pass, outcome.status == Status::Interesting);
                 }
@@ -413,6 +415,8 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
             }
             None => self.evaluate_sequentially(&batch, &keys)?,
         };
+        // The batch's verdicts are journalled; a kill from now on costs none of them.
+        self.cache.sync_soon();
         decision.rejected = (0..verdicts.len()).filter(|&i| Some(i) != first).collect();
         let mark = self.log.len();
         self.record_batch(pass, &batch, &digests, verdicts);

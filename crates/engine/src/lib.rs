@@ -24,7 +24,7 @@ mod search;
 mod speculation;
 mod temp;
 
-pub use bisect::{Bisect, BuildCut, Chain, ListChains};
+pub use bisect::{Bisect, BuildCut, BuildWitness, Chain, ListChains, OnMinimal};
 pub use combinators::{Exhausted, MakeOne, OneShot, OpenSearch, Sequence};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};

@@ -119,6 +119,11 @@ impl<'a, C: Clone + Send + Sync> Reduction<'a, C> {
                 Ok((outcome, case))
             })
         });
+        if minrepro_predicate::is_interrupted() {
+            // SIGTERM is what a batch system sends before SIGKILL: the journal reaches the
+            // disk before anything else is done.
+            let _ = self.cache.sync_now();
+        }
         let saved = self.cache.persist();
         let mut stats = engine.finish_stats();
         // From the reporter's creation: the front end's start-up counts too.

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use minrepro_driver::{
-    check_output_location, open_cache, write_atomically, ReportRequest, RunError, StatsExtra,
-    StrategyArg,
+    check_output_location, claim_output, open_cache, write_atomically, ReportRequest, RunError,
+    StatsExtra, StrategyArg,
 };
 use minrepro_engine::{Engine, EngineError, EngineOptions, Pass, Progress, Reduction, TempRoot};
 use minrepro_predicate::{Launch, Outcome, Predicate, Status};
@@ -164,8 +164,14 @@ fn empty_accepted(files: usize) -> String {
     )
 }
 
-/// Checks the output choice and returns it.
-fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Output, RunError> {
+/// Checks the output choice and returns it (`resumed`: a killed or interrupted run with the
+/// same cache wrote the output, which may then be replaced as if with --force).
+fn output(
+    args: &FileArgs,
+    inputs: &[PathBuf],
+    origins: &[Origin],
+    resumed: bool,
+) -> Result<Output, RunError> {
     if args.in_place {
         for origin in origins {
             let backup = orig_path(&origin.path);
@@ -185,7 +191,7 @@ fn output(args: &FileArgs, inputs: &[PathBuf], origins: &[Origin]) -> Result<Out
     };
     let single = inputs.len() == 1 && origins.len() == 1 && inputs[0] == origins[0].path;
     if std::fs::symlink_metadata(path).is_ok() {
-        check_replaceable(path, single, args.force, origins)?;
+        check_replaceable(path, single, args.force || resumed, origins)?;
     } else {
         check_output_location(path).map_err(|e| RunError::Failed(e.to_string()))?;
     }
@@ -302,23 +308,24 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
     let failed = |e: tree::InputError| RunError::Failed(e.to_string());
     let origins = tree::origins(&inputs).map_err(failed)?;
     let original = tree::load(&origins).map_err(failed)?;
-    let output = output(args, &inputs, &origins)?;
+    let output_path = match (&args.output, args.in_place) {
+        (Some(path), false) => path.clone(),
+        _ => PathBuf::from("/nonexistent-minrepro-output"),
+    };
+    let mut protected: Vec<PathBuf> = origins.iter().map(|o| o.path.clone()).collect();
+    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
+    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &output_path)?;
+    let resumed = !args.in_place && claim_output(&cache, &output_path);
+    let output = output(args, &inputs, &origins, resumed)?;
     let grammar = match original.files.as_slice() {
         [one] => crate::syntax::grammar(args.language.as_deref(), &one.name)?,
         _ => None,
     };
-    let mut protected: Vec<PathBuf> = origins.iter().map(|o| o.path.clone()).collect();
-    let mut kept: Vec<&Path> = protected.iter().map(PathBuf::as_path).collect();
+    let mut kept: Vec<&Path> = origins.iter().map(|o| o.path.as_path()).collect();
     if let Output::File(path) | Output::Dir(path) = &output {
         kept.push(path);
     }
     minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
-    protected.extend(predicate.identity_files().iter().map(|f| f.path.clone()));
-    let output_path = match &output {
-        Output::File(p) | Output::Dir(p) => p.clone(),
-        Output::InPlace(_) => PathBuf::from("/nonexistent-minrepro-output"),
-    };
-    let cache = open_cache(args.common.cache_file.as_deref(), &protected, &output_path)?;
     let progress = Progress::new("minrepro file", "tokens", args.common.quiet);
     let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
@@ -357,7 +364,10 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
             .write(&original, &origins)
             .map_err(|e| RunError::Failed(format!("cannot write {}: {e}", output.describe())))?;
     }
-    let known = (args.predicate.predicate_runs <= 1).then_some(first);
+    // With several runs agreeing, the reduction judges the original once more (the text layer
+    // keys it apart); with --min-interesting its counted verdict stands, as a cached one would.
+    let once = args.predicate.predicate_runs <= 1 || args.predicate.min_interesting.is_some();
+    let known = once.then_some(first);
     let jobs = args.common.jobs as usize;
     if let Some(job) = single_text(&output, &original) {
         let (path, text) = job;

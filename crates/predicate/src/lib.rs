@@ -8,9 +8,11 @@
 //!
 //! Layers, bottom up: `capture` (bounded capture and streaming search), [`process`] (one child
 //! run, Unix specifics), `template` (argv placeholders), `identity` (the files a verdict depends
-//! on), `predicate` (configuration, repeated runs, statuses), `launch` (local or Slurm runs, GPU
-//! slots) with `slurm` (job steps through `srun`, and their cancellation). The private layers'
-//! items are re-exported here; [`process`], [`interrupt`] and [`guardian`] stay public for the
+//! on), `predicate` (configuration, repeated runs) with `verdict` (statuses and outcomes, and how
+//! repeated runs make a verdict: all agree, or K of N interesting, stopped once decided),
+//! `launch` (local or Slurm runs, GPU slots) with `slurm` (job steps through `srun`, and their
+//! cancellation), `scratch` (each run's private `TMPDIR`, removed after it). The private
+//! layers' items are re-exported here; [`process`], [`interrupt`] and [`guardian`] stay public for the
 //! fork-server runner and the engine's temporary root. [`run_tool`] runs an external tool (not a
 //! predicate) the same isolated way, with a timeout and bounded capture.
 //! [`guardian`] cleans up after a minrepro that was killed outright.
@@ -24,9 +26,11 @@ mod launch;
 mod orphans;
 mod predicate;
 pub mod process;
+mod scratch;
 mod slurm;
 mod template;
 mod tool;
+mod verdict;
 
 pub use capture::{CapturedStream, OUTPUT_HEAD_LIMIT, OUTPUT_TAIL_LIMIT, TRUNCATED_MARKER};
 pub use error::{ExecutableError, IdentityError, SetupError, StartError, TemplateError};
@@ -38,12 +42,14 @@ pub use interrupt::{
 };
 pub use launch::{Launch, Launcher, Slot, SLOT_VAR};
 pub use predicate::{
-    Acceptance, DirectExecutor, EvalError, Executor, Outcome, OutputCheck, Predicate,
-    PredicateConfig, PredicateError, RunRecord, Status,
+    Acceptance, DirectExecutor, EvalError, Executor, OutputCheck, Predicate, PredicateConfig,
+    PredicateError,
 };
+pub use scratch::TEMP_VARS;
 pub use slurm::{cancel_leftover_jobs, SlurmLauncher};
 pub use template::ArgTemplate;
 pub use tool::{run_tool, ToolError, ToolOutput, ToolRun};
+pub use verdict::{suggest, Outcome, Quorum, QuorumError, RunRecord, Status, MISS_RATE};
 
 /// Serialises this crate's unit tests that start processes: a run's orphan sweep reaps every
 /// zombie child of the process that is not a registered run, so a test's own child started

@@ -1,19 +1,19 @@
-//! Predicate configuration, repeated runs and verdicts.
+//! Predicate configuration and repeated runs (what their verdict is: `verdict`).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::capture::CapturedStream;
 use crate::identity::{resolve_executable, FileIdentity, IdentitySet};
 use crate::interrupt::{is_interrupted, CancelFlag};
 use crate::launch::{Launch, SLOT_PLACEHOLDER};
 use crate::process::{run_child, RawRun, RunEnd, RunRequest};
+use crate::scratch::RunScratch;
 use crate::template::ArgTemplate;
+use crate::verdict::{Outcome, Quorum, RunRecord, Status};
 
 /// A judge of a single run's output beyond exit code and substring (e.g. "same exception type").
 #[derive(Clone)]
@@ -58,8 +58,11 @@ pub struct PredicateConfig {
     pub placeholders: Vec<&'static str>,
     /// Acceptance conditions.
     pub acceptance: Acceptance,
-    /// Number of runs per candidate (disagreement ⇒ flaky).
+    /// Number of runs per candidate (without `min_interesting`: disagreement ⇒ flaky).
     pub runs: u32,
+    /// At least this many of the `runs` must be interesting (runs stop once that is decided);
+    /// `None`: every run must agree.
+    pub min_interesting: Option<u32>,
     /// Per-run timeout in seconds.
     pub timeout_secs: f64,
     /// Free-form identity strings (environment, configuration).
@@ -85,78 +88,6 @@ pub enum PredicateError {
     /// A file the verdicts depend on cannot be read.
     #[error(transparent)]
     Identity(#[from] crate::error::IdentityError),
-}
-
-/// Verdict of a candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Every run was interesting.
-    Interesting,
-    /// Every run agreed and was not interesting.
-    Uninteresting,
-    /// Runs disagreed.
-    Flaky,
-    /// A run hit the timeout.
-    Timeout,
-    /// The predicate could not be started.
-    LaunchError,
-}
-
-impl Status {
-    /// Whether this outcome may be cached (timeouts and launch errors are not).
-    pub fn is_stable(self) -> bool {
-        matches!(
-            self,
-            Status::Interesting | Status::Uninteresting | Status::Flaky
-        )
-    }
-}
-
-/// One run's observable result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunRecord {
-    /// Exit code (negative: killed by that signal); `None` for timeouts and launch errors.
-    pub exit_code: Option<i32>,
-    /// Captured stdout.
-    pub stdout: CapturedStream,
-    /// Captured stderr.
-    pub stderr: CapturedStream,
-    /// Launch error text, if any.
-    pub error: Option<String>,
-}
-
-/// The verdict on one candidate with what the log needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The verdict.
-    pub status: Status,
-    /// Exit code of each run made (`None` for a timeout or launch error).
-    pub exit_codes: Vec<Option<i32>>,
-    /// The last run's captured output.
-    pub last_run: RunRecord,
-}
-
-impl Outcome {
-    /// The verdict `status` on one run that ended with `exit_code` (`None`: a timeout) and
-    /// printed `stdout` and `stderr`.
-    pub fn of_one_run(
-        status: Status,
-        exit_code: Option<i32>,
-        stdout: CapturedStream,
-        stderr: CapturedStream,
-    ) -> Self {
-        Outcome {
-            status,
-            exit_codes: vec![exit_code],
-            last_run: RunRecord {
-                exit_code,
-                stdout,
-                stderr,
-                error: None,
-            },
-        }
-    }
 }
 
 /// Why an evaluation produced no verdict.
@@ -195,7 +126,7 @@ pub struct Predicate {
     executable: PathBuf,
     template: ArgTemplate,
     acceptance: Acceptance,
-    runs: u32,
+    quorum: Quorum,
     timeout: Duration,
     timeout_secs: f64,
     cache_tags: Vec<String>,
@@ -213,9 +144,11 @@ impl Predicate {
     /// identity of every file the verdict depends on.
     pub fn new(config: PredicateConfig) -> Result<Self, PredicateError> {
         let invalid = |m: String| PredicateError::Invalid(m);
-        if config.runs == 0 {
-            return Err(invalid("--predicate-runs must be at least 1".into()));
-        }
+        let quorum = Quorum {
+            runs: config.runs,
+            min_interesting: config.min_interesting,
+        };
+        quorum.check().map_err(|e| invalid(e.to_string()))?;
         if !config.timeout_secs.is_finite() || config.timeout_secs <= 0.0 {
             return Err(invalid(format!(
                 "--timeout must be a finite number of seconds greater than 0, not {}",
@@ -271,7 +204,7 @@ impl Predicate {
             executable,
             template,
             acceptance: config.acceptance,
-            runs: config.runs,
+            quorum,
             timeout: Duration::from_secs_f64(config.timeout_secs),
             timeout_secs: config.timeout_secs,
             cache_tags: config.cache_tags,
@@ -294,18 +227,28 @@ impl Predicate {
 
     /// Canonical JSON description of everything a verdict depends on (besides the candidate).
     pub fn describe(&self) -> serde_json::Value {
-        json!({
+        let mut description = json!({
             "executable": self.executable,
             "arguments": self.template.raw(),
             "interesting_exit_code": self.acceptance.exit_code,
             "required_substring": self.acceptance.substring,
             "output_check": self.acceptance.output_check.as_ref().map(|c| c.description.clone()),
-            "predicate_runs": self.runs,
+            "predicate_runs": self.quorum.runs,
             "timeout_seconds": self.timeout_secs,
             "cache_tags": self.cache_tags,
             "environment": self.env_text,
             "identity_files": self.identities.files(),
-        })
+        });
+        // Only when given: the default's digest (and every cache keyed by it) stays as it was.
+        if let Some(min) = self.quorum.min_interesting {
+            description["min_interesting"] = json!(min);
+        }
+        description
+    }
+
+    /// How the runs of a candidate make its verdict.
+    pub fn quorum(&self) -> Quorum {
+        self.quorum
     }
 
     /// Lowers the time a run may take to `limit` (never above the configured timeout). The
@@ -432,23 +375,30 @@ impl Predicate {
         let mut env = self.env.clone();
         env.extend(self.launch.slot_env(slot.number()));
         let workspace_text = workspace.to_string_lossy();
-        let request = RunRequest {
-            program: &self.executable,
-            args: &args,
-            cwd: self.working_dir.as_deref().unwrap_or(workspace),
-            env: &env,
-            timeout: limit,
-            needle: self.acceptance.substring.as_deref().map(str::as_bytes),
-            workspace_text: Some(&workspace_text),
-            cancel,
-            keep_stdout: None,
-        };
         let mut exit_codes = Vec::new();
         let mut verdicts = Vec::new();
         let mut last = None;
         let mut stop_status = None;
-        for _ in 0..self.runs {
+        for made in 1..=self.quorum.runs {
+            // Removed when this iteration ends, whatever ended the run (see crate::scratch).
+            let scratch = RunScratch::beside(workspace).map_err(|e| {
+                EvalError::Fatal(format!("cannot create a run's temporary directory: {e}"))
+            })?;
+            let mut run_env = env.clone();
+            run_env.extend(scratch.env());
+            let request = RunRequest {
+                program: &self.executable,
+                args: &args,
+                cwd: self.working_dir.as_deref().unwrap_or(workspace),
+                env: &run_env,
+                timeout: limit,
+                needle: self.acceptance.substring.as_deref().map(str::as_bytes),
+                workspace_text: Some(&workspace_text),
+                cancel,
+                keep_stdout: None,
+            };
             let raw = executor.run(&request);
+            drop(scratch);
             let (exit_code, error) = match &raw.end {
                 RunEnd::Exited(code) => (Some(*code), None),
                 RunEnd::Cancelled if is_interrupted() => return Err(EvalError::Interrupted),
@@ -474,7 +424,8 @@ impl Predicate {
             exit_codes.push(exit_code);
             verdicts.push(exit_code.is_some() && self.accepts(&record, workspace));
             last = Some(record);
-            if stop_status.is_some() {
+            let interesting = verdicts.iter().filter(|&&v| v).count() as u32;
+            if stop_status.is_some() || self.quorum.decided(interesting, made).is_some() {
                 break;
             }
         }
@@ -482,19 +433,13 @@ impl Predicate {
         if is_interrupted() {
             return Err(EvalError::Interrupted);
         }
-        let status = stop_status.unwrap_or_else(|| {
-            let agree = exit_codes.windows(2).all(|w| w[0] == w[1])
-                && verdicts.windows(2).all(|w| w[0] == w[1]);
-            match (agree, verdicts[0]) {
-                (false, _) => Status::Flaky,
-                (true, true) => Status::Interesting,
-                (true, false) => Status::Uninteresting,
-            }
-        });
+        let status = stop_status.unwrap_or_else(|| self.quorum.status(&exit_codes, &verdicts));
+        let counted = self.quorum.min_interesting.is_some() || status == Status::Flaky;
         Ok(Outcome {
             status,
             exit_codes,
             last_run: last.expect("at least one run"),
+            interesting_runs: counted.then(|| verdicts.iter().filter(|&&v| v).count() as u32),
         })
     }
 

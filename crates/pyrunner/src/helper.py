@@ -126,6 +126,9 @@ def _child(request, out_fd, err_fd, protocol_fds, parent, prctl):
         os.chdir(request["cwd"])
         for key, value in request["env"].items():
             os.environ[key] = value
+        # The run's private TMPDIR: tempfile remembers the directory it chose before the fork.
+        if "tempfile" in sys.modules:
+            sys.modules["tempfile"].tempdir = None
         script = request["script"]
         sys.argv = list(request["argv"])
         sys.path[0] = os.path.dirname(script)

@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg};
+use minrepro_driver::{
+    claim_output, open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg,
+};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
 use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
 use minrepro_pyrunner::{Preload, RunnerPool};
@@ -57,7 +59,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     check_output(&args.output, &source.path)?;
-    refuse_existing_output("minrepro python", &args.output, args.force)?;
+    // With a cache, a killed run's partial output may be replaced: decided once it is open.
+    if args.common.cache_file.is_none() {
+        refuse_existing_output("minrepro python", &args.output, args.force)?;
+    }
     let stats_file = args.common.stats_json.as_deref();
     check_stats_file(stats_file, &args.source, &args.output)?;
     minrepro_driver::check_report_path(
@@ -92,6 +97,8 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
+    let resumed = claim_output(&cache, &args.output);
+    refuse_existing_output("minrepro python", &args.output, args.force || resumed)?;
     let mut language = Python {
         minor: interpreter.minor,
         encoding: source.encoding.clone(),
@@ -139,7 +146,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     }
     let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
-        probe_started.elapsed().as_secs_f64() / f64::from(args.predicate.predicate_runs.max(1));
+        probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
         predicate_with(guard.clone())?,
         args.timeout_factor,

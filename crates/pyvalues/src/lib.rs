@@ -157,11 +157,19 @@ impl ValueRecorder {
             program.into(),
         ];
         args.extend(self.program.script_args.iter().map(OsString::from));
+        // The program's temporary files go into the run's directory, removed with it.
+        let scratch = dir.path().join("tmp");
+        std::fs::create_dir(&scratch).ok()?;
         let env: Vec<(OsString, OsString)> = self
             .program
             .env
             .iter()
             .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .chain(
+                minrepro_predicate::TEMP_VARS
+                    .iter()
+                    .map(|var| (OsString::from(var), scratch.clone().into_os_string())),
+            )
             .collect();
         let cancel = CancelFlag::new();
         let executor: &dyn Executor = match &self.executor {

@@ -1,7 +1,8 @@
 //! Candidates of a group pass: a choice of sites applied to a prepared text, kept only when
 //! admissible, and the identities of sites across texts.
 //!
-//! Only valid texts are proposed, never the current text itself. Termination: outside the groups
+//! Only valid texts are proposed, never the current text itself, and none that nests brackets
+//! less deeply than a depth group found the test needs (the depth floor of [`SharedState`]). Termination: outside the groups
 //! whose candidates may grow, a candidate must be strictly smaller than the current text in the
 //! order (size, bytes, text), so those groups alone cannot cycle. A growing candidate (e.g. a
 //! canonicalization) is never larger than the original, never a text that was already current
@@ -133,6 +134,9 @@ fn build<L: Language>(
         Growth::Never => size_key(size, text) < size_key(judged.size(), current),
     };
     if !admissible || (guessed && !base.admissible(&edited, (!on_base).then_some(judged))) {
+        return None;
+    }
+    if !state.keeps_depth(text) {
         return None;
     }
     let text = edited.into_text();

@@ -183,12 +183,32 @@ fn levels_of(sites: &[SiteInfo<'_>]) -> Vec<Levels> {
     chains
 }
 
+/// The deepest nesting of brackets (`(`, `[`, `{`) in `text`, read as bytes. The measure of a
+/// depth floor: a chain's kind is a language's view (calls, objects), but a test that needs
+/// depth mostly counts brackets (a recursive parser), and an edit that keeps them (`pad(x)` ->
+/// `(x)`) keeps what it needs. A linear scan, cheap next to listing a candidate's chains.
+pub(crate) fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for byte in text.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// The prepared current text and its chains.
 type Memo<P> = Option<(Arc<P>, Arc<Vec<Levels>>)>;
 
 /// The bisection search of `group` (a group searched by [`SearchSpec::Bisect`](crate::SearchSpec::Bisect)).
 pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) -> Bisect<String> {
     let memo: Arc<Mutex<Memo<L::Prepared>>> = Arc::new(Mutex::new(None));
+    let last = Arc::clone(&memo);
     let prepared = {
         let state = Arc::clone(state);
         move |current: &str| {
@@ -209,8 +229,10 @@ pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) 
     };
     let prepared = Arc::new(prepared);
     let listed = Arc::clone(&prepared);
+    let floors = Arc::clone(state);
+    let (witnessed, witness_state) = (Arc::clone(&prepared), Arc::clone(state));
     let state = Arc::clone(state);
-    Bisect::new(
+    let bisect = Bisect::new(
         Arc::new(move |current: &String| {
             let (_, levels) = listed(current);
             levels
@@ -228,6 +250,29 @@ pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) 
             let chosen: Vec<usize> = (2 * first..2 * (first + cut)).collect();
             candidate(group, &state, &*text, &chosen)
         }),
+    );
+    // The witness cuts the innermost level (its parent replaced by it). The floor is the
+    // bracket depth of the text the chain was found minimal in (the current one: a rejection
+    // leaves it current), when the chain is nested in brackets at least as deep (not, say, a
+    // chain of indented blocks).
+    let witness = move |current: &String, chain: &Chain| {
+        let (text, levels) = witnessed(current);
+        let found = levels.iter().find(|c| c.key == chain.key)?;
+        let last = found.pairs.end.checked_sub(1)?;
+        candidate(group, &witness_state, &*text, &[2 * last, 2 * last + 1])
+    };
+    bisect.on_minimal(
+        Arc::new(witness),
+        Arc::new(move |key| {
+            let floor = lock(&last).as_ref().and_then(|(text, chains)| {
+                let chain = chains.iter().find(|c| c.key == key)?;
+                let depth = bracket_depth(text.source());
+                (depth >= chain.pairs.len()).then_some(depth)
+            });
+            if let Some(floor) = floor {
+                floors.raise_depth_floor(floor);
+            }
+        }),
     )
 }
 
@@ -244,8 +289,10 @@ mod tests {
             match c {
                 '(' | '[' => open.push((c, i)),
                 ')' | ']' => {
-                    let (o, start) = open.pop().unwrap();
-                    out.push((o as u32, start..i + 1));
+                    // Unbalanced texts (a candidate's) list the pairs that match.
+                    if let Some((o, start)) = open.pop() {
+                        out.push((o as u32, start..i + 1));
+                    }
                 }
                 _ => {}
             }
@@ -310,25 +357,48 @@ mod tests {
         assert_eq!((levels[1].key >> 8, levels[1].pairs.clone()), (20, 8..14));
     }
 
-    /// Parentheses cut by bisection: the one group of a test language.
-    struct Nested;
+    /// Parentheses cut by bisection (group `true`), then, when `empties`, every pair emptied by
+    /// ProbDD (group `false`: `f(g(x))` -> `f()`).
+    struct Nested {
+        empties: bool,
+    }
+
+    /// The emptyings of the pairs of `text`.
+    fn emptyings(text: &str) -> Vec<Site> {
+        let mut pairs = pairs(text);
+        pairs.sort_by_key(|(_, range)| range.start);
+        pairs
+            .into_iter()
+            .filter(|(_, range)| range.len() > 2)
+            .map(|(_, range)| Site {
+                kind: "empty",
+                range: range.start + 1..range.end - 1,
+                replacement: String::new(),
+            })
+            .collect()
+    }
 
     impl Language for Nested {
-        type Group = ();
+        type Group = bool;
         type Prepared = crate::plain::SitesText<crate::testlang::CharCount>;
 
-        fn groups(&self) -> Vec<crate::spec::GroupSpec<()>> {
-            vec![crate::spec::GroupSpec::new(
-                (),
-                "depth",
-                crate::spec::SearchSpec::Bisect,
-            )]
+        fn groups(&self) -> Vec<crate::spec::GroupSpec<bool>> {
+            let depth = crate::spec::GroupSpec::new(true, "depth", crate::spec::SearchSpec::Bisect);
+            let mut groups = vec![depth];
+            if self.empties {
+                groups.push(crate::spec::GroupSpec::probdd(false, "empty"));
+            }
+            groups
         }
         fn size(&self, text: &str) -> usize {
             text.chars().count()
         }
-        fn prepare(&self, text: &str, _group: ()) -> Self::Prepared {
-            let sites = depth_sites(&depth_chains(&pairs(text)));
+        fn prepare(&self, text: &str, depth: bool) -> Self::Prepared {
+            let sites = if depth {
+                depth_sites(&depth_chains(&pairs(text)))
+            } else {
+                emptyings(text)
+            };
             crate::plain::SitesText::new(text, sites, crate::testlang::CharCount)
         }
         fn prepare_current(&self, text: &str) -> Self::Prepared {
@@ -345,7 +415,7 @@ mod tests {
         for c in text.chars() {
             match c {
                 '(' => depth += 1,
-                ')' => depth -= 1,
+                ')' => depth = depth.saturating_sub(1),
                 _ => continue,
             }
             deepest = deepest.max(depth);
@@ -375,7 +445,7 @@ mod tests {
         let text = nested(600);
         let needs = |t: &str| depth(t) >= 300 && t.starts_with("f(") && t.contains("(x, g(1))");
         for jobs in [1, 4] {
-            let state = SharedState::new(Nested, &text, Strategy::ProbDd);
+            let state = SharedState::new(Nested { empties: false }, &text, Strategy::ProbDd);
             let pass = &group_passes(&state)[0];
             let mut runs = 0;
             let mut search = pass.search(&text);
@@ -386,9 +456,49 @@ mod tests {
             });
             assert_eq!(depth(&end), 300, "jobs {jobs}");
             assert!(needs(&end));
-            assert!(runs <= 11, "{runs} runs");
+            // log2(600) cuts and the witness.
+            assert!(runs <= 12, "{runs} runs");
             // The innermost 299 calls as they were (`g(1)` inside the innermost makes 300).
             assert_eq!(end, nested(299));
         }
+    }
+
+    #[test]
+    fn once_a_chain_is_minimal_no_edit_that_leaves_it_shallower_is_run() {
+        use crate::language::Strategy;
+        use crate::passes::group_passes;
+        use minrepro_engine::{run_search, Pass};
+        let text = format!("{}x{}", "f(".repeat(60), ")".repeat(60));
+        let needs = |t: &str| depth(t) >= 30;
+        let state = SharedState::new(Nested { empties: true }, &text, Strategy::ProbDd);
+        let passes = group_passes(&state);
+        let mut current = text.clone();
+        let mut runs = [0usize; 2];
+        for (pass, runs) in passes.iter().zip(&mut runs) {
+            let mut search = pass.search(&current);
+            current = run_search(&mut *search, current.clone(), &mut |p| {
+                *runs += 1;
+                needs(&p.case)
+            });
+        }
+        assert_eq!(depth(&current), 30);
+        // Bisection and its witness; then emptying any pair but the innermost would leave
+        // fewer than 30 levels: only the innermost's is run (and accepted: `x` goes).
+        assert!(runs[0] <= 8, "{runs:?}");
+        assert_eq!(runs[1], 1, "{runs:?}");
+        assert!(
+            current.contains("()") && !current.contains('x'),
+            "{current}"
+        );
+        // Without the depth group's floor the emptyings are run, all failing but one.
+        let state = SharedState::new(Nested { empties: true }, &current, Strategy::ProbDd);
+        let passes = group_passes(&state);
+        let mut search = passes[1].search(&current);
+        let mut unfloored = 0;
+        run_search(&mut *search, current.clone(), &mut |p| {
+            unfloored += 1;
+            needs(&p.case)
+        });
+        assert!(unfloored >= 10, "{unfloored}");
     }
 }

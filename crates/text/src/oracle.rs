@@ -248,6 +248,7 @@ mod tests {
                 ..Acceptance::default()
             },
             runs: 1,
+            min_interesting: None,
             timeout_secs: 30.0,
             cache_tags: vec![],
             cache_dependencies: vec![],

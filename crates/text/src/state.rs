@@ -36,6 +36,12 @@ pub struct SharedState<L: Language> {
     /// Per group (by name) that learns its prior: the share of its sites its last finished
     /// search kept.
     pub(crate) kept_shares: Mutex<HashMap<&'static str, f64>>,
+    /// The bracket depth below which a depth group ([`SearchSpec::Bisect`](crate::SearchSpec::Bisect))
+    /// found the test failing (a chain found minimal: `depth`), 0 before. A candidate of any
+    /// group that nests brackets less deeply is refused unrun (`candidate`): the removals and
+    /// emptyings of the outer levels of a chain that must stay deep would otherwise be tried
+    /// one by one, all failing.
+    depth_floor: Mutex<usize>,
 }
 
 impl<L: Language> SharedState<L> {
@@ -57,6 +63,7 @@ impl<L: Language> SharedState<L> {
             last_base: Mutex::new(None),
             fruitless: Mutex::new(HashSet::new()),
             kept_shares: Mutex::new(HashMap::new()),
+            depth_floor: Mutex::new(0),
         })
     }
 
@@ -126,6 +133,18 @@ impl<L: Language> SharedState<L> {
         }
     }
 
+    /// Raises the depth floor (see [`SharedState::depth_floor`]) to `depth`.
+    pub(crate) fn raise_depth_floor(&self, depth: usize) {
+        let mut floor = lock(&self.depth_floor);
+        *floor = (*floor).max(depth);
+    }
+
+    /// Whether `text` nests brackets at least as deep as the depth floor.
+    pub(crate) fn keeps_depth(&self, text: &str) -> bool {
+        let floor = *lock(&self.depth_floor);
+        floor == 0 || crate::depth::bracket_depth(text) >= floor
+    }
+
     /// Records `text` as a text that has been current.
     pub fn mark_current(&self, text: &str) {
         lock(&self.seen).insert(*blake3::hash(text.as_bytes()).as_bytes());
@@ -138,13 +157,14 @@ impl<L: Language> SharedState<L> {
 }
 
 /// What the group passes remember across rounds to skip work: single sites that failed alone,
-/// fruitless searches, learned priors (see [`SharedState`]). The fixpoint check (`confirm`)
+/// fruitless searches, learned priors, depth floors (see [`SharedState`]). The fixpoint check (`confirm`)
 /// searches without it, as a fresh reduction of the same text would.
 #[derive(Default)]
 pub(crate) struct Memory {
     failed_sites: HashSet<[u8; 32]>,
     fruitless: HashSet<(&'static str, [u8; 32])>,
     kept_shares: HashMap<&'static str, f64>,
+    depth_floor: usize,
 }
 
 impl<L: Language> SharedState<L> {
@@ -154,12 +174,14 @@ impl<L: Language> SharedState<L> {
             failed_sites: std::mem::take(&mut *lock(&self.failed_sites)),
             fruitless: std::mem::take(&mut *lock(&self.fruitless)),
             kept_shares: std::mem::take(&mut *lock(&self.kept_shares)),
+            depth_floor: std::mem::take(&mut *lock(&self.depth_floor)),
         }
     }
 
     /// Puts `saved` back, with what was learned since it was taken (learned priors: the newer).
     pub(crate) fn restore_memory(&self, saved: Memory) {
         lock(&self.failed_sites).extend(saved.failed_sites);
+        self.raise_depth_floor(saved.depth_floor);
         lock(&self.fruitless).extend(saved.fruitless);
         let mut shares = lock(&self.kept_shares);
         for (group, share) in saved.kept_shares {

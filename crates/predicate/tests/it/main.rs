@@ -8,6 +8,7 @@ use minrepro_predicate::{Acceptance, PredicateConfig};
 
 mod huge_output;
 mod runner;
+mod scratch;
 
 /// Writes the executable file `dir/name` holding `contents`.
 pub fn executable(dir: &Path, name: &str, contents: &str) -> PathBuf {
@@ -49,6 +50,7 @@ pub fn config(executable: &Path, args: &[&str]) -> PredicateConfig {
             ..Acceptance::default()
         },
         runs: 1,
+        min_interesting: None,
         timeout_secs: 30.0,
         cache_tags: Vec::new(),
         cache_dependencies: Vec::new(),

@@ -127,6 +127,16 @@ fn setsid_daemon_holding_stdout_does_not_hang_us_and_is_killed() {
     assert_all_gone(dir.path(), "escaped daemon");
 }
 
+/// A script `dir/NAME` that counts its runs in `{state}/NAME.n` (its argument) and exits with the
+/// shell arithmetic `exit_code` of `n`, the runs before this one.
+fn counting_script(dir: &Path, name: &str, exit_code: &str) -> PathBuf {
+    let counter = format!("\"$1/{name}.n\"");
+    let body = format!(
+        "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $(({exit_code}))"
+    );
+    script(dir, name, &body)
+}
+
 #[test]
 fn disagreeing_runs_are_flaky() {
     let _serial = processes_lock();
@@ -137,16 +147,51 @@ fn disagreeing_runs_are_flaky() {
         ("p.sh", 0, 2, vec![Some(0), Some(1)]),
         ("q.sh", 3, 3, vec![Some(3), Some(4), Some(3)]),
     ] {
-        let counter = format!("\"$1/{name}.n\"");
-        let body = format!(
-            "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n+1)) > {counter}; exit $((n % 2 + {first}))"
-        );
-        let exe = script(dir.path(), name, &body);
+        let exe = counting_script(dir.path(), name, &format!("n % 2 + {first}"));
         let mut cfg = config(&exe, &["{state}"]);
         cfg.runs = runs;
         let outcome = evaluate_once(cfg, dir.path());
         assert_eq!(outcome.status, Status::Flaky, "{name}");
         assert_eq!(outcome.exit_codes, codes, "{name}");
+    }
+}
+
+#[test]
+fn k_of_n_runs_stop_once_the_verdict_is_decided() {
+    let _serial = processes_lock();
+    let dir = tempfile::tempdir().unwrap();
+    // Exits 1, 1, 0, 0, 1, 1, … (a counter outside the workspace): interesting in half the runs.
+    for (name, runs, min, status, codes) in [
+        // The second interesting run, the fourth, decides it.
+        (
+            "a.sh",
+            4,
+            2,
+            Status::Interesting,
+            vec![Some(1), Some(1), Some(0), Some(0)],
+        ),
+        // Two failures: the two runs left cannot make three interesting ones.
+        ("b.sh", 4, 3, Status::Uninteresting, vec![Some(1), Some(1)]),
+        (
+            "c.sh",
+            8,
+            1,
+            Status::Interesting,
+            vec![Some(1), Some(1), Some(0)],
+        ),
+    ] {
+        let exe = counting_script(dir.path(), name, "1 - n / 2 % 2");
+        let mut cfg = config(&exe, &["{state}"]);
+        cfg.runs = runs;
+        cfg.min_interesting = Some(min);
+        let outcome = evaluate_once(cfg, dir.path());
+        assert_eq!(outcome.status, status, "{name}");
+        assert_eq!(outcome.exit_codes, codes, "{name}");
+        let interesting = codes.iter().filter(|c| **c == Some(0)).count() as u32;
+        assert_eq!(outcome.interesting_runs, Some(interesting), "{name}");
+        // The counter saw exactly the runs reported: no run beyond the decision.
+        let made = std::fs::read_to_string(dir.path().join(format!("{name}.n"))).unwrap();
+        assert_eq!(made.trim(), codes.len().to_string(), "{name}");
     }
 }
 
@@ -213,6 +258,14 @@ fn bad_configuration_is_rejected_with_one_line_errors() {
     let (_dir, exe) = script_in_temp("exit 0");
     let cases: Vec<(Box<Mutation>, &str)> = vec![
         (Box::new(|c| c.runs = 0), "--predicate-runs"),
+        (
+            Box::new(|c| c.min_interesting = Some(2)),
+            "--min-interesting 2",
+        ),
+        (
+            Box::new(|c| c.min_interesting = Some(0)),
+            "--min-interesting",
+        ),
         (Box::new(|c| c.timeout_secs = f64::NAN), "--timeout"),
         (Box::new(|c| c.timeout_secs = 0.0), "--timeout"),
         (Box::new(|c| c.timeout_secs = f64::INFINITY), "--timeout"),
@@ -333,6 +386,7 @@ fn configuration_digest_is_sensitive_to_everything_a_verdict_depends_on() {
             Box::new(|c| c.cache_tags = vec!["gpu=gfx90a".into()]),
         ),
         ("runs", Box::new(|c| c.runs = 2)),
+        ("min interesting", Box::new(|c| c.min_interesting = Some(1))),
         ("timeout", Box::new(|c| c.timeout_secs = 31.0)),
         ("exit code", Box::new(|c| c.acceptance.exit_code = Some(1))),
         (

@@ -12,21 +12,25 @@ pub struct Cluster {
     dir: tempfile::TempDir,
     /// A host-wide lock held while the cluster runs: test processes of other checkouts on this
     /// host wait for it instead of fighting over the fixed ports.
-    _lock: std::fs::File,
+    _lock: std::os::unix::net::UnixListener,
 }
 
-/// Takes the host-wide lock of the test clusters (blocking until another test process is done).
-fn lock_host() -> std::fs::File {
-    use std::os::fd::AsRawFd;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open("/tmp/minrepro-slurm-test.lock")
-        .expect("the lock file opens");
-    // SAFETY: flock on a descriptor we own; released when the file is closed.
-    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-    assert_eq!(locked, 0, "cannot lock the Slurm test lock file");
-    file
+/// Takes the host-wide lock of the test clusters (blocking until another test process is done):
+/// a Unix socket bound to an abstract name, which exists only while its holder lives and leaves
+/// no file anywhere (a lock file in /tmp would stay behind).
+fn lock_host() -> std::os::unix::net::UnixListener {
+    use std::os::linux::net::SocketAddrExt;
+    let name = std::os::unix::net::SocketAddr::from_abstract_name(b"minrepro-slurm-test-lock")
+        .expect("an abstract socket name");
+    loop {
+        match std::os::unix::net::UnixListener::bind_addr(&name) {
+            Ok(listener) => return listener,
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+                std::thread::sleep(Duration::from_millis(200))
+            }
+            Err(e) => panic!("cannot take the Slurm test lock: {e}"),
+        }
+    }
 }
 
 fn script() -> PathBuf {
