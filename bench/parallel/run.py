@@ -88,7 +88,8 @@ def digest(path: Path) -> str:
     h = hashlib.sha256()
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     for p in files:
-        h.update(str(p.relative_to(path) if path.is_dir() else p.name).encode())
+        if path.is_dir():  # a single file's name differs per run: its bytes alone
+            h.update(str(p.relative_to(path)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
