@@ -16,9 +16,10 @@ Cases (generated in a temporary directory):
 - bundle: 40 code objects and 60 cases from bench/scale/gen_bundle.py (spread 2: two objects
           and two kernels needed besides the generator's own), the predicate sleeping first.
 
-Per run: wall time, predicate runs launched and cancelled (--stats-json), result size, and a
-digest of the output. `--repeat N` runs `-j N` a second time and says whether output (and the
-bundle's reduction log) are byte-identical. `--peers` adds C-Vise `--not-c --n N` and Shrink Ray
+Per run: wall time, predicate runs launched and cancelled and sequential steps (--stats-json),
+result size, and a digest of the output (and of the bundle's reduction log). Each -j above 1 runs
+in every mode of `--modes` (`exact`: results identical to -j 1; `fold`: folding). `--repeat N`
+runs `-j N` a second time in each mode and says whether output, log and steps are identical. `--peers` adds C-Vise `--not-c --n N` and Shrink Ray
 `--parallelism N` on the file case (Shrink Ray from a Python 3.12 venv, see --shrinkray).
 `--slurm` runs the file case through a single-node Slurm started here (bench/slurm/run.py's
 cluster; ports are fixed: not while the test suite's Slurm tests run).
@@ -38,6 +39,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+# The flags of each mode of width (-j 1 is the same in every mode and runs once).
+MODES = {"exact": ["--exact"], "fold": ["--fold"]}
 REPO = HERE.parent.parent
 
 NEEDED = ("needle_alpha", "needle_beta", "needle_gamma")
@@ -84,7 +88,8 @@ def digest(path: Path) -> str:
     h = hashlib.sha256()
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     for p in files:
-        h.update(str(p.relative_to(path) if path.is_dir() else p.name).encode())
+        if path.is_dir():  # a single file's name differs per run: its bytes alone
+            h.update(str(p.relative_to(path)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
@@ -99,8 +104,9 @@ def size_of(path: Path) -> str:
     return f"{len(text.split())} words / {len(text)} B"
 
 
-def minrepro_argv(args, case: str, paths: dict, jobs: int, out: Path, stats: Path) -> list[str]:
-    common = ["-j", str(jobs), "--stats-json", str(stats), "-q", *args.extra]
+def minrepro_argv(args, case: str, paths: dict, jobs: int, out: Path, stats: Path,
+                  mode: str) -> list[str]:
+    common = ["-j", str(jobs), "--stats-json", str(stats), "-q", *MODES[mode], *args.extra]
     if case == "file":
         test, input_file = paths["file"]
         return [args.minrepro, "file", str(test), str(input_file), "-o", str(out), *common]
@@ -113,12 +119,12 @@ def minrepro_argv(args, case: str, paths: dict, jobs: int, out: Path, stats: Pat
             "--predicate-arg={workspace}", *common]
 
 
-def run_minrepro(args, case, paths, jobs, work: Path, tag: str) -> dict:
-    out = work / f"out-{case}-{jobs}-{tag}"
+def run_minrepro(args, case, paths, jobs, work: Path, tag: str, mode: str) -> dict:
+    out = work / f"out-{case}-{jobs}-{mode}-{tag}"
     if case == "file":
         out = out.with_suffix(".txt")
-    stats = work / f"stats-{case}-{jobs}-{tag}.json"
-    argv = minrepro_argv(args, case, paths, jobs, out, stats)
+    stats = work / f"stats-{case}-{jobs}-{mode}-{tag}.json"
+    argv = minrepro_argv(args, case, paths, jobs, out, stats, mode)
     cwd = paths["file"][0].parent if case == "file" else work
     start = time.monotonic()
     proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
@@ -126,9 +132,12 @@ def run_minrepro(args, case, paths, jobs, work: Path, tag: str) -> dict:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr}")
     s = json.loads(stats.read_text())
-    result = {"tool": "minrepro", "jobs": jobs, "wall": wall, "runs": s["predicate_runs"],
+    tool = "minrepro" if jobs == 1 else f"minrepro {mode}"
+    result = {"tool": tool, "jobs": jobs, "wall": wall, "runs": s["predicate_runs"],
               "cancelled": s["cancelled_runs"], "size": size_of(out), "tokens": s["size_after"],
-              "digest": digest(out)}
+              "steps": s.get("sequential_steps"), "digest": digest(out)}
+    if case == "bundle":
+        result["log"] = digest(out / "reduction-log.json")
     return result
 
 
@@ -145,7 +154,7 @@ def run_cvise(args, paths, jobs, work: Path) -> dict:
     wall = time.monotonic() - start
     out = d / input_file.name
     return {"tool": "C-Vise --not-c", "jobs": jobs, "wall": wall, "runs": None,
-            "cancelled": None, "size": size_of(out), "tokens": None, "digest": digest(out)}
+            "cancelled": None, "steps": None, "size": size_of(out), "tokens": None, "digest": digest(out)}
 
 
 def run_shrinkray(args, paths, jobs, work: Path) -> dict:
@@ -161,24 +170,29 @@ def run_shrinkray(args, paths, jobs, work: Path) -> dict:
     wall = time.monotonic() - start
     out = d / input_file.name
     return {"tool": "Shrink Ray", "jobs": jobs, "wall": wall, "runs": None, "cancelled": None,
+            "steps": None,
             "size": size_of(out), "tokens": None, "digest": digest(out)}
 
 
 def table(case: str, rows: list[dict]) -> str:
-    base = {r["tool"]: r["wall"] for r in rows if r["jobs"] == 1}
+    """Ratios against the same tool's -j 1 (every minrepro mode against minrepro -j 1)."""
+    family = lambda tool: tool.split()[0]  # noqa: E731
+    base = {family(r["tool"]): r["wall"] for r in rows if r["jobs"] == 1}
     base_runs = next((r["runs"] for r in rows if r["tool"] == "minrepro" and r["jobs"] == 1),
                      None)
     lines = [f"### {case}", "",
-             "| tool | -j | wall s | / -j 1 | runs | / -j 1 runs | cancelled | result | tokens | output |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| tool | -j | wall s | / -j 1 | runs | / -j 1 runs | cancelled | steps | result | tokens | output |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        ratio = r["wall"] / base[r["tool"]] if r["tool"] in base else float("nan")
+        b = base.get(family(r["tool"]))
+        ratio = r["wall"] / b if b else float("nan")
         runs_ratio = (f"{r['runs'] / base_runs:.2f}" if r["runs"] is not None and base_runs
-                      and r["tool"] == "minrepro" else "")
+                      and r["tool"].startswith("minrepro") else "")
+        output = r["digest"] + (f" (log {r['log']})" if "log" in r else "")
         lines.append(
             f"| {r['tool']} | {r['jobs']} | {r['wall']:.1f} | {ratio:.2f} | {r['runs'] or ''} | "
-            f"{runs_ratio} | {'' if r['cancelled'] is None else r['cancelled']} | {r['size']} | "
-            f"{r['tokens'] or ''} | {r['digest']} |")
+            f"{runs_ratio} | {'' if r['cancelled'] is None else r['cancelled']} | "
+            f"{r['steps'] or ''} | {r['size']} | {r['tokens'] or ''} | {output} |")
     return "\n".join(lines) + "\n"
 
 
@@ -202,6 +216,7 @@ def slurm_run(args, paths, work: Path) -> str:
             s = json.loads(stats.read_text())
             rows.append({"tool": "minrepro (slurm)", "jobs": jobs, "wall": wall,
                          "runs": s["predicate_runs"], "cancelled": s["cancelled_runs"],
+                         "steps": s.get("sequential_steps"),
                          "size": size_of(out), "tokens": s["size_after"], "digest": digest(out)})
     return table("file through Slurm", rows)
 
@@ -219,6 +234,8 @@ def main() -> None:
     parser.add_argument("--slurm", action="store_true")
     parser.add_argument("--shrinkray",
                         default=str(Path("/work/tmp/width/venv-shrinkray/bin/shrinkray")))
+    parser.add_argument("--modes", default="exact,fold",
+                        help="modes of width run at each -j above 1 (exact: --exact, fold: --fold)")
     parser.add_argument("--extra", action="append", default=[],
                         help="an extra minrepro flag (repeatable)")
     args = parser.parse_args()
@@ -237,15 +254,18 @@ def main() -> None:
                 paths["python"] = python_case(root, args.sleep)
             elif case == "bundle":
                 paths["bundle"] = bundle_case(root, args.sleep)
+        modes = args.modes.split(",")
         for case in cases:
             rows = []
             for j in jobs:
-                rows.append(run_minrepro(args, case, paths, j, work, "a"))
-                print(json.dumps({"case": case, **rows[-1]}), flush=True)
-            if args.repeat:
-                again = run_minrepro(args, case, paths, args.repeat, work, "b")
-                first = next(r for r in rows if r["jobs"] == args.repeat)
-                same = again["digest"] == first["digest"]
+                for mode in modes[:1] if j == 1 else modes:
+                    rows.append(run_minrepro(args, case, paths, j, work, "a", mode))
+                    print(json.dumps({"case": case, **rows[-1]}), flush=True)
+            for mode in modes if args.repeat else []:
+                again = run_minrepro(args, case, paths, args.repeat, work, "b", mode)
+                first = next(r for r in rows
+                             if r["jobs"] == args.repeat and r["tool"] == again["tool"])
+                same = all(again.get(k) == first.get(k) for k in ("digest", "log", "steps"))
                 print(json.dumps({"case": case, "repeat": args.repeat, "identical": same,
                                   **again}), flush=True)
             if case == "file" and args.peers:

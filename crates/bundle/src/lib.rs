@@ -252,7 +252,7 @@ fn run_loaded(args: &BundleArgs, snapshot: input::Snapshot) -> Result<String, Ru
         jobs: args.common.jobs as usize,
         config_digest: original_predicate.config_digest(),
         size_unit: "bytes",
-        exact: !args.common.fold,
+        exact: args.common.exact_order(),
     };
     let initial_digest = original.content_digest();
     let reduction = Reduction::new(&oracle, &cache, &progress, options)

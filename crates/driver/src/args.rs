@@ -7,19 +7,29 @@ use std::path::{Path, PathBuf};
 
 use crate::RunError;
 
+/// Whether `-j N` folds concurrent successes when neither `--fold` nor `--exact` is given:
+/// measured in bench/parallel/RESULTS.md (never larger than -j 1 there, and faster), see
+/// docs/scale.md.
+pub const FOLD_BY_DEFAULT: bool = true;
+
 /// Flags shared by every subcommand.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CommonArgs {
-    /// Evaluate up to N candidates in parallel. Results and logs are identical for every N:
-    /// candidates are accepted in the order a -j 1 run would accept them (unless --fold).
+    /// Evaluate up to N candidates in parallel. By default (folding) a rerun with the same N
+    /// writes byte-identical output and log, but different values of N may end in different
+    /// (never larger on the benchmarks) results; --exact makes every N give -j 1's result.
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// Experimental: under -j N, decide a batch's candidates N at a time and fold concurrent
+    /// The default under -j N: decide a batch's candidates N at a time and fold concurrent
     /// successes into one candidate (accepted only once it is judged interesting itself).
     /// Fewer rounds when many candidates succeed; results and logs are identical on every
     /// rerun with the same N, but may differ between values of N.
-    #[arg(long = "fold")]
+    #[arg(long = "fold", conflicts_with = "exact")]
     pub fold: bool,
+    /// Accept candidates exactly in the order a -j 1 run would: results and logs identical for
+    /// every N (no folding; slower when many candidates succeed).
+    #[arg(long = "exact")]
+    pub exact: bool,
     /// No progress output and no statistics; errors and the final line that names the output
     /// (`wrote FILE …`) are still printed.
     #[arg(short = 'q', long = "quiet")]
@@ -125,7 +135,7 @@ pub struct PredicateArgs {
     /// repeatable. Each of the up to N runs at once (-j N) holds a distinct slot 0..N-1, reused
     /// as runs finish; it is also in MINREPRO_SLOT and the {slot} placeholder. The slot is not
     /// part of the cache key or the log: a predicate whose verdict depends on it (not just its
-    /// speed) breaks the guarantee of identical results for every -j.
+    /// speed) breaks the guarantee of identical results on reruns (and for every -j under --exact).
     #[arg(long = "slot-env", value_name = "NAME")]
     pub slot_env: Vec<String>,
 }
@@ -359,6 +369,14 @@ pub enum WorkDirError {
         /// What creating a directory there said.
         kind: std::io::ErrorKind,
     },
+}
+
+impl CommonArgs {
+    /// Whether candidates are accepted exactly as `-j 1` accepts them (`--exact`, or the
+    /// default without `--fold`; see [`FOLD_BY_DEFAULT`]).
+    pub fn exact_order(&self) -> bool {
+        self.exact || !(self.fold || FOLD_BY_DEFAULT)
+    }
 }
 
 #[cfg(test)]

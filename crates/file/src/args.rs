@@ -56,7 +56,7 @@ A single file with a tree-sitter grammar (by extension or --language; --list-lan
 syntax-aware passes first: deleting what the grammar allows to be absent and replacing a node\n\
 by a compatible descendant, level by level from the root; then the passes above. Candidates\n\
 that parse with more errors than the current text are never run.\n\
-Size is counted in tokens (ties by bytes). Results are identical for every -j.\n\
+Size is counted in tokens (ties by bytes). Reruns with the same -j are byte-identical (--exact: every -j gives -j 1's result).\n\
 \n\
 Output: -o PATH (a file for one input file; a directory for several files or a directory), or\n\
 --in-place (each input replaced, the original kept as FILE.orig; refused if one exists); an\n\

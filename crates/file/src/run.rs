@@ -406,7 +406,7 @@ where
         jobs: args.common.jobs as usize,
         config_digest: case.predicate.config_digest().to_owned(),
         size_unit: "tokens",
-        exact: !args.common.fold,
+        exact: args.common.exact_order(),
     };
     let text = case.text_of(original);
     progress.message("running the original");
@@ -469,7 +469,7 @@ where
                 StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
             },
             jobs: args.common.jobs as usize,
-            exact: !args.common.fold,
+            exact: args.common.exact_order(),
             rejudge: minrepro_text::Rejudge::Never,
         },
     );

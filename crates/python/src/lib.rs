@@ -123,7 +123,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             StrategyArg::Ddmin => Strategy::Ddmin,
         },
         jobs: args.common.jobs as usize,
-        exact: !args.common.fold,
+        exact: args.common.exact_order(),
         rejudge: Rejudge::Never,
     };
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.

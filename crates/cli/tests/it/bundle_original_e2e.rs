@@ -114,7 +114,7 @@ fn deterministic_output_and_log() {
     for (index, jobs) in ["1", "1", "2"].iter().enumerate() {
         let out = area.out(&format!("out-{index}"));
         reduce(&area, &bundle, &out, &[text(&predicate), "{metadata}"])
-            .args(["-j", jobs])
+            .args(["-j", jobs, "--exact"])
             .assert()
             .success();
         let read = |name: &str| std::fs::read(out.join(name)).unwrap();

@@ -113,7 +113,7 @@ fn outputs_and_logs_are_byte_identical_at_every_jobs_count() {
         let out = area.out(&format!("out-{jobs}"));
         area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={workspace}")
-            .args(["--allow-remove-section=.debug_*", "-j", jobs])
+            .args(["--allow-remove-section=.debug_*", "--exact", "-j", jobs])
             .assert()
             .success();
         tree(&out)

@@ -273,7 +273,7 @@ fn identical_bytes_across_runs_and_jobs() {
         area.reduce_cmd(&bundle, &out, &predicate)
             .arg("--predicate-arg={bundle}")
             .arg("--allow-remove-section=.debug_*")
-            .args(["-j", jobs])
+            .args(["--exact", "-j", jobs])
             .assert()
             .success();
         tree(&out)

@@ -83,7 +83,7 @@ fn predicates_leave_nothing_in_the_users_tmpdir() {
     let command = |out: &str, stats: Option<&str>| {
         let mut command = area.process("file");
         command
-            .args(["-j", "4", "--timeout", "30"])
+            .args(["-j", "4", "--exact", "--timeout", "30"])
             .arg("--predicate")
             .arg(&predicate)
             .arg("--predicate-arg={file}")

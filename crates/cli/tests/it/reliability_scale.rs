@@ -30,7 +30,7 @@ fn reduce(area: &Area, dir: &Path, predicate: &Path, jobs: u32, out_name: &str) 
     let bundle = dir.join("bundle.json");
     let (_, output, peak_kib) = run_measured(
         area.process("bundle")
-            .args(["--predicate-arg={workspace}", "-j"])
+            .args(["--predicate-arg={workspace}", "--exact", "-j"])
             .arg(jobs.to_string())
             .args(reduce_args(&bundle, &out, predicate)),
     );

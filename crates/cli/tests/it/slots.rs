@@ -23,7 +23,15 @@ fn reduce(area: &Area, out: &str, jobs: &str, wait: bool) -> std::path::PathBuf 
         command.arg("--predicate-arg").arg(arg);
     }
     command
-        .args(["--slot-env", "GPU_A", "--slot-env", "GPU_B", "-j", jobs])
+        .args([
+            "--slot-env",
+            "GPU_A",
+            "--slot-env",
+            "GPU_B",
+            "--exact",
+            "-j",
+            jobs,
+        ])
         .env("SLOT_TEST_WAIT", if wait { "1" } else { "0" })
         .assert()
         .success();

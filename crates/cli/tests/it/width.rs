@@ -1,7 +1,7 @@
-//! Width (`-j N`, with and without `--fold`) through the binary: a rerun at the same `-j N`
-//! writes the same bytes and decides the same candidates, in either mode; without `--fold`
-//! every `-j N` gives `-j 1`'s result; and runs cancelled mid-run at `-j 16` (folding or not)
-//! leave no process behind.
+//! Width (`-j N` with `--fold`, the default, or `--exact`) through the binary: a rerun at the
+//! same `-j N` writes the same bytes and decides the same candidates, in either mode; without a
+//! flag `-j N` folds; with `--exact` every `-j N` gives `-j 1`'s result; and runs cancelled
+//! mid-run at `-j 16` (folding or not) leave no process behind.
 
 use std::fs;
 use std::path::Path;
@@ -59,9 +59,14 @@ fn decided(stats: &Path) -> (String, u64) {
     (kept.join(" "), stats["sequential_steps"].as_u64().unwrap())
 }
 
-/// `minrepro file ./t.sh input.txt -o NAME -j JOBS [--fold]` in `dir`; returns the output's
-/// bytes and what was [decided].
-fn reduce_file(dir: &Path, name: &str, jobs: u32, fold: bool) -> (Vec<u8>, (String, u64)) {
+/// The flag of a mode of width: `--fold`, `--exact`, or none (the default, which folds).
+fn mode_flag(fold: Option<bool>) -> Option<&'static str> {
+    fold.map(|fold| if fold { "--fold" } else { "--exact" })
+}
+
+/// `minrepro file ./t.sh input.txt -o NAME -j JOBS [--fold|--exact]` in `dir`; returns the
+/// output's bytes and what was [decided].
+fn reduce_file(dir: &Path, name: &str, jobs: u32, fold: Option<bool>) -> (Vec<u8>, (String, u64)) {
     let stats = dir.join(format!("{name}.json"));
     let mut command = binary_command();
     command
@@ -72,9 +77,7 @@ fn reduce_file(dir: &Path, name: &str, jobs: u32, fold: bool) -> (Vec<u8>, (Stri
         .arg(jobs.to_string())
         .arg("--stats-json")
         .arg(&stats);
-    if fold {
-        command.arg("--fold");
-    }
+    command.args(mode_flag(fold));
     let output = command.output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     (fs::read(dir.join(name)).unwrap(), decided(&stats))
@@ -84,15 +87,20 @@ fn reduce_file(dir: &Path, name: &str, jobs: u32, fold: bool) -> (Vec<u8>, (Stri
 fn file_reruns_at_every_width_write_the_same_bytes_and_decide_the_same() {
     let dir = tempfile::tempdir().unwrap();
     text_case(dir.path(), "");
-    let (one, one_decided) = reduce_file(dir.path(), "one", 1, false);
+    let (one, one_decided) = reduce_file(dir.path(), "one", 1, Some(false));
     let wanted: String = NEEDED.iter().map(|n| format!("{n}\n")).collect();
     assert_eq!(String::from_utf8_lossy(&one), wanted);
     for jobs in [1, 4, 16] {
         for fold in [false, true] {
             let label = format!("-j {jobs} fold {fold}");
-            let first = reduce_file(dir.path(), &format!("a{jobs}{fold}"), jobs, fold);
-            let again = reduce_file(dir.path(), &format!("b{jobs}{fold}"), jobs, fold);
+            let first = reduce_file(dir.path(), &format!("a{jobs}{fold}"), jobs, Some(fold));
+            let again = reduce_file(dir.path(), &format!("b{jobs}{fold}"), jobs, Some(fold));
             assert_eq!(first, again, "{label}: a rerun differs");
+            if fold {
+                // Without a flag, -j N folds.
+                let default = reduce_file(dir.path(), &format!("d{jobs}"), jobs, None);
+                assert_eq!(default, first, "-j {jobs}: the default is not folding");
+            }
             // Folding never ends larger than -j 1; the exact mode ends exactly where -j 1 does.
             assert!(first.0.len() <= one.len(), "{label}");
             if !fold || jobs == 1 {
@@ -106,28 +114,29 @@ fn file_reruns_at_every_width_write_the_same_bytes_and_decide_the_same() {
 #[test]
 fn bundle_reruns_at_every_width_write_the_same_output_and_log() {
     let (area, bundle, predicate) = gamma_area();
-    let reduce = |name: &str, jobs: u32, fold: bool| {
+    let reduce = |name: &str, jobs: u32, fold: Option<bool>| {
         let out = area.out(name);
         let mut command = area.reduce_cmd(&bundle, &out, &predicate);
         command.arg("--predicate-arg").arg("{bundle}");
         command.arg("-j").arg(jobs.to_string());
-        if fold {
-            command.arg("--fold");
-        }
+        command.args(mode_flag(fold));
         command.assert().success();
         let log = fs::read(out.join("reduction-log.json")).unwrap();
         (tree(&out), log)
     };
-    let one = reduce("one", 1, false);
+    let one = reduce("one", 1, Some(false));
     for jobs in [1, 4, 16] {
         for fold in [false, true] {
             let label = format!("-j {jobs} fold {fold}");
-            let first = reduce(&format!("a{jobs}{fold}"), jobs, fold);
-            let again = reduce(&format!("b{jobs}{fold}"), jobs, fold);
+            let first = reduce(&format!("a{jobs}{fold}"), jobs, Some(fold));
+            let again = reduce(&format!("b{jobs}{fold}"), jobs, Some(fold));
             assert_eq!(first.1, again.1, "{label}: the log differs on a rerun");
             assert_eq!(first.0, again.0, "{label}: the output differs on a rerun");
             if !fold || jobs == 1 {
                 assert_eq!(first, one, "{label}");
+            } else {
+                let default = reduce(&format!("d{jobs}"), jobs, None);
+                assert_eq!(default, first, "-j {jobs}: the default is not folding");
             }
         }
     }
@@ -156,9 +165,7 @@ fn run_recording_pids(fold: bool) -> (u64, usize, usize) {
         .args(["file", "./t.sh", "input.txt", "-q", "-o", "out", "-j", "16"])
         .arg("--stats-json")
         .arg(&stats);
-    if fold {
-        command.arg("--fold");
-    }
+    command.arg(if fold { "--fold" } else { "--exact" });
     let (pid, output) = run_with_pid(&mut command);
     assert!(output.status.success(), "{}", stderr(&output));
     let finished_at_exit = fs::read_to_string(&finished).unwrap();
