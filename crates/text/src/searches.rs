@@ -325,6 +325,9 @@ pub(crate) struct LevelSearch<L: Language> {
     /// Consecutive levels that accepted nothing, and their sites.
     fruitless_levels: usize,
     fruitless_sites: usize,
+    /// Whether the current level has proposed a batch (a level whose every candidate was
+    /// refused unrun costs nothing, so it does not count as fruitless).
+    level_ran: bool,
     /// Sites of the current level when its first search opened.
     level_sites: usize,
     done: bool,
@@ -346,6 +349,7 @@ impl<L: Language> LevelSearch<L> {
             accepted_any: false,
             fruitless_levels: 0,
             fruitless_sites: 0,
+            level_ran: false,
             level_sites: 0,
             done: false,
             width: None,
@@ -365,7 +369,7 @@ impl<L: Language> LevelSearch<L> {
         if self.level_accepted {
             self.fruitless_levels = 0;
             self.fruitless_sites = 0;
-        } else {
+        } else if self.level_ran {
             self.fruitless_levels += 1;
             self.fruitless_sites += self.level_sites;
         }
@@ -376,6 +380,7 @@ impl<L: Language> LevelSearch<L> {
         self.done |= stop && self.sites_at(current, self.level + 1) < self.fruitless_sites;
         self.level += 1;
         self.level_accepted = false;
+        self.level_ran = false;
         self.resweeping = false;
     }
 }
@@ -428,6 +433,7 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                 }
             };
             if let Some(batch) = inner.next_batch(current) {
+                self.level_ran = true;
                 return Some(batch);
             }
             self.inner = None;

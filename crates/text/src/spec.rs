@@ -91,10 +91,12 @@ pub struct LevelPolicy {
     /// (the text has not changed since: they would fail again).
     pub resweep: bool,
     /// A search that has accepted something stops descending after this many consecutive
-    /// levels that accepted nothing: the engine's next round searches the group again from the
-    /// outermost level, and the groups after it get their turn first. A search that has
-    /// accepted nothing goes down to the deepest level, so a round that changes nothing has
-    /// searched every level (the fixpoint is the same as without the stop). `None`: never.
+    /// levels that ran candidates and accepted nothing (a level whose candidates were all
+    /// refused unrun costs no run, so it neither counts nor breaks the count): the engine's
+    /// next round searches the group again from the outermost level, and the groups after it
+    /// get their turn first. A search that has accepted nothing goes down to the deepest
+    /// level, so a round that changes nothing has searched every level (the fixpoint is the
+    /// same as without the stop). `None`: never.
     pub stop_after_fruitless: Option<usize>,
 }
 
