@@ -327,7 +327,8 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         kept.push(path);
     }
     minrepro_driver::check_report_path(args.common.report.as_deref(), &kept)?;
-    let set = single_text(&output, &original).is_none();
+    let single_path = single_text(&output, &original).map(|(path, _)| path);
+    let set = single_path.is_none();
     let languages: Vec<(String, TextFile)> = original
         .files
         .iter()
@@ -345,7 +346,7 @@ pub fn run(args: &FileArgs) -> Result<String, RunError> {
         original: &original,
         origins: &origins,
         output: &output,
-        set,
+        single_path,
         predicate: &predicate,
         launch: &launch,
         cache: &cache,
@@ -366,8 +367,9 @@ struct Case<'a> {
     original: &'a Tree,
     origins: &'a [Origin],
     output: &'a Output,
-    /// The case is a set of documents (several files, or one in a directory), not one file.
-    set: bool,
+    /// The output file when the case is one file (the text layer writes it); `None`: the case
+    /// is a set of documents (several files, or one in a directory), written by `publish`.
+    single_path: Option<PathBuf>,
     predicate: &'a Predicate,
     launch: &'a Launch,
     cache: &'a OutcomeCache,
@@ -376,7 +378,7 @@ struct Case<'a> {
 impl Case<'_> {
     /// The text of `tree` for the text layer: its one file's text, or the set's.
     fn text_of(&self, tree: &Tree) -> String {
-        match self.set {
+        match self.single_path.is_none() {
             true => minrepro_text::join_docs(&tree.docs()),
             false => tree.files[0].text().unwrap_or_default().to_owned(),
         }
@@ -447,8 +449,7 @@ where
             .write(&case.tree_of(text), case.origins)
             .map_err(|e| format!("cannot write {}: {e}", output.describe()))
     };
-    let single_path = single_text(output, original).map(|(path, _)| path);
-    let output_path = single_path.clone().unwrap_or_default();
+    let output_path = case.single_path.clone().unwrap_or_default();
     let run = reduce_text(
         language,
         TextJob {
@@ -463,7 +464,7 @@ where
             file_name,
             placeholders: Vec::new(),
             output: &output_path,
-            publish: single_path.is_none().then_some(&publish as &Publish),
+            publish: case.single_path.is_none().then_some(&publish as &Publish),
             strategy: match args.strategy {
                 StrategyArg::ProbDd => minrepro_text::Strategy::ProbDd,
                 StrategyArg::Ddmin => minrepro_text::Strategy::Ddmin,
@@ -494,7 +495,7 @@ where
         extra,
         report,
     )?;
-    if !case.set {
+    if case.single_path.is_some() {
         return Ok(format!(
             "minrepro file: wrote {} ({} tokens, was {})",
             output.describe(),

@@ -81,6 +81,11 @@ impl<L: Language> DocSet<L> {
         language_index(&self.languages, self.set, name)
     }
 
+    /// The language of the document named `name`.
+    fn language_of(&self, name: &str) -> &L {
+        &self.languages[self.index_of(name)].1
+    }
+
     /// Whether the language at `index` lists `group`.
     fn lists(&self, index: usize, group: L::Group) -> bool {
         self.specs[index].iter().any(|s| s.group == group)
@@ -341,12 +346,9 @@ where
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        parts(text).into_iter().all(|part| {
-            !part.is_text()
-                || self.languages[self.index_of(part.name)]
-                    .1
-                    .is_valid(&text[part.body])
-        })
+        parts(text)
+            .into_iter()
+            .all(|part| !part.is_text() || self.language_of(part.name).is_valid(&text[part.body]))
     }
 
     fn tidy_steps(&self, text: &str) -> Vec<(&'static str, String)> {
@@ -359,8 +361,8 @@ where
         let steps: Vec<Vec<(&'static str, String)>> = all
             .iter()
             .map(|part| match part.is_text() {
-                true => self.languages[self.index_of(part.name)]
-                    .1
+                true => self
+                    .language_of(part.name)
                     .tidy_steps(&text[part.body.clone()]),
                 false => Vec::new(),
             })
@@ -397,7 +399,7 @@ where
             let bytes = match part.kind {
                 'l' => latin1_bytes(body),
                 'b' => crate::docs::unhex(body),
-                _ => match self.languages[self.index_of(part.name)].1.encode(body)? {
+                _ => match self.language_of(part.name).encode(body)? {
                     Encoded::One(bytes) => bytes.into_owned(),
                     Encoded::Several(_) => {
                         return Err(EncodeError(format!(
