@@ -53,6 +53,9 @@ pub struct Listing {
     /// The sites (range, replacement) that take away the only declaration of a name the text
     /// still uses elsewhere ([`Names::strands`]): likely to fail, tried late.
     deferred: HashSet<(usize, usize, String)>,
+    /// Ranges deleted together with a site, by the site's range (a definition's forward
+    /// declarations, see `crate::coarse`): applied with it, never offered alone.
+    companions: HashMap<(usize, usize), Vec<Range<usize>>>,
 }
 
 impl Listing {
@@ -96,6 +99,26 @@ impl Listing {
             sites,
             ..Listing::default()
         }
+    }
+
+    /// A listing of `sites` where a site whose range is a key of `companions` also deletes the
+    /// ranges it maps to (in [`Listing::removals`]).
+    pub fn with_companions(
+        sites: Vec<Site>,
+        companions: HashMap<(usize, usize), Vec<Range<usize>>>,
+    ) -> Listing {
+        Listing {
+            sites,
+            companions,
+            ..Listing::default()
+        }
+    }
+
+    /// The ranges deleted together with `site` (none for most sites).
+    pub fn companions_of(&self, site: &Site) -> &[Range<usize>] {
+        self.companions
+            .get(&(site.range.start, site.range.end))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).
@@ -258,6 +281,11 @@ impl Listing {
             match member {
                 Some(&(list, index)) => gone.entry(list).or_default().push(index),
                 None => out.push(Cow::Borrowed(site)),
+            }
+            // A companion that another selected site also deletes is spliced once (`splice`
+            // leaves out a range that overlaps an earlier one).
+            for range in self.companions_of(site) {
+                out.push(Cow::Owned(deletion(site.kind, range.clone())));
             }
         }
         let mut lists: Vec<_> = gone.into_iter().collect();
