@@ -11,13 +11,12 @@ use minrepro_text::{
     SiteInfo, SiteKeys, SitesText, TextKey,
 };
 
+use crate::groups::{group_name, round, Group, Lexed};
+use crate::lex::Syntax;
+use crate::lexical;
+use crate::structure::BracketEdit;
 #[cfg(doc)]
 use crate::tree::Content;
-use crate::windows::{LATE_WINDOW_NAMES, WINDOW_NAMES};
-use crate::{
-    lexical, BracketEdit, Group, Lexed, Syntax, GROUPS_AFTER_LEVELS, MAX_INDENT_RANK,
-    MAX_LINE_LEVEL,
-};
 
 /// A text file of one [`Syntax`] (chosen by its name).
 #[derive(Debug, Clone, Copy)]
@@ -90,60 +89,8 @@ impl TextFile {
     /// whitespace and blank lines.
     fn normalised(&self, text: &str) -> String {
         let sites = Lexed::new(text, self.syntax).sites(Group::Blank);
-        let spaced = crate::apply(text, &sites.iter().collect::<Vec<_>>());
+        let spaced = minrepro_text::splice(text, &sites.iter().collect::<Vec<_>>());
         crate::lexical::tidy_site(&spaced).map_or(spaced, |site| site.replacement)
-    }
-}
-
-/// Every group in round order: coarse removals first, shortenings after, the tidy last.
-pub fn round() -> Vec<Group> {
-    let mut groups: Vec<Group> = (0..=MAX_LINE_LEVEL)
-        .map(|l| Group::Lines(Some(l)))
-        .collect();
-    groups.extend((0..=MAX_INDENT_RANK).map(Group::Indented));
-    groups.extend(GROUPS_AFTER_LEVELS);
-    groups
-}
-
-/// Stable pass names of the line levels and indentation ranks.
-const LINE_NAMES: [&str; MAX_LINE_LEVEL + 1] = [
-    "lines-0", "lines-1", "lines-2", "lines-3", "lines-4", "lines-5", "lines-6", "lines-7",
-    "lines-8",
-];
-const INDENT_NAMES: [&str; MAX_INDENT_RANK + 1] = [
-    "indented-0",
-    "indented-1",
-    "indented-2",
-    "indented-3",
-    "indented-4",
-];
-
-/// A group's stable name (the same as its `Display`).
-pub fn group_name(group: Group) -> &'static str {
-    match group {
-        Group::Lines(Some(level)) => LINE_NAMES[level.min(MAX_LINE_LEVEL)],
-        Group::Lines(None) => "lines",
-        Group::Indented(rank) => INDENT_NAMES[rank.min(MAX_INDENT_RANK)],
-        Group::Brackets(BracketEdit::Remove) => "brackets-remove",
-        Group::Brackets(BracketEdit::Empty) => "brackets-empty",
-        Group::Brackets(BracketEdit::Unwrap) => "brackets-unwrap",
-        Group::Brackets(BracketEdit::Hoist) => "brackets-hoist",
-        Group::Brackets(BracketEdit::Semicolon) => "brackets-semicolon",
-        Group::Elements => "elements",
-        Group::Comments => "comments",
-        Group::Blank => "blank",
-        Group::Tokens => "tokens",
-        Group::TokenRuns => "token-runs",
-        Group::Window(n) => WINDOW_NAMES[n.min(WINDOW_NAMES.len() - 1)],
-        Group::LateWindow(n) => LATE_WINDOW_NAMES[n.min(LATE_WINDOW_NAMES.len() - 1)],
-        Group::Rename => "rename",
-        Group::Substitute => "substitute-words",
-        Group::Strings(false) => "strings-empty",
-        Group::Strings(true) => "strings-halve",
-        Group::Integers(false) => "integers-zero",
-        Group::Integers(true) => "integers-halve",
-        Group::Tidy => "tidy",
-        Group::Depth => "brackets-depth",
     }
 }
 

@@ -15,7 +15,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::lex::{Kind, Token};
-use crate::Site;
+use minrepro_text::Site;
 
 /// Largest text (in counted tokens) offered substitutions: there are up to (words × distinct
 /// words) sites, each tried alone, so they are a last-mile edit, like the runs of two and three

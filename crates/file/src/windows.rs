@@ -6,7 +6,7 @@
 //! pays again for every run it finds needed.
 
 use crate::lex::Token;
-use crate::{removal, Site};
+use minrepro_text::Site;
 
 /// The run lengths swept, one group each, in round order, after the single tokens: longer runs
 /// first. Runs of three catch `long f =` of `long f = s / 0`, runs of four `template < T >`.
@@ -97,7 +97,7 @@ fn runs_of(tokens: &[Token], n: usize, bounds: std::ops::RangeInclusive<usize>) 
     };
     counted
         .windows(n)
-        .map(|w| removal(kind, w[0].range.start..w[n - 1].range.end))
+        .map(|w| Site::removal(kind, w[0].range.start..w[n - 1].range.end))
         .collect()
 }
 
