@@ -9,7 +9,7 @@ use minrepro_text::Site;
 use crate::lex::{tokens, Syntax, Token};
 use crate::structure::BracketEdit;
 use crate::windows::{LATE_WINDOW_NAMES, WINDOW_NAMES};
-use crate::{lexical, structure, substitute, windows};
+use crate::{structure, substitute, token_sites, windows};
 
 /// Deepest nesting level offered by its own line group; deeper lines are reached by the
 /// every-line group.
@@ -139,17 +139,17 @@ impl<'a> Lexed<'a> {
             Group::Indented(rank) => structure::indent_sites(text, rank),
             Group::Brackets(edit) => structure::bracket_sites(text, tokens, edit),
             Group::Elements => structure::element_sites(text, tokens),
-            Group::Comments => lexical::comment_sites(tokens),
-            Group::Blank => lexical::blank_sites(text, tokens, self.syntax.indented),
-            Group::Tokens => lexical::token_sites(tokens),
-            Group::TokenRuns => lexical::token_run_sites(tokens),
+            Group::Comments => token_sites::comment_sites(tokens),
+            Group::Blank => token_sites::blank_sites(text, tokens, self.syntax.indented),
+            Group::Tokens => token_sites::token_sites(tokens),
+            Group::TokenRuns => token_sites::token_run_sites(tokens),
             Group::Window(n) => windows::window_sites(tokens, n),
             Group::LateWindow(n) => windows::late_window_sites(tokens, n),
-            Group::Rename => lexical::rename_sites(text, tokens),
+            Group::Rename => token_sites::rename_sites(text, tokens),
             Group::Substitute => substitute::substitution_sites(text, tokens),
-            Group::Strings(half) => lexical::string_sites(text, tokens, half),
-            Group::Integers(half) => lexical::integer_sites(text, tokens, half),
-            Group::Tidy => lexical::tidy_site(text).into_iter().collect(),
+            Group::Strings(half) => token_sites::string_sites(text, tokens, half),
+            Group::Integers(half) => token_sites::integer_sites(text, tokens, half),
+            Group::Tidy => token_sites::tidy_site(text).into_iter().collect(),
             Group::Depth => structure::depth_sites(text, tokens),
         }
     }

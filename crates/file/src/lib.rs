@@ -14,19 +14,19 @@
 //! Every case goes through the shared text layer (`minrepro-text`): one file as the text of
 //! [`language`]'s implementation of its `Language` trait, several files or a directory tree
 //! ([`tree::Tree`]) as its set of documents (`DocSet`), whole files first, then headers included
-//! once inlined into their includer ([`inline`]), then every group over every file at once.
+//! once inlined into their includer ([`includes`]), then every group over every file at once.
 
 pub mod args;
 pub mod groups;
-pub mod inline;
+pub mod includes;
 pub mod language;
 pub mod lex;
-pub mod lexical;
 mod output;
 pub mod run;
 pub mod structure;
 pub mod substitute;
 pub mod syntax;
+pub mod token_sites;
 pub mod tree;
 pub mod windows;
 

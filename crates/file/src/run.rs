@@ -11,7 +11,7 @@ use minrepro_predicate::{Launch, Predicate, Status};
 use minrepro_text::{reduce_text, DocSet, Language, Publish, TextJob, TextOracle};
 
 use crate::args::FileArgs;
-use crate::inline::Includes;
+use crate::includes::Includes;
 use crate::language::TextFile;
 use crate::output::{orig_path, output, single_text, Output};
 use crate::tree::{self, Origin, Tree};

@@ -28,8 +28,8 @@ pub fn token_sites(tokens: &[Token]) -> Vec<Site> {
 }
 
 /// Largest text (in counted tokens) offered runs of tokens: the runs are last-mile edits, each
-/// tried alone once its line changes (at 150 tokens, bench/text's shell script paid 763 runs
-/// for two accepted runs).
+/// tried alone once its line changes, so on a larger text they cost about a run per token for
+/// little gain (measured in bench/text).
 pub const TOKEN_RUNS_MAX_TOKENS: usize = 32;
 
 /// Removal of every run of two and of three consecutive counted tokens (C-Vise's `rm-toks-2`
