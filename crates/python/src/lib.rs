@@ -15,8 +15,8 @@ pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
-mod limits;
 pub mod source;
+mod timeout_factor;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -33,12 +33,12 @@ use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracl
 
 pub use args::{Backend, Fidelity, PythonArgs};
 pub use deep::beyond_cpython;
-pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
+pub use timeout_factor::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
 use crate::checks::{
     check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
 };
-use crate::limits::{apply_timeout_factor, timeouts_note, Timeouts};
+use crate::timeout_factor::{apply_timeout_factor, timeouts_note, Timeouts};
 
 use crate::language::Python;
 use crate::source::Source;
