@@ -23,9 +23,6 @@ pub type BuildSubset<C> = Box<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send
 /// is exactly what a sequential ProbDD would do, so results do not depend on the width.
 pub struct ProbDd<C> {
     p: Vec<f64>,
-    /// What removing each element is worth (e.g. its bytes): a set's expected gain is its
-    /// elements' total weight times the chance that all of them go. 1 each by default.
-    weights: Vec<f64>,
     removed: Vec<bool>,
     build: BuildSubset<C>,
     width: usize,
@@ -48,7 +45,6 @@ impl<C> ProbDd<C> {
     ) -> Self {
         ProbDd {
             p: vec![prior.clamp(1e-6, 0.999); len],
-            weights: vec![1.0; len],
             removed: vec![false; len],
             build: Box::new(build),
             width: 1,
@@ -67,22 +63,6 @@ impl<C> ProbDd<C> {
         self
     }
 
-    /// Weighs element `i` by `weights[i]` (positive; an element missing keeps 1): a step removes
-    /// the prefix of the undecided elements (by ascending probability, heavier first among
-    /// equals) with the largest expected weight removed, so a heavy element is tried in a
-    /// smaller set, often alone, and light ones together. With equal weights the search is
-    /// plain ProbDD.
-    pub fn with_weights(mut self, weights: &[f64]) -> Self {
-        for (w, &weight) in self.weights.iter_mut().zip(weights) {
-            *w = if weight.is_finite() && weight > 0.0 {
-                weight
-            } else {
-                1.0
-            };
-        }
-        self
-    }
-
     /// Proposes chains of up to `width` speculative candidates per batch (e.g. the `-j` value).
     pub fn with_width(mut self, width: usize) -> Self {
         self.width = width.max(1);
@@ -96,25 +76,18 @@ impl<C> ProbDd<C> {
         self
     }
 
-    /// The next set to try: undecided elements by ascending probability (then heavier first,
-    /// then position), the prefix with the largest expected gain (weight removed).
+    /// The next set to try: undecided elements by ascending probability (position breaks ties),
+    /// the prefix with the largest expected gain.
     fn choose(&self) -> Vec<usize> {
         let mut open: Vec<usize> = (0..self.p.len())
             .filter(|&i| !self.removed[i] && self.p[i] < KEPT)
             .collect();
-        open.sort_by(|&a, &b| {
-            self.p[a]
-                .total_cmp(&self.p[b])
-                .then(self.weights[b].total_cmp(&self.weights[a]))
-                .then(a.cmp(&b))
-        });
+        open.sort_by(|&a, &b| self.p[a].total_cmp(&self.p[b]).then(a.cmp(&b)));
         let mut best = (0.0, 0);
         let mut survive = 1.0;
-        let mut weight = 0.0;
         for (k, &i) in open.iter().enumerate() {
             survive *= 1.0 - self.p[i];
-            weight += self.weights[i];
-            let gain = weight * survive;
+            let gain = (k + 1) as f64 * survive;
             if gain > best.0 {
                 best = (gain, k + 1);
             }
@@ -305,42 +278,6 @@ mod tests {
             interesting(&proposal.case)
         });
         (current, decided)
-    }
-
-    #[test]
-    fn heavy_elements_are_tried_first_and_in_small_sets() {
-        // Element 5 weighs as much as the others together ten times over: the first step tries
-        // it alone; equal weights give plain ProbDD's first set (the first nine positions:
-        // 9 * 0.9^9 is the largest expected gain).
-        let mut weights = vec![1.0; 20];
-        weights[5] = 200.0;
-        let all: Vec<usize> = (0..20).collect();
-        let build = move |_: &Vec<usize>, removed: &[usize]| remove_positions(&all, removed);
-        let mut heavy = ProbDd::new(20, 0.1, build.clone()).with_weights(&weights);
-        let first = heavy.next_batch(&(0..20).collect()).unwrap();
-        assert_eq!(first[0].case, without_indices(&(0..20).collect::<Vec<_>>(), &[5]));
-        let mut plain = ProbDd::new(20, 0.1, build).with_weights(&[1.0; 20]);
-        let first = plain.next_batch(&(0..20).collect()).unwrap();
-        assert_eq!(first[0].case, (9..20).collect::<Vec<_>>());
-        // Still 1-minimal, and deterministic, with weights.
-        let needed = [2usize, 5, 11];
-        let interesting = |items: &[usize]| needed.iter().all(|n| items.contains(n));
-        let run = || {
-            let all: Vec<usize> = (0..20).collect();
-            let mut search = ProbDd::new(20, 0.1, move |_: &Vec<usize>, removed: &[usize]| {
-                remove_positions(&all, removed)
-            })
-            .with_weights(&weights);
-            let mut tests = Vec::new();
-            let result = run_search(&mut search, (0..20).collect(), &mut |p| {
-                tests.push(p.case.clone());
-                interesting(&p.case)
-            });
-            (result, tests)
-        };
-        let (result, tests) = run();
-        assert_eq!(result, needed.to_vec());
-        assert_eq!(run(), (result, tests));
     }
 
     #[test]

@@ -68,13 +68,6 @@ pub trait Prepared: Send + Sync + Sized {
     fn priors(&self, prior: f64) -> Vec<f64> {
         vec![prior; self.sites().len()]
     }
-    /// What removing each site is worth to a ProbDD search (e.g. the bytes it removes), when
-    /// sites differ enough in size for it to matter: ProbDD then tries heavy sites in smaller
-    /// sets, often alone, and light ones together (see `ProbDd::with_weights`). `None` (the
-    /// default): every site counts one.
-    fn weights(&self) -> Option<Vec<f64>> {
-        None
-    }
     /// Takes over what an `earlier` prepared text already computed (called in preparation
     /// order). Nothing by default.
     fn inherit(&self, _earlier: &Self) {}

@@ -266,7 +266,6 @@ impl<L: Language> SiteSearches<L> {
         let failed_state = Arc::clone(&state);
         let prior = self.prior.unwrap_or_else(|| state.prior(group));
         let priors = base.priors(prior);
-        let weights = base.weights();
         let search = ProbDd::new(
             base.sites().len(),
             prior,
@@ -285,10 +284,6 @@ impl<L: Language> SiteSearches<L> {
             },
         )
         .with_priors(&priors);
-        let search = match weights {
-            Some(weights) => search.with_weights(&weights),
-            None => search,
-        };
         if !self.tracks_singles() {
             return Box::new(search);
         }

@@ -363,13 +363,11 @@ mod tests {
         // `helper` is named only by its prototype: it goes with it, alone it is never offered
         // (a prototype left without its definition makes gcc warn).
         let helper = whole("static int helper(int a)").expect("helper offered");
-        let with: Vec<&str> = first
-            .companions_of(helper)
-            .iter()
-            .map(|r| &text[r.clone()])
-            .collect();
-        assert_eq!(with, ["static int helper(int);\n"]);
-        let out = splice(text, &first.removals(&[helper]).iter().map(|c| c.as_ref()).collect::<Vec<_>>());
+        assert_eq!(
+            companion_texts(&first, helper, text),
+            ["static int helper(int);\n"]
+        );
+        let out = remove(&first, &[helper], text);
         assert!(!out.contains("helper"), "{out}");
         assert_eq!(syntax.errors(&out), 0, "{out}");
         // `used` is called by main; `count` is used by helper.
@@ -383,20 +381,31 @@ mod tests {
             .iter()
             .find(|s| out[s.range.clone()].starts_with("int count = 3"))
             .expect("count offered");
-        let with: Vec<&str> = again.companions_of(count).iter().map(|r| &out[r.clone()]).collect();
-        assert_eq!(with, ["extern int count;\n"]);
+        assert_eq!(
+            companion_texts(&again, count, &out),
+            ["extern int count;\n"]
+        );
         // Every selection of the sites re-parses cleanly, and the order is the same each time.
         assert_eq!(again.sites, listing("c", &out).1.sites);
         for site in &first.sites {
-            let removals = first.removals(&[site]);
-            let plain: Vec<&Site> = removals.iter().map(|c| c.as_ref()).collect();
-            let out = splice(text, &plain);
+            let out = remove(&first, &[site], text);
             assert_eq!(syntax.errors(&out), 0, "{out}");
         }
         let all: Vec<&Site> = first.sites.iter().collect();
-        let removals = first.removals(&all);
+        assert_eq!(syntax.errors(&remove(&first, &all, text)), 0);
+    }
+
+    /// The texts `listing` deletes together with `site`.
+    fn companion_texts<'t>(listing: &Listing, site: &Site, text: &'t str) -> Vec<&'t str> {
+        let ranges = listing.companions_of(site).iter();
+        ranges.map(|r| &text[r.clone()]).collect()
+    }
+
+    /// `text` without the `sites` of `listing` (and their companions).
+    fn remove(listing: &Listing, sites: &[&Site], text: &str) -> String {
+        let removals = listing.removals(sites);
         let plain: Vec<&Site> = removals.iter().map(|c| c.as_ref()).collect();
-        assert_eq!(syntax.errors(&splice(text, &plain)), 0);
+        splice(text, &plain)
     }
 
     #[test]

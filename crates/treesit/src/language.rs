@@ -224,9 +224,6 @@ pub struct PreparedSyntax<F: Language> {
     tree: Option<tree_sitter::Tree>,
     /// Whether candidates are re-parsed (always in the syntax group).
     checked: bool,
-    /// Whether ProbDD weighs each site by the bytes it removes (the coarse group, whose sites
-    /// range from a one-line declaration to most of the text).
-    weighted: bool,
     syntax: Arc<LoadedGrammar>,
     fallback: F,
     sites: Sites<F::Prepared>,
@@ -305,20 +302,6 @@ where
             }
             Sites::Other(prepared) => prepared.priors(prior),
         }
-    }
-
-    fn weights(&self) -> Option<Vec<f64>> {
-        let Sites::Syntax(listing) = &self.sites else {
-            return None;
-        };
-        if !self.weighted {
-            return None;
-        }
-        let bytes = |site: &Site| {
-            let with: usize = listing.companions_of(site).iter().map(|r| r.len()).sum();
-            (site.range.len() + with).saturating_sub(site.replacement.len()).max(1) as f64
-        };
-        Some(listing.sites.iter().map(bytes).collect())
     }
 
     fn admissible(&self, edited: &String, judged: Option<&Self>) -> bool {
@@ -432,9 +415,7 @@ where
                 Sites::Other(self.fallback.prepare(text, group))
             }
         };
-        let mut prepared = self.prepared(text, sites, checked.then_some(tree));
-        prepared.weighted = matches!(group, Group::Coarse);
-        prepared
+        self.prepared(text, sites, checked.then_some(tree))
     }
 
     fn prepare_current(&self, text: &str) -> Self::Prepared {
@@ -499,7 +480,6 @@ where
             },
             tree,
             checked,
-            weighted: false,
             syntax: Arc::clone(&self.syntax),
             fallback: self.fallback.clone(),
             sites,

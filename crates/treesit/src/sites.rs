@@ -54,9 +54,13 @@ pub struct Listing {
     /// still uses elsewhere ([`Names::strands`]): likely to fail, tried late.
     deferred: HashSet<(usize, usize, String)>,
     /// Ranges deleted together with a site, by the site's range (a definition's forward
-    /// declarations, see `crate::coarse`): applied with it, never offered alone.
-    companions: HashMap<(usize, usize), Vec<Range<usize>>>,
+    /// declarations, see `crate::coarse`): applied with it, never offered alone. Sorted by the
+    /// key (a vector, not a map: the listing stays small enough to keep in `Sites` unboxed).
+    companions: Vec<Companions>,
 }
+
+/// A site's range (start, end) and the ranges deleted with it.
+type Companions = ((usize, usize), Vec<Range<usize>>);
 
 impl Listing {
     /// Lists the sites of `tree` (a parse of `text`).
@@ -107,6 +111,8 @@ impl Listing {
         sites: Vec<Site>,
         companions: HashMap<(usize, usize), Vec<Range<usize>>>,
     ) -> Listing {
+        let mut companions: Vec<_> = companions.into_iter().collect();
+        companions.sort_unstable_by_key(|&(key, _)| key);
         Listing {
             sites,
             companions,
@@ -116,9 +122,10 @@ impl Listing {
 
     /// The ranges deleted together with `site` (none for most sites).
     pub fn companions_of(&self, site: &Site) -> &[Range<usize>] {
+        let key = (site.range.start, site.range.end);
         self.companions
-            .get(&(site.range.start, site.range.end))
-            .map_or(&[], Vec::as_slice)
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(&[], |i| self.companions[i].1.as_slice())
     }
 
     /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).

@@ -271,30 +271,6 @@ where
             .collect()
     }
 
-    fn weights(&self) -> Option<Vec<f64>> {
-        let own: Vec<Option<Vec<f64>>> = self
-            .docs
-            .iter()
-            .map(|d| d.prepared.as_ref().and_then(|p| p.weights()))
-            .collect();
-        if own.iter().all(Option::is_none) {
-            return None;
-        }
-        let mut own: Vec<std::vec::IntoIter<f64>> = own
-            .into_iter()
-            .map(|w| w.unwrap_or_default().into_iter())
-            .collect();
-        let weights = self
-            .sites
-            .iter()
-            .map(|site| match site {
-                DocSite::Inner { doc, .. } => own[*doc].next().unwrap_or(1.0),
-                DocSite::Whole { .. } | DocSite::Rewrite { .. } => 1.0,
-            })
-            .collect();
-        Some(weights)
-    }
-
     fn inherit(&self, earlier: &Self) {
         for doc in &self.docs {
             let before = earlier.docs.iter().find(|d| d.name == doc.name);
