@@ -422,7 +422,9 @@ impl<L: Language> Search<String> for LevelSearch<L> {
                 }
             }
             if let Some(batch) = self.inner.next_batch(current) {
-                self.level_ran = true;
+                // ddmin hands over an empty batch when every candidate of a step was refused
+                // unrun: that step cost nothing.
+                self.level_ran |= !batch.is_empty();
                 return Some(batch);
             }
             if self.policy.resweep && self.search_accepted {
