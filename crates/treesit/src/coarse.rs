@@ -61,6 +61,7 @@ const DECLARING: [&str; 2] = ["name", "declarator"];
 pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     let refs = References::new(tree, text);
     let mut sites = Vec::new();
+    let mut companions: HashMap<(usize, usize), Vec<Range<usize>>> = HashMap::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         let scope = SCOPES.contains(&node.kind());
@@ -70,10 +71,22 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
                 continue;
             }
             let definition = scope && !child.is_extra() && child.kind() != "string_literal";
-            if definition && !refs.named_outside(child.byte_range()) {
+            let forward = definition
+                .then(|| refs.forward_only_outside(child.byte_range()))
+                .flatten();
+            if let Some(forward) = forward {
+                let range = lines_of(text, child.byte_range());
+                let mut with: Vec<Range<usize>> =
+                    forward.into_iter().map(|r| lines_of(text, r)).collect();
+                with.sort_by_key(|r| (r.start, r.end));
+                with.dedup();
+                with.retain(|r| r.end <= range.start || range.end <= r.start);
+                if !with.is_empty() {
+                    companions.insert((range.start, range.end), with);
+                }
                 sites.push(Site {
                     kind: DELETE_DEFINITION,
-                    range: lines_of(text, child.byte_range()),
+                    range,
                     replacement: String::new(),
                 });
             }
@@ -85,7 +98,7 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     }
     sites.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
     sites.dedup_by(|a, b| a.range == b.range && a.replacement == b.replacement);
-    Listing::plain(sites)
+    Listing::with_companions(sites, companions)
 }
 
 /// The site making `definition`'s body `;` (with a constructor's initializer list before it).
@@ -119,6 +132,10 @@ struct References<'t> {
     occurrences: HashMap<&'t str, Vec<usize>>,
     /// The declaring leaves at namespace scope: (start byte, text), ascending.
     declared: Vec<(usize, &'t str)>,
+    /// The forward declarations of each name at namespace scope (a prototype, an `extern`
+    /// variable: a declaration without initializer or body that declares that name alone),
+    /// ascending: they name a definition without using it, and go with it.
+    forward: HashMap<&'t str, Vec<Range<usize>>>,
 }
 
 impl<'t> References<'t> {
@@ -157,27 +174,98 @@ impl<'t> References<'t> {
                 }
             }
         }
+        let forward = forward_declarations(tree, &declared);
         References {
             occurrences,
             declared,
+            forward,
         }
     }
 
-    /// Whether a name declared at namespace scope inside `range` occurs outside it.
-    fn named_outside(&self, range: Range<usize>) -> bool {
+    /// The forward declarations outside `range` of the names declared at namespace scope inside
+    /// it, when those are all the names' occurrences outside it (`None`: a name is used
+    /// outside).
+    fn forward_only_outside(&self, range: Range<usize>) -> Option<Vec<Range<usize>>> {
         let first = self.declared.partition_point(|&(at, _)| at < range.start);
         let mut seen = HashSet::new();
-        self.declared[first..]
+        let mut forward = Vec::new();
+        let names = self.declared[first..]
             .iter()
             .take_while(|&&(at, _)| at < range.end)
-            .filter(|&&(_, name)| seen.insert(name))
-            .any(|&(_, name)| {
-                let all = &self.occurrences[name];
-                let inside = all.partition_point(|&at| at < range.end)
-                    - all.partition_point(|&at| at < range.start);
-                inside < all.len()
-            })
+            .filter(|&&(_, name)| seen.insert(name));
+        for &(_, name) in names {
+            let all = &self.occurrences[name];
+            let count = |r: &Range<usize>| {
+                all.partition_point(|&at| at < r.end) - all.partition_point(|&at| at < r.start)
+            };
+            let mut covered = count(&range);
+            for declaration in self.forward.get(name).into_iter().flatten() {
+                if declaration.end <= range.start || range.end <= declaration.start {
+                    covered += count(declaration);
+                    forward.push(declaration.clone());
+                }
+            }
+            if covered < all.len() {
+                return None;
+            }
+        }
+        Some(forward)
     }
+}
+
+/// The forward declarations among the children of `tree`'s namespace scopes, by the one name
+/// each declares (`declared`: the declaring leaves at namespace scope, ascending).
+fn forward_declarations<'t>(
+    tree: &Tree,
+    declared: &[(usize, &'t str)],
+) -> HashMap<&'t str, Vec<Range<usize>>> {
+    let mut forward: HashMap<&'t str, Vec<Range<usize>>> = HashMap::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        for child in named_children(node) {
+            if SCOPES.contains(&child.kind()) || child.kind() == "namespace_definition" {
+                stack.push(child);
+            }
+            let Some(name) = SCOPES
+                .contains(&node.kind())
+                .then(|| forward_name(child, declared))
+                .flatten()
+            else {
+                continue;
+            };
+            forward.entry(name).or_default().push(child.byte_range());
+        }
+    }
+    for ranges in forward.values_mut() {
+        ranges.sort_by_key(|r| r.start);
+    }
+    forward
+}
+
+/// The name `node` declares when it is a forward declaration: a `declaration` without an
+/// initializer, a body or an error, declaring one name at namespace scope.
+fn forward_name<'t>(node: Node<'_>, declared: &[(usize, &'t str)]) -> Option<&'t str> {
+    if node.kind() != "declaration" || node.has_error() {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let plain = node
+        .children_by_field_name("declarator", &mut cursor)
+        .all(|d| d.kind() != "init_declarator");
+    let bodies = node
+        .child_by_field_name("type")
+        .is_some_and(|t| t.child_by_field_name("body").is_some());
+    if !plain || bodies {
+        return None;
+    }
+    let range = node.byte_range();
+    let first = declared.partition_point(|&(at, _)| at < range.start);
+    let mut names = declared[first..]
+        .iter()
+        .take_while(|&&(at, _)| at < range.end)
+        .map(|&(_, name)| name);
+    let name = names.next()?;
+    names.all(|other| other == name).then_some(name)
 }
 
 /// Whether `node`, in its parent's `field`, names a type declared elsewhere (`struct a *p`).
@@ -260,6 +348,64 @@ mod tests {
             let out = splice(text, &[site]);
             assert_eq!(syntax.errors(&out), 0, "{out}");
         }
+    }
+
+    #[test]
+    fn a_definition_named_only_by_its_prototypes_goes_with_them() {
+        let text = "static int helper(int);\nstatic int used(void);\nextern int count;\nint count = 3;\nstatic int helper(int a) { return a + count; }\nstatic int used(void) { return 2; }\nint main(void) { return used(); }\n";
+        let (syntax, first) = listing("c", text);
+        let whole = |start: &str| {
+            first
+                .sites
+                .iter()
+                .find(|s| s.kind == DELETE_DEFINITION && text[s.range.clone()].starts_with(start))
+        };
+        // `helper` is named only by its prototype: it goes with it, alone it is never offered
+        // (a prototype left without its definition makes gcc warn).
+        let helper = whole("static int helper(int a)").expect("helper offered");
+        assert_eq!(
+            companion_texts(&first, helper, text),
+            ["static int helper(int);\n"]
+        );
+        let out = remove(&first, &[helper], text);
+        assert!(!out.contains("helper"), "{out}");
+        assert_eq!(syntax.errors(&out), 0, "{out}");
+        // `used` is called by main; `count` is used by helper.
+        assert!(whole("static int used(void) {").is_none());
+        assert!(whole("int count = 3").is_none());
+        assert!(whole("static int helper(int);").is_none());
+        // Once helper is gone, count is named only by its extern declaration.
+        let (_, again) = listing("c", &out);
+        let count = again
+            .sites
+            .iter()
+            .find(|s| out[s.range.clone()].starts_with("int count = 3"))
+            .expect("count offered");
+        assert_eq!(
+            companion_texts(&again, count, &out),
+            ["extern int count;\n"]
+        );
+        // Every selection of the sites re-parses cleanly, and the order is the same each time.
+        assert_eq!(again.sites, listing("c", &out).1.sites);
+        for site in &first.sites {
+            let out = remove(&first, &[site], text);
+            assert_eq!(syntax.errors(&out), 0, "{out}");
+        }
+        let all: Vec<&Site> = first.sites.iter().collect();
+        assert_eq!(syntax.errors(&remove(&first, &all, text)), 0);
+    }
+
+    /// The texts `listing` deletes together with `site`.
+    fn companion_texts<'t>(listing: &Listing, site: &Site, text: &'t str) -> Vec<&'t str> {
+        let ranges = listing.companions_of(site).iter();
+        ranges.map(|r| &text[r.clone()]).collect()
+    }
+
+    /// `text` without the `sites` of `listing` (and their companions).
+    fn remove(listing: &Listing, sites: &[&Site], text: &str) -> String {
+        let removals = listing.removals(sites);
+        let plain: Vec<&Site> = removals.iter().map(|c| c.as_ref()).collect();
+        splice(text, &plain)
     }
 
     #[test]

@@ -53,7 +53,14 @@ pub struct Listing {
     /// The sites (range, replacement) that take away the only declaration of a name the text
     /// still uses elsewhere ([`Names::strands`]): likely to fail, tried late.
     deferred: HashSet<(usize, usize, String)>,
+    /// Ranges deleted together with a site, by the site's range (a definition's forward
+    /// declarations, see `crate::coarse`): applied with it, never offered alone. Sorted by the
+    /// key (a vector, not a map: the listing stays small enough to keep in `Sites` unboxed).
+    companions: Vec<Companions>,
 }
+
+/// A site's range (start, end) and the ranges deleted with it.
+type Companions = ((usize, usize), Vec<Range<usize>>);
 
 impl Listing {
     /// Lists the sites of `tree` (a parse of `text`).
@@ -96,6 +103,29 @@ impl Listing {
             sites,
             ..Listing::default()
         }
+    }
+
+    /// A listing of `sites` where a site whose range is a key of `companions` also deletes the
+    /// ranges it maps to (in [`Listing::removals`]).
+    pub fn with_companions(
+        sites: Vec<Site>,
+        companions: HashMap<(usize, usize), Vec<Range<usize>>>,
+    ) -> Listing {
+        let mut companions: Vec<_> = companions.into_iter().collect();
+        companions.sort_unstable_by_key(|&(key, _)| key);
+        Listing {
+            sites,
+            companions,
+            ..Listing::default()
+        }
+    }
+
+    /// The ranges deleted together with `site` (none for most sites).
+    pub fn companions_of(&self, site: &Site) -> &[Range<usize>] {
+        let key = (site.range.start, site.range.end);
+        self.companions
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(&[], |i| self.companions[i].1.as_slice())
     }
 
     /// Whether `site` likely leaves a name undeclared (see [`Listing::deferred`]).
@@ -258,6 +288,11 @@ impl Listing {
             match member {
                 Some(&(list, index)) => gone.entry(list).or_default().push(index),
                 None => out.push(Cow::Borrowed(site)),
+            }
+            // A companion that another selected site also deletes is spliced once (`splice`
+            // leaves out a range that overlaps an earlier one).
+            for range in self.companions_of(site) {
+                out.push(Cow::Owned(deletion(site.kind, range.clone())));
             }
         }
         let mut lists: Vec<_> = gone.into_iter().collect();
