@@ -11,13 +11,12 @@ use minrepro_text::{
     SiteInfo, SiteKeys, SitesText, TextKey,
 };
 
+use crate::groups::{group_name, round, Group, Lexed};
+use crate::lex::Syntax;
+use crate::structure::BracketEdit;
+use crate::token_sites;
 #[cfg(doc)]
 use crate::tree::Content;
-use crate::windows::{LATE_WINDOW_NAMES, WINDOW_NAMES};
-use crate::{
-    lexical, BracketEdit, Group, Lexed, Syntax, GROUPS_AFTER_LEVELS, MAX_INDENT_RANK,
-    MAX_LINE_LEVEL,
-};
 
 /// A text file of one [`Syntax`] (chosen by its name).
 #[derive(Debug, Clone, Copy)]
@@ -31,8 +30,8 @@ pub struct TextFile {
     /// included, and filters its tidy candidates): bracket regions emptied first, runs of tokens swept instead of
     /// ProbDD's runs of two and three, braces made `;`, and, outside indentation-sensitive
     /// syntaxes, whitespace normalised by the tidy instead of the `blank` group. Otherwise the
-    /// groups and tidy of before, plus the swept substitutions (the window sweeps cost runs for
-    /// nothing there: bench/text's rust_trait 311 candidates, none accepted).
+    /// groups and tidy of before, plus the swept substitutions (the window sweeps would repeat
+    /// what the syntax groups already removed node by node, a run per token for nothing).
     pub standalone: bool,
 }
 
@@ -47,7 +46,7 @@ impl Measure for Syntax {
 
 /// `text` without trailing whitespace and blank lines, if that changes it.
 fn lines_tidied(text: &str) -> Option<(&'static str, String)> {
-    crate::lexical::tidy_site(text).map(|site| ("tidy", site.replacement))
+    crate::token_sites::tidy_site(text).map(|site| ("tidy", site.replacement))
 }
 
 impl TextFile {
@@ -90,60 +89,8 @@ impl TextFile {
     /// whitespace and blank lines.
     fn normalised(&self, text: &str) -> String {
         let sites = Lexed::new(text, self.syntax).sites(Group::Blank);
-        let spaced = crate::apply(text, &sites.iter().collect::<Vec<_>>());
-        crate::lexical::tidy_site(&spaced).map_or(spaced, |site| site.replacement)
-    }
-}
-
-/// Every group in round order: coarse removals first, shortenings after, the tidy last.
-pub fn round() -> Vec<Group> {
-    let mut groups: Vec<Group> = (0..=MAX_LINE_LEVEL)
-        .map(|l| Group::Lines(Some(l)))
-        .collect();
-    groups.extend((0..=MAX_INDENT_RANK).map(Group::Indented));
-    groups.extend(GROUPS_AFTER_LEVELS);
-    groups
-}
-
-/// Stable pass names of the line levels and indentation ranks.
-const LINE_NAMES: [&str; MAX_LINE_LEVEL + 1] = [
-    "lines-0", "lines-1", "lines-2", "lines-3", "lines-4", "lines-5", "lines-6", "lines-7",
-    "lines-8",
-];
-const INDENT_NAMES: [&str; MAX_INDENT_RANK + 1] = [
-    "indented-0",
-    "indented-1",
-    "indented-2",
-    "indented-3",
-    "indented-4",
-];
-
-/// A group's stable name (the same as its `Display`).
-pub fn group_name(group: Group) -> &'static str {
-    match group {
-        Group::Lines(Some(level)) => LINE_NAMES[level.min(MAX_LINE_LEVEL)],
-        Group::Lines(None) => "lines",
-        Group::Indented(rank) => INDENT_NAMES[rank.min(MAX_INDENT_RANK)],
-        Group::Brackets(BracketEdit::Remove) => "brackets-remove",
-        Group::Brackets(BracketEdit::Empty) => "brackets-empty",
-        Group::Brackets(BracketEdit::Unwrap) => "brackets-unwrap",
-        Group::Brackets(BracketEdit::Hoist) => "brackets-hoist",
-        Group::Brackets(BracketEdit::Semicolon) => "brackets-semicolon",
-        Group::Elements => "elements",
-        Group::Comments => "comments",
-        Group::Blank => "blank",
-        Group::Tokens => "tokens",
-        Group::TokenRuns => "token-runs",
-        Group::Window(n) => WINDOW_NAMES[n.min(WINDOW_NAMES.len() - 1)],
-        Group::LateWindow(n) => LATE_WINDOW_NAMES[n.min(LATE_WINDOW_NAMES.len() - 1)],
-        Group::Rename => "rename",
-        Group::Substitute => "substitute-words",
-        Group::Strings(false) => "strings-empty",
-        Group::Strings(true) => "strings-halve",
-        Group::Integers(false) => "integers-zero",
-        Group::Integers(true) => "integers-halve",
-        Group::Tidy => "tidy",
-        Group::Depth => "brackets-depth",
+        let spaced = minrepro_text::splice(text, &sites.iter().collect::<Vec<_>>());
+        crate::token_sites::tidy_site(&spaced).map_or(spaced, |site| site.replacement)
     }
 }
 
@@ -158,9 +105,8 @@ impl TextFile {
         if self.standalone {
             // Bracket regions emptied first, before the lines (shrinkray's `hollow` comes
             // early too): every function body emptied at once removes every use of what the
-            // lines group could otherwise delete only together with those uses (bench/text's
-            // java_return: 10 tokens after 153 runs instead of about 420; cpp_diagnostic 8
-            // tokens instead of 11; RESULTS.md, "Peers at the 240 s cap").
+            // lines group could otherwise delete only together with those uses: one run then
+            // opens every definition to removal (measured in bench/text).
             let empty = Group::Brackets(BracketEdit::Empty);
             order.retain(|g| *g != empty);
             order.insert(0, empty);
@@ -172,10 +118,12 @@ impl TextFile {
             .filter(|g| *g != Group::Tidy)
             .filter(|g| self.syntax.indented || !matches!(g, Group::Indented(_)))
             .filter(|g| !(tidies_whitespace && *g == Group::Blank))
-            // The sweeps of runs of tokens replace ProbDD's runs of two and three. Braces made
-            // `;` are new with them (bench/text's rust_trait: 34 tokens instead of 38, in fewer
-            // runs; RESULTS.md, "Sixth round"): as the fallback of the syntax-aware language,
-            // not measured, the groups of before.
+            // The sweeps of runs of tokens replace ProbDD's runs of two and three: on a text
+            // whose tokens are mostly needed, most runs fail, and a sweep pays one run per
+            // position where ProbDD pays again for every run it finds needed. Braces made `;`
+            // (a body a declaration needs to stay a definition) come with them. As the fallback
+            // of the syntax-aware language, whose groups already remove nodes, the groups of
+            // before.
             .filter(|g| match g {
                 Group::TokenRuns => !self.standalone,
                 Group::Window(_)
@@ -189,7 +137,7 @@ impl TextFile {
     /// The spec of `group`: ProbDD (the word substitutions and runs of tokens swept), bracket
     /// regions and list elements level by level (outer regions first), every group but the
     /// comments skipping sites that failed alone, sites identified by their neighbouring tokens,
-    /// and a search not repeated on a text of the same shape (see [`lexical::shape_key`]).
+    /// and a search not repeated on a text of the same shape (see [`token_sites::shape_key`]).
     fn spec(&self, group: Group) -> GroupSpec<Group> {
         let syntax = self.syntax;
         let search = match group {
@@ -216,13 +164,13 @@ impl TextFile {
         );
         let identities: SiteKeys = Arc::new(move |text: &str, sites: &[SiteInfo<'_>]| {
             let lexed = Lexed::new(text, syntax);
-            lexical::site_identities(text, &lexed.tokens, sites, uses)
+            token_sites::site_identities(text, &lexed.tokens, sites, uses)
         });
         // Renames and whitespace edits keep the key: those two groups must see them.
         let fruitless = (!matches!(group, Group::Rename | Group::Blank)).then(|| {
             Arc::new(move |text: &str| {
                 let lexed = Lexed::new(text, syntax);
-                lexical::shape_key(text, &lexed.tokens, syntax.indented)
+                token_sites::shape_key(text, &lexed.tokens, syntax.indented)
             }) as TextKey
         });
         let spec = GroupSpec::new(group, group_name(group), search)

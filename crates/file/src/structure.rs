@@ -2,7 +2,7 @@
 //! blocks, and balanced bracket regions.
 
 use crate::lex::{Kind, Token};
-use crate::{removal, Site};
+use minrepro_text::Site;
 use std::ops::Range;
 
 /// A line: its byte range (with its newline) and the bracket depth at its start and end.
@@ -60,7 +60,7 @@ pub fn line_sites(text: &str, tokens: &[Token], level: Option<usize>) -> Vec<Sit
         return all
             .iter()
             .filter(|l| !l.blank)
-            .map(|l| removal("remove-line", l.range.clone()))
+            .map(|l| Site::removal("remove-line", l.range.clone()))
             .collect();
     };
     let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub fn line_sites(text: &str, tokens: &[Token], level: Option<usize>) -> Vec<Sit
             && line.end_depth == level
             && !units_lines.iter().all(|l| l.blank)
         {
-            out.push(removal("remove-lines", unit));
+            out.push(Site::removal("remove-lines", unit));
         }
         first = None;
     }
@@ -140,7 +140,7 @@ pub fn indent_sites(text: &str, rank: usize) -> Vec<Site> {
     blocks(text)
         .into_iter()
         .filter(|(w, _)| *w == width)
-        .map(|(_, range)| removal("remove-indented-block", range))
+        .map(|(_, range)| Site::removal("remove-indented-block", range))
         .collect()
 }
 
@@ -225,10 +225,11 @@ pub fn bracket_sites(text: &str, tokens: &[Token], edit: BracketEdit) -> Vec<Sit
         .filter_map(|(open, close)| {
             let inside = &text[open + 1..close];
             match edit {
-                BracketEdit::Remove => Some(removal("remove-brackets-region", open..close + 1)),
-                BracketEdit::Empty => {
-                    (!inside.trim().is_empty()).then(|| removal("empty-brackets", open + 1..close))
+                BracketEdit::Remove => {
+                    Some(Site::removal("remove-brackets-region", open..close + 1))
                 }
+                BracketEdit::Empty => (!inside.trim().is_empty())
+                    .then(|| Site::removal("empty-brackets", open + 1..close)),
                 BracketEdit::Unwrap => Some(Site {
                     kind: "unwrap-brackets",
                     range: open..close + 1,
@@ -324,7 +325,7 @@ pub fn element_sites(text: &str, tokens: &[Token]) -> Vec<Site> {
                 commas[last - 1]..close
             };
             if full {
-                out.push(removal("remove-element", range));
+                out.push(Site::removal("remove-element", range));
             }
         }
     }

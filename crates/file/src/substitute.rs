@@ -9,17 +9,17 @@
 //! On larger texts only the cheap subset that matters there is offered: a word that is a whole
 //! element of a bracketed comma-separated list (`{ag, ac, 3300}`) and occurs elsewhere too
 //! becomes `0`, so that an argument or field the reproducer no longer reads stops naming a
-//! declaration, which can then go (bench/text's c_wrong_value ends with
-//! `int ag; … z[n++]=(struct h){ag,ac,3300};`).
+//! declaration, which can then go (`int ag; … z[n++]=(struct h){ag,ac,3300};` keeps `ag`
+//! declared only for the initialiser).
 
 use std::collections::{BTreeSet, HashMap};
 
 use crate::lex::{Kind, Token};
-use crate::Site;
+use minrepro_text::Site;
 
 /// Largest text (in counted tokens) offered substitutions: there are up to (words × distinct
 /// words) sites, each tried alone, so they are a last-mile edit, like the runs of two and three
-/// tokens ([`crate::lexical::TOKEN_RUNS_MAX_TOKENS`]).
+/// tokens ([`crate::token_sites::TOKEN_RUNS_MAX_TOKENS`]).
 pub const SUBSTITUTE_MAX_TOKENS: usize = 32;
 
 /// Largest text (in counted tokens) whose words that occur exactly twice are offered

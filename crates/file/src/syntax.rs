@@ -6,8 +6,8 @@ use std::path::Path;
 use minrepro_driver::RunError;
 use minrepro_treesit::{Grammar, SyntaxAware, GRAMMARS};
 
+use crate::groups::Group;
 use crate::language::TextFile;
-use crate::Group;
 
 /// The `--list-languages` answer: one line per grammar, its name and extensions.
 pub fn list_languages() -> String {

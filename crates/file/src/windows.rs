@@ -6,32 +6,31 @@
 //! pays again for every run it finds needed.
 
 use crate::lex::Token;
-use crate::{removal, Site};
+use minrepro_text::Site;
 
 /// The run lengths swept, one group each, in round order, after the single tokens: longer runs
 /// first. Runs of three catch `long f =` of `long f = s / 0`, runs of four `template < T >`.
-/// Runs of eight were tried too: on bench/text they cost about a run per token each round for
-/// one acceptance (rust_trait: 94 candidates, 1 accepted) and, swept before the single tokens,
-/// led js_type_error to 17 tokens instead of 5 (RESULTS.md, "Fifth round").
+/// Longer runs are swept only later and on larger texts ([`LONG_WINDOW_SIZES`]): on a small
+/// text a sweep costs a run per token for the rare construct that long, and swept before the
+/// single tokens it takes what they would have found one by one (measured in bench/text).
 pub const WINDOW_SIZES: [usize; 3] = [4, 3, 2];
 
-/// Largest text (in counted tokens) swept: a sweep costs up to a run per token each round. At
-/// 160, bench/text's shell script (130 tokens left) paid 526 more runs for one accepted run and
-/// no smaller result; at 64 the other cases ended as at 160 (RESULTS.md, "Fifth round").
+/// Largest text (in counted tokens) swept: a sweep costs up to a run per token each round, and
+/// pays only once the coarse groups have left a text whose tokens are mostly needed, which is
+/// the size of a typical reproducer (tens of tokens); above it the runs buy little (measured in
+/// bench/text).
 pub const WINDOW_MAX_TOKENS: usize = 64;
 
 /// The longer run lengths, swept last in the round (after the shortenings), only on texts too
 /// large for [`WINDOW_SIZES`]' sweeps and at most [`LONG_WINDOW_MAX_TOKENS`]: there a construct
-/// spanning several lines can go as one run (bench/text's shell script: the dead branch
-/// `(( > )) then drop elif` of `if (( > )) then drop elif (( age >= b )) then`, and in the
-/// end 123 tokens instead of 130; its LLVM IR case 41 instead of 121), while on texts of at
-/// most 64 tokens, where the short sweeps run, they gained nothing and cost runs before the
-/// common size (RESULTS.md, "Sixth round").
+/// spanning several lines (a dead branch's `(( x )) then ... elif`) can go as one run, while on
+/// the small texts the short sweeps cover, a long run is rarely removable where its short runs
+/// were not (measured in bench/text).
 pub const LONG_WINDOW_SIZES: [usize; 4] = [8, 7, 6, 5];
 
-/// Largest text (in counted tokens) swept with [`LONG_WINDOW_SIZES`]: at 400 instead of 160,
-/// bench/text's C wrong-value case (293 tokens at 160) ended at 282 tokens for 1,317 more runs,
-/// the other cases measured as at 160 (RESULTS.md, "Sixth round").
+/// Largest text (in counted tokens) swept with [`LONG_WINDOW_SIZES`]: a sweep costs a run per
+/// token, so its expected gain per run falls with the text's size; above a few hundred tokens
+/// the coarser groups still remove more per run (measured in bench/text).
 pub const LONG_WINDOW_MAX_TOKENS: usize = 400;
 
 /// The text sizes (counted tokens) on which runs of `n` tokens are swept.
@@ -74,8 +73,8 @@ pub fn window_sites(tokens: &[Token], n: usize) -> Vec<Site> {
 
 /// Runs of two and three tokens swept again, last in the round (after the longer runs), on the
 /// texts the longer runs are swept on: a short run whose removal failed next to something
-/// since removed (bench/text's `int ae=0;` of `struct h aa[b]; int ae=0;` left by an earlier
-/// path, `.len()` of `q.len();`) is otherwise never tried on those texts.
+/// since removed (`int ae=0;` once the declaration before it went, `.len()` of `q.len();`) is
+/// otherwise never tried on those texts.
 pub const LATE_WINDOW_SIZES: [usize; 2] = [3, 2];
 
 /// Removal of every run of `n` consecutive counted tokens on texts of 65 to 400 counted
@@ -97,7 +96,7 @@ fn runs_of(tokens: &[Token], n: usize, bounds: std::ops::RangeInclusive<usize>) 
     };
     counted
         .windows(n)
-        .map(|w| removal(kind, w[0].range.start..w[n - 1].range.end))
+        .map(|w| Site::removal(kind, w[0].range.start..w[n - 1].range.end))
         .collect()
 }
 

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap as HashMap;
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
-use crate::rewrites::inline::Counter;
+use crate::rewrites::inline_variable::Counter;
 
 /// What a call must supply.
 #[derive(Debug, Clone, PartialEq, Eq)]

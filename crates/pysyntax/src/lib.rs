@@ -24,10 +24,10 @@ mod builtin_names;
 mod checker;
 mod chunk_names;
 mod comments;
+mod cpython_limits;
 mod freeze;
 mod imports;
 mod indent;
-mod limits;
 mod modules;
 mod names;
 mod origin;
@@ -82,7 +82,7 @@ pub fn check_valid_for(source: &str, minor: u8) -> Result<(), SyntaxProblem> {
 /// Where `source` is nested deeper than CPython's tokenizer or compiler accept (brackets,
 /// indentation, operators of one logical line), if it is; only the iterative lexer runs.
 pub fn beyond_cpython_nesting(source: &str) -> Option<SyntaxProblem> {
-    limits::shallow(source).err()
+    cpython_limits::shallow(source).err()
 }
 
 /// Size of `source` in Python tokens (comments and non-logical newlines excluded); exactly what

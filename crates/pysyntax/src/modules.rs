@@ -224,7 +224,12 @@ impl<'a> Visitor<'a> for Walk {
         }
         let compound = matches!(
             stmt,
-            Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::With(_) | Stmt::Try(_) | Stmt::Match(_)
+            Stmt::If(_)
+                | Stmt::For(_)
+                | Stmt::While(_)
+                | Stmt::With(_)
+                | Stmt::Try(_)
+                | Stmt::Match(_)
         );
         self.in_block += usize::from(compound);
         walk_stmt(self, stmt);

@@ -13,7 +13,7 @@ use ruff_text_size::TextRange;
 
 use crate::bindings::globals;
 use crate::checker::Checker;
-use crate::limits::inconsistent_tabs;
+use crate::cpython_limits::inconsistent_tabs;
 use crate::text::line_of;
 use crate::SyntaxProblem;
 
@@ -40,7 +40,7 @@ pub fn guarded<T: Send>(
     f: impl FnOnce() -> T + Send,
     internal: impl FnOnce() -> T,
 ) -> Result<T, SyntaxProblem> {
-    if crate::limits::shallow(source)? {
+    if crate::cpython_limits::shallow(source)? {
         // A panic in the parser must not reach the caller either.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
         Ok(result.unwrap_or_else(|_| internal()))

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::limits::{parse_timeout_factor, TimeoutFactor};
+use crate::timeout_factor::{parse_timeout_factor, TimeoutFactor};
 use minrepro_driver::{CommonArgs, PredicateArgs, StrategyArg};
 
 /// How candidates are executed.

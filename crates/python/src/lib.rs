@@ -15,32 +15,30 @@ pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
-mod limits;
 pub mod project;
 mod runner;
 pub mod source;
+mod timeout_factor;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{
-    claim_output, open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg,
-};
+use minrepro_driver::{claim_output, open_cache, ReportRequest, RunError, StatsExtra, StrategyArg};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
 use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
-use minrepro_pyrunner::{Preload, RunnerPool};
+use minrepro_pyrunner::RunnerPool;
 use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
 pub use args::{Backend, Fidelity, PythonArgs};
 pub use deep::beyond_cpython;
-pub use limits::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
+pub use timeout_factor::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
 use crate::checks::{
     check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
 };
-use crate::limits::{apply_timeout_factor, timeouts_note, Timeouts};
+use crate::timeout_factor::{apply_timeout_factor, timeouts_note, Timeouts};
 
 use crate::language::Python;
 use crate::source::Source;
@@ -61,7 +59,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
     let mut source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
     let root = project::root_of(&source.dir, args.root.as_deref())?;
-    let project = project::discover(&source.path, &source.text, &root)?;
+    let project = project::discover(&source.path, &source.text, &root, &args.preload)?;
     if let Some(found) = &project {
         project::run::check_env_path(&args.env, &found.root)?;
         source.project_root = Some(found.root.clone());
@@ -152,9 +150,11 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
     let first = match &project {
-        Some(found) => {
-            judge_original(&project::run::language(found, &language, None), &job, from_cache)?
-        }
+        Some(found) => judge_original(
+            &project::run::language(found, &language, None),
+            &job,
+            from_cache,
+        )?,
         None => judge_original(&language, &job, from_cache)?,
     };
     if first.status != Status::Interesting {
@@ -327,12 +327,10 @@ fn fidelity_guard(
     }
     let found = guard::exception_type(&first.stderr.tail);
     let own_file = format!("{{workspace}}/{}", source.file_name);
-    let read = |file: &str| {
-        match (file.strip_prefix("{workspace}/"), &source.project_root) {
-            _ if file == own_file => Some(source.text.clone()),
-            (Some(name), Some(root)) => std::fs::read_to_string(root.join(name)).ok(),
-            _ => std::fs::read_to_string(file).ok(),
-        }
+    let read = |file: &str| match (file.strip_prefix("{workspace}/"), &source.project_root) {
+        _ if file == own_file => Some(source.text.clone()),
+        (Some(name), Some(root)) => std::fs::read_to_string(root.join(name)).ok(),
+        _ => std::fs::read_to_string(file).ok(),
     };
     let origin = match (&found, level) {
         (Some(_), Fidelity::Origin) => guard::Origin::of(&first.stderr.tail, &read),
@@ -356,12 +354,16 @@ fn fidelity_guard(
     match (found, origin) {
         (Some(kind), Some(origin)) => {
             let keep = (origin.in_program() && origin.function != "<module>").then(|| {
-                let file = origin.file.strip_prefix("{workspace}/").unwrap_or(&origin.file);
+                let file = origin
+                    .file
+                    .strip_prefix("{workspace}/")
+                    .unwrap_or(&origin.file);
                 (file.to_owned(), origin.function.clone())
             });
             // A project's modules may be inlined into its entry: the function may move there.
-            let also = (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
-                .then_some(own_file);
+            let also =
+                (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
+                    .then_some(own_file);
             (Some(guard::same_origin_check_in(&kind, origin, also)), keep)
         }
         (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
@@ -508,10 +510,12 @@ fn candidate_env(args: &PythonArgs, source: &Source) -> Vec<(String, String)> {
         None => Some(source.dir.to_string_lossy().into_owned()),
         Some(_) => None,
     };
-    let existing = std::env::var("PYTHONPATH").ok().map(|p| match &source.project_root {
-        Some(root) => project::outside_root(&p, root),
-        None => p,
-    });
+    let existing = std::env::var("PYTHONPATH")
+        .ok()
+        .map(|p| match &source.project_root {
+            Some(root) => project::outside_root(&p, root),
+            None => p,
+        });
     let existing = existing.filter(|p| !p.is_empty());
     let python_path = match (dir, existing) {
         (Some(dir), Some(existing)) => Some(format!("{dir}:{existing}")),

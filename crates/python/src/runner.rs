@@ -54,7 +54,12 @@ pub(crate) fn start_runner(
     let preload = Preload {
         required: args.preload.clone(),
         automatic,
-        program_dir: Some(source.project_root.clone().unwrap_or_else(|| source.dir.clone())),
+        program_dir: Some(
+            source
+                .project_root
+                .clone()
+                .unwrap_or_else(|| source.dir.clone()),
+        ),
     };
     // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
     // at interpreter start only.
@@ -93,4 +98,3 @@ pub(crate) fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> Str
         None => "backend=subproc".to_owned(),
     }
 }
-

@@ -17,7 +17,7 @@
 //! then sweeps each of their sites alone without the admissibility guess, under the size and
 //! growth rules only. What the round already tried on this very text is answered by the verdict
 //! cache without a run. After an acceptance the sweep goes on at the same position of the new
-//! text's list (as [`LinearSearch`](crate::linear) does), and the engine starts another round.
+//! text's list (as [`SweepSearch`](crate::sweep) does), and the engine starts another round.
 //!
 //! Determinism: the searches are the group passes' own; a sweep batch holds the next candidates
 //! in order (as many as the engine's [`Width`] asks for), exactly what `-j 1` tries one after

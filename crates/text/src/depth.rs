@@ -19,7 +19,7 @@ use crate::candidate::candidate;
 use crate::language::{Language, Prepared};
 use crate::lock::lock;
 use crate::site::{Site, SiteInfo};
-use crate::state::SharedState;
+use crate::state::{bracket_depth, SharedState};
 
 /// Least number of levels a chain must have to be offered: bisection's `log2(L + 1)` runs are
 /// then at most half of the `L` runs that removing the levels one at a time costs (the nested
@@ -181,25 +181,6 @@ fn levels_of(sites: &[SiteInfo<'_>]) -> Vec<Levels> {
     }
     chains.sort_by_key(|c| c.key);
     chains
-}
-
-/// The deepest nesting of brackets (`(`, `[`, `{`) in `text`, read as bytes. The measure of a
-/// depth floor: a chain's kind is a language's view (calls, objects), but a test that needs
-/// depth mostly counts brackets (a recursive parser), and an edit that keeps them (`pad(x)` ->
-/// `(x)`) keeps what it needs. A linear scan, cheap next to listing a candidate's chains.
-pub(crate) fn bracket_depth(text: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    for byte in text.bytes() {
-        match byte {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
 }
 
 /// The prepared current text and its chains.

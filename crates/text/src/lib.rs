@@ -86,7 +86,6 @@ mod docs;
 mod docset;
 mod language;
 mod levels;
-mod linear;
 mod lock;
 mod oracle;
 mod passes;
@@ -100,6 +99,7 @@ mod site;
 mod sizes;
 mod spec;
 mod state;
+mod sweep;
 #[cfg(test)]
 mod testlang;
 mod tidy;

@@ -9,11 +9,11 @@ use minrepro_engine::{Exhausted, Pass, Proposal, Search, Sequence, Width};
 
 use crate::candidate::BatchSites;
 use crate::language::Language;
-use crate::linear::LinearSearch;
 use crate::lock::lock;
 use crate::searches::{LevelSearch, SiteSearches};
 use crate::spec::{Growth, LevelPolicy, SearchSpec};
 use crate::state::SharedState;
+use crate::sweep::SweepSearch;
 
 /// The pass of one group.
 pub struct GroupPass<L: Language> {
@@ -146,7 +146,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
         let sites = SiteSearches::new(group, &self.state, &batch_sites);
         let inner: Box<dyn Search<String>> = match (spec.search, spec.levels) {
             (SearchSpec::Bisect, _) => Box::new(crate::depth::search(group, &self.state)),
-            (SearchSpec::Sweep, _) => Box::new(LinearSearch::of(&sites)),
+            (SearchSpec::Sweep, _) => Box::new(SweepSearch::of(&sites)),
             (_, Some(levels)) if levels != LevelPolicy::default() => {
                 Box::new(LevelSearch::new(sites, levels))
             }

@@ -27,6 +27,15 @@ pub struct Site {
 }
 
 impl Site {
+    /// A site deleting `range`.
+    pub fn removal(kind: &'static str, range: Range<usize>) -> Site {
+        Site {
+            kind,
+            range,
+            replacement: String::new(),
+        }
+    }
+
     /// The site as the text layer sees it.
     pub fn info(&self) -> SiteInfo<'_> {
         SiteInfo {

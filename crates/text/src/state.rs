@@ -142,7 +142,7 @@ impl<L: Language> SharedState<L> {
     /// Whether `text` nests brackets at least as deep as the depth floor.
     pub(crate) fn keeps_depth(&self, text: &str) -> bool {
         let floor = *lock(&self.depth_floor);
-        floor == 0 || crate::depth::bracket_depth(text) >= floor
+        floor == 0 || bracket_depth(text) >= floor
     }
 
     /// Records `text` as a text that has been current.
@@ -188,4 +188,23 @@ impl<L: Language> SharedState<L> {
             shares.entry(group).or_insert(share);
         }
     }
+}
+
+/// The deepest nesting of brackets (`(`, `[`, `{`) in `text`, read as bytes. The measure of a
+/// depth floor: a chain's kind is a language's view (calls, objects), but a test that needs
+/// depth mostly counts brackets (a recursive parser), and an edit that keeps them (`pad(x)` ->
+/// `(x)`) keeps what it needs. A linear scan, cheap next to listing a candidate's chains.
+pub(crate) fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for byte in text.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }

@@ -196,11 +196,11 @@ fn is_name(kind: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{by_name, Syntax};
+    use crate::{by_name, LoadedGrammar};
     use minrepro_text::splice;
 
-    fn listing(grammar: &str, text: &str) -> (Syntax, Listing) {
-        let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
+    fn listing(grammar: &str, text: &str) -> (LoadedGrammar, Listing) {
+        let syntax = LoadedGrammar::new(by_name(grammar).unwrap()).unwrap();
         let tree = syntax.parse(text).unwrap();
         let listing = coarse_listing(&tree, text);
         (syntax, listing)

@@ -20,9 +20,10 @@ pub struct Grammar {
     /// separator too).
     pub separators: &'static [&'static str],
     /// Whether the syntax group searches a level again after it accepted something (see
-    /// `LevelPolicy::resweep`). Off for LLVM IR: measured on the bench's `llvm_opt` (RESULTS.md,
-    /// "Fifth round"), the re-swept path never tries the pair of operand deletions that makes
-    /// `br i1 %c, label %a, label %b` a `br label %b` (106 tokens instead of 50).
+    /// `LevelPolicy::resweep`). Off for LLVM IR, whose useful edits are often pairs that are
+    /// each invalid alone (the two operand deletions that make `br i1 %c, label %a, label %b`
+    /// a `br label %b`): re-sweeping a level after a single acceptance leaves the path that
+    /// would try them together (measured in bench/text).
     pub resweep: bool,
     /// The literal that may replace a name passed in a separated list (`f(s, n)` → `f(s, 1)`,
     /// after which `n`'s declaration may go), if the grammar has one.
@@ -30,8 +31,7 @@ pub struct Grammar {
     /// Slots (parent kind, field) whose node is never hoisted although the grammar accepts the
     /// descendant there: tree-sitter's C grammars take any declarator as a function
     /// definition's, C only a function declarator (`int f(int a) {…}` → `int a {…}` parses,
-    /// never compiles; on the bench's `c_wrong_value` such candidates were about 50 of the
-    /// first 600 runs).
+    /// never compiles: a run spent on a candidate that cannot be the answer).
     pub no_hoist: &'static [(&'static str, &'static str)],
     /// Whether C's rewrites apply (`crate::rewrites`: a function inlined into its calls, an
     /// aggregate variable made scalars): tree-sitter's C, C++ and CUDA grammars share the node

@@ -7,7 +7,7 @@
 //! fallback's candidates are not re-parsed (but for the early groups, see
 //! [`SyntaxAware::checking_early`]): the smallest texts that still reproduce a compiler's message are
 //! often not well-formed (C-Reduce's and C-Vise's results rarely are), so refusing broken ones
-//! trades larger results for fewer runs (measured in bench/text/RESULTS.md). Sizes are the
+//! trades larger results for fewer runs (measured in bench/text). Sizes are the
 //! fallback's.
 
 use std::borrow::Cow;
@@ -24,9 +24,9 @@ use crate::sites::{Listing, LITERAL};
 use crate::GrammarError;
 
 /// ProbDD's starting probability that a deferred site is needed (see [`Prepared::priors`]):
-/// above every undecided site's at first, so it is tried after them and alone. On the bench's
-/// `c_wrong_value`, 0.9 reached C-Vise's size 14 runs earlier than 0.6, and 0.35 (sets of a
-/// few deferred sites) made `generated_large` longer (RESULTS.md, "Sixth round").
+/// above every undecided site's at first, so it is tried after them and alone: a deferred
+/// site usually fails, and one failing site in a set wastes the run for every other site in
+/// it, so its expected gain is highest alone (the priors compared are measured in bench/text).
 pub const DEFERRED_PRIOR: f64 = 0.9;
 
 /// A group of [`SyntaxAware`]: the syntax sites, or one of the fallback's groups.
@@ -57,18 +57,18 @@ pub enum Group<G> {
 
 /// A grammar with its facts.
 #[derive(Debug)]
-pub struct Syntax {
+pub struct LoadedGrammar {
     /// The grammar.
     pub grammar: &'static Grammar,
     /// Its node-types facts.
     pub facts: Facts,
 }
 
-impl Syntax {
+impl LoadedGrammar {
     /// The grammar with its facts read.
-    pub fn new(grammar: &'static Grammar) -> Result<Syntax, GrammarError> {
+    pub fn new(grammar: &'static Grammar) -> Result<LoadedGrammar, GrammarError> {
         grammar.parser()?;
-        Ok(Syntax {
+        Ok(LoadedGrammar {
             grammar,
             facts: Facts::parse(grammar.node_types)?,
         })
@@ -167,7 +167,7 @@ pub fn error_count(tree: &tree_sitter::Tree) -> usize {
 /// A language-independent language refined by a grammar.
 #[derive(Debug, Clone)]
 pub struct SyntaxAware<F: Language> {
-    syntax: Arc<Syntax>,
+    syntax: Arc<LoadedGrammar>,
     fallback: F,
     /// Fallback groups also searched, checked, right after the syntax group, with the names of
     /// those searches.
@@ -181,7 +181,7 @@ impl<F: Language> SyntaxAware<F> {
     /// `fallback` refined by `grammar`.
     pub fn new(grammar: &'static Grammar, fallback: F) -> Result<Self, GrammarError> {
         Ok(SyntaxAware {
-            syntax: Arc::new(Syntax::new(grammar)?),
+            syntax: Arc::new(LoadedGrammar::new(grammar)?),
             fallback,
             early: Vec::new(),
             last_parse: Arc::default(),
@@ -224,7 +224,7 @@ pub struct PreparedSyntax<F: Language> {
     tree: Option<tree_sitter::Tree>,
     /// Whether candidates are re-parsed (always in the syntax group).
     checked: bool,
-    syntax: Arc<Syntax>,
+    syntax: Arc<LoadedGrammar>,
     fallback: F,
     sites: Sites<F::Prepared>,
 }

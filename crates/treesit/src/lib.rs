@@ -27,7 +27,7 @@ pub mod sites;
 mod tests;
 
 pub use grammars::{by_name, for_path, Grammar, Literal, GRAMMARS};
-pub use language::{error_count, Group, PreparedSyntax, Syntax, SyntaxAware};
+pub use language::{error_count, Group, LoadedGrammar, PreparedSyntax, SyntaxAware};
 pub use sites::Listing;
 
 /// A grammar that cannot be used.

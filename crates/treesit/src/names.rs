@@ -14,10 +14,10 @@
 //! item's uses of that text bind to it; every other name is global.
 //!
 //! Only the item-scoped names and the names that are not plain identifiers (types, fields)
-//! strand; a global plain name (a function, a global variable) does not. Measured on the
-//! bench (RESULTS.md, "Sixth round"): deferring those too took `c_wrong_value` to C-Vise's
-//! size in 443 runs instead of 493, but `generated_large`, a chain of functions each called by
-//! the next that goes in sets, to C-Vise's size in 530 instead of 250.
+//! strand; a global plain name (a function, a global variable) does not: a global is often
+//! removed together with its last user in one set (a chain of functions each called by the
+//! next goes in sets), and deferring it would try it alone, late, once per link (both
+//! choices measured in bench/text).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -179,13 +179,13 @@ mod tests {
     use super::*;
     use crate::language::DEFERRED_PRIOR;
     use crate::sites::LITERAL;
-    use crate::{by_name, Syntax};
+    use crate::{by_name, LoadedGrammar};
     use minrepro_text::{Language, Prepared, Site};
 
     const LEDGER: &str = "struct account { long balance; };\nstatic struct account accounts[2];\nstatic long fee(long amount) { return amount / 100; }\nstatic long unused(long amount) { return amount; }\nint main(void) {\n  struct account *a = &accounts[0];\n  long f = fee(a->balance);\n  return f;\n}\n";
 
     fn names(name: &str, text: &str) -> Names {
-        let tree = Syntax::new(by_name(name).unwrap())
+        let tree = LoadedGrammar::new(by_name(name).unwrap())
             .unwrap()
             .parse(text)
             .unwrap();
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn stranding_sites_are_listed_as_deferred_and_start_from_a_higher_prior() {
-        let syntax = Syntax::new(by_name("c").unwrap()).unwrap();
+        let syntax = LoadedGrammar::new(by_name("c").unwrap()).unwrap();
         let listing = syntax.listing(LEDGER);
         let deletion = |start: &str| {
             let range = line(LEDGER, start);

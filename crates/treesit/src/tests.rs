@@ -13,7 +13,7 @@ use minrepro_text::{
 use tree_sitter::Node;
 
 use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST, LITERAL};
-use crate::{by_name, error_count, Group, PreparedSyntax, Syntax, SyntaxAware, GRAMMARS};
+use crate::{by_name, error_count, Group, LoadedGrammar, PreparedSyntax, SyntaxAware, GRAMMARS};
 
 /// A small clean program per grammar.
 fn sample(name: &str) -> &'static str {
@@ -116,8 +116,8 @@ impl Language for Words {
     }
 }
 
-fn syntax(name: &str) -> Syntax {
-    Syntax::new(by_name(name).unwrap()).unwrap()
+fn syntax(name: &str) -> LoadedGrammar {
+    LoadedGrammar::new(by_name(name).unwrap()).unwrap()
 }
 
 /// Every node of a tree with its parent and field.

@@ -4,11 +4,11 @@
 //! [`headers`] (a compound statement to its header's expression), [`calls`] (a function called
 //! once inlined), [`parens`] (grouping parentheses), [`canonical`] (`with … as`,
 //! `*args, **kwargs`), [`expressions`] (assignment, call, operator and hoisting
-//! simplifications), [`inline`] (a variable used once), [`inlining`] (a function, method or
+//! simplifications), [`inline_variable`] (a variable used once), [`inline_call`] (a function, method or
 //! class used once, with arguments), [`integers`] (constant reduction),
 //! [`dispatch`] (a registry lookup, a coroutine that only awaits another),
 //! [`lists`] (element, keyword, parameter removal) and [`unused_parameters`] (a parameter with
-//! the arguments of every call). [`progress`] keeps statement removal away from what makes a
+//! the arguments of every call). [`loop_progress`] keeps statement removal away from what makes a
 //! `while` loop advance.
 
 pub mod calls;
@@ -17,12 +17,12 @@ pub mod control_flow;
 pub mod dispatch;
 pub mod expressions;
 pub mod headers;
-pub mod inline;
-pub mod inlining;
+pub mod inline_call;
+pub mod inline_variable;
 pub mod integers;
 pub mod lists;
+pub mod loop_progress;
 pub mod parens;
-pub mod progress;
 pub mod statements;
 pub mod unused_parameters;
 
@@ -343,8 +343,8 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
         Group::Simplifications | Group::SlowRemovals
     ) {
         let resolution = crate::scopes::Resolution::of(body);
-        inline::inline_variables(walker.ctx, body, &resolution);
-        inlining::inline_with_arguments(walker.ctx, body, &resolution);
+        inline_variable::inline_variables(walker.ctx, body, &resolution);
+        inline_call::inline_with_arguments(walker.ctx, body, &resolution);
         unused_parameters::remove_with_arguments(walker.ctx, &resolution);
     }
     dispatch::indirections(walker.ctx, body);
@@ -372,7 +372,7 @@ pub fn list(ctx: &mut Ctx<'_>, body: &[Stmt]) {
 struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
     /// The `while` loops around the node being visited, in the same function (innermost last).
-    loops: Vec<progress::LoopProgress>,
+    loops: Vec<loop_progress::LoopProgress>,
     /// Whether the statement being visited is directly in a class body (a `def` there is a
     /// method, whose first parameter is kept: see [`lists::parameters`]).
     class_body: bool,
@@ -383,7 +383,7 @@ impl Visitor<'_> for Walker<'_, '_> {
         // Only statement removal consults loop progress (and only its group lists removals).
         if self.ctx.group == Group::FastRemovals {
             for i in 0..body.len() {
-                if !progress::advances(self.ctx.source, &body[i], &self.loops) {
+                if !loop_progress::advances(self.ctx.source, &body[i], &self.loops) {
                     statements::remove(self.ctx, body, i, false);
                 }
             }
@@ -436,7 +436,7 @@ impl Visitor<'_> for Walker<'_, '_> {
         match stmt {
             Stmt::While(s) if self.ctx.group == Group::FastRemovals => {
                 self.loops
-                    .push(progress::LoopProgress::of(self.ctx.source, s));
+                    .push(loop_progress::LoopProgress::of(self.ctx.source, s));
                 walk_stmt(self, stmt);
                 self.loops.pop();
             }

@@ -72,11 +72,14 @@ mod tests {
 
     #[test]
     fn names_files_and_resolves_relative_imports() {
-        assert_eq!(module_name("app/pkg/mod.py", "app/").as_deref(), Some("pkg.mod"));
+        assert_eq!(
+            module_name("app/pkg/mod.py", "app/").as_deref(),
+            Some("pkg.mod")
+        );
         assert_eq!(module_name("pkg/__init__.py", "").as_deref(), Some("pkg"));
         assert_eq!(module_name("other/x.py", "app/"), None);
-        let facts = minrepro_pysyntax::module_facts("from ..base import f\nfrom . import g\n")
-            .unwrap();
+        let facts =
+            minrepro_pysyntax::module_facts("from ..base import f\nfrom . import g\n").unwrap();
         let (up, here) = (&facts.imports[0], &facts.imports[1]);
         assert_eq!(
             from_module(up, Some("pkg.sub.mod"), false).as_deref(),

@@ -61,8 +61,15 @@ pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunErro
 }
 
 /// The project of the entry `entry` (absolute path, its text `text`) under `root`: `None` when
-/// it imports no local module (then it is reduced as a single file, exactly as before).
-pub fn discover(entry: &Path, text: &str, root: &Path) -> Result<Option<Project>, RunError> {
+/// it imports no local module (then it is reduced as a single file, exactly as before). The
+/// modules in `stay` (the `--preload` ones: the runner's helpers import them once, so they must
+/// stay modules) and their submodules are left out, as modules outside the root are.
+pub fn discover(
+    entry: &Path,
+    text: &str,
+    root: &Path,
+    stay: &[String],
+) -> Result<Option<Project>, RunError> {
     let failed = RunError::Failed;
     let entry_name = relative(entry, root)
         .ok_or_else(|| failed(format!("{} is outside the root", entry.display())))?;
@@ -85,6 +92,12 @@ pub fn discover(entry: &Path, text: &str, root: &Path) -> Result<Option<Project>
         let importer = (next > 1).then(|| module_name(&name, &search)).flatten();
         for import in &facts.imports {
             for module in imported_modules(import, importer.as_deref(), is_package(&name)) {
+                if stay
+                    .iter()
+                    .any(|kept| module == *kept || module.starts_with(&format!("{kept}.")))
+                {
+                    continue;
+                }
                 let Some(found) = resolve(root, &search, &module) else {
                     continue;
                 };
@@ -172,10 +185,18 @@ mod tests {
         std::fs::write(&entry, text).unwrap();
         let found = root_of(&root.join("app"), None).unwrap();
         assert_eq!(found, root);
-        let project = discover(&entry, text, &found).unwrap().unwrap();
+        let project = discover(&entry, text, &found, &[]).unwrap().unwrap();
         let names: Vec<&str> = project.docs.iter().map(|d| d.name.as_str()).collect();
-        assert_eq!(names, ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]);
+        assert_eq!(
+            names,
+            ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]
+        );
         assert_eq!(project.search, "app/");
-        assert!(discover(&entry, "import os\n", &found).unwrap().is_none());
+        assert!(discover(&entry, "import os\n", &found, &[])
+            .unwrap()
+            .is_none());
+        // A preloaded package stays a module: then nothing local is left to reduce with it.
+        let stay = ["pkg".to_owned()];
+        assert!(discover(&entry, text, &found, &stay).unwrap().is_none());
     }
 }

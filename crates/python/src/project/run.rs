@@ -15,13 +15,19 @@ use crate::language::Python;
 /// The set's language: every document in `base`'s Python, the function the failure must stay
 /// in (`keep`: document name, qualified name) kept in its document, the entry never removed,
 /// the modules' inlining into the entry as the set's rewrite.
-pub fn language(project: &Project, base: &Python, keep: Option<&(String, String)>) -> DocSet<Python> {
+pub fn language(
+    project: &Project,
+    base: &Python,
+    keep: Option<&(String, String)>,
+) -> DocSet<Python> {
     let languages = project
         .docs
         .iter()
         .map(|doc| {
             let mut python = base.clone();
-            python.keep_function = keep.filter(|(name, _)| *name == doc.name).map(|(_, f)| f.clone());
+            python.keep_function = keep
+                .filter(|(name, _)| *name == doc.name)
+                .map(|(_, f)| f.clone());
             (doc.name.clone(), python)
         })
         .collect();
@@ -94,7 +100,11 @@ pub fn success_line(
             .map(|d| minrepro_pysyntax::token_count(d.content.text().unwrap_or_default()))
             .sum()
     };
-    let before = format!("was {} in {} files", tokens(&project.docs), project.docs.len());
+    let before = format!(
+        "was {} in {} files",
+        tokens(&project.docs),
+        project.docs.len()
+    );
     let docs = reduced.map_or_else(|| project.docs.clone(), |t| split_docs(t, project.entry()));
     let shown = output.display();
     if docs.len() == 1 {

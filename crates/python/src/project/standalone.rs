@@ -178,7 +178,10 @@ fn import_signature(import: &Import, name: &minrepro_pysyntax::ImportedName) -> 
     match &import.from {
         None if name.asname.is_some() => format!("import {} as {bound}", name.name),
         None => format!("import {bound}"),
-        Some(from) => format!("from {from}:{} import {} as {bound}", import.level, name.name),
+        Some(from) => format!(
+            "from {from}:{} import {} as {bound}",
+            import.level, name.name
+        ),
     }
 }
 
@@ -190,8 +193,12 @@ fn bind_local(
     modules: &BTreeMap<String, usize>,
     doc: &str,
 ) -> Result<(), String> {
-    let mut add_dep = |unit: &mut Unit, module: &str| {
+    let add_dep = |unit: &mut Unit, module: &str| {
         for prefix in prefixes(module) {
+            // A package importing its own submodules is already initialising: no cycle.
+            if unit.module.as_deref() == Some(prefix.as_str()) {
+                continue;
+            }
             if let Some(&i) = modules.get(&prefix) {
                 if !unit.deps.contains(&i) {
                     unit.deps.push(i);
@@ -316,7 +323,10 @@ impl Names {
             let unit = &units[i];
             for r in unit.facts.names.iter().filter(|r| !r.binds) {
                 let foreign = !unit.own.contains_key(&r.id) && !unit.aliases.contains_key(&r.id);
-                if foreign && taken.contains_key(&r.id) && !unit.facts.inner_bindings.contains(&r.id) {
+                if foreign
+                    && taken.contains_key(&r.id)
+                    && !unit.facts.inner_bindings.contains(&r.id)
+                {
                     return Err(format!(
                         "{} uses {} (not its own), which another file defines",
                         docs[i].name, r.id
@@ -341,7 +351,13 @@ impl Names {
     }
 
     /// The single file's name of the value `name` of module `module`, following re-exports.
-    fn value(&self, units: &[Unit], module: &str, name: &str, depth: usize) -> Result<String, String> {
+    fn value(
+        &self,
+        units: &[Unit],
+        module: &str,
+        name: &str,
+        depth: usize,
+    ) -> Result<String, String> {
         let &i = self
             .modules
             .get(module)
@@ -352,7 +368,9 @@ impl Names {
         let unit = &units[i];
         match unit.aliases.get(name) {
             Some(Target::Value(m, n)) => self.value(units, m, n, depth + 1),
-            Some(Target::Module(m)) => Err(format!("{module}.{name} is the module {m}, used as a value")),
+            Some(Target::Module(m)) => Err(format!(
+                "{module}.{name} is the module {m}, used as a value"
+            )),
             None if unit.own.contains_key(name) => Ok(self.own(i, name)),
             None => Err(format!("{module} has no top-level {name}")),
         }
@@ -379,7 +397,10 @@ fn edits(
     // Attribute chains on module names: `m.f` → f's name.
     let mut covered: Vec<Range<usize>> = Vec::new();
     for chain in &unit.facts.attributes {
-        if covered.iter().any(|c| c.start <= chain.range.start && chain.range.end <= c.end) {
+        if covered
+            .iter()
+            .any(|c| c.start <= chain.range.start && chain.range.end <= c.end)
+        {
             continue;
         }
         let Some(Target::Module(base)) = unit.aliases.get(&chain.chain[0]) else {
@@ -387,7 +408,11 @@ fn edits(
         };
         let mut module = base.clone();
         let mut k = 1;
-        while k < chain.chain.len() - 1 && names.modules.contains_key(&format!("{module}.{}", chain.chain[k])) {
+        while k < chain.chain.len() - 1
+            && names
+                .modules
+                .contains_key(&format!("{module}.{}", chain.chain[k]))
+        {
             module = format!("{module}.{}", chain.chain[k]);
             k += 1;
         }
@@ -395,14 +420,19 @@ fn edits(
             continue; // an inner chain (`pkg.mod` of `pkg.mod.f`) is covered by the outer one
         }
         if chain.binds {
-            return Err(format!("{} assigns to an attribute of the module {module}", docs[i].name));
+            return Err(format!(
+                "{} assigns to an attribute of the module {module}",
+                docs[i].name
+            ));
         }
         let value = names.value(units, &module, &chain.chain[k], 0)?;
         out.push((chain.range.clone(), value));
         covered.push(chain.range.clone());
     }
     for r in &unit.facts.names {
-        let in_chain = covered.iter().any(|c| c.start <= r.range.start && r.range.end <= c.end);
+        let in_chain = covered
+            .iter()
+            .any(|c| c.start <= r.range.start && r.range.end <= c.end);
         let new = match unit.aliases.get(&r.id) {
             Some(_) if in_chain => continue,
             Some(_) if r.binds || unit.facts.inner_bindings.contains(&r.id) => {
@@ -447,7 +477,8 @@ fn statement_gone(text: &str, range: &Range<usize>) -> String {
     let rest = &text[range.end..];
     let line_end = rest.find('\n').unwrap_or(rest.len());
     let after = rest[..line_end].trim();
-    let alone = text[line_start..range.start].trim().is_empty() && (after.is_empty() || after.starts_with('#'));
+    let alone = text[line_start..range.start].trim().is_empty()
+        && (after.is_empty() || after.starts_with('#'));
     match alone {
         true => String::new(),
         false => "pass".to_owned(),
@@ -455,7 +486,13 @@ fn statement_gone(text: &str, range: &Range<usize>) -> String {
 }
 
 /// File `i`'s text with its edits.
-fn edited(unit: &Unit, i: usize, units: &[Unit], names: &Names, docs: &[Doc]) -> Result<String, String> {
+fn edited(
+    unit: &Unit,
+    i: usize,
+    units: &[Unit],
+    names: &Names,
+    docs: &[Doc],
+) -> Result<String, String> {
     let mut text = unit.text.clone();
     for (range, new) in edits(unit, i, units, names, docs)?.into_iter().rev() {
         text.replace_range(range, &new);
@@ -464,7 +501,14 @@ fn edited(unit: &Unit, i: usize, units: &[Unit], names: &Names, docs: &[Doc]) ->
 }
 
 /// Where offset `at` of file `i`'s text is in its edited text.
-fn shifted(unit: &Unit, names: &Names, i: usize, at: usize, units: &[Unit], docs: &[Doc]) -> Result<usize, String> {
+fn shifted(
+    unit: &Unit,
+    names: &Names,
+    i: usize,
+    at: usize,
+    units: &[Unit],
+    docs: &[Doc],
+) -> Result<usize, String> {
     let mut pos = at as isize;
     for (range, new) in edits(unit, i, units, names, docs)? {
         if range.end <= at {

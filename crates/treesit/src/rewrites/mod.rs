@@ -1,13 +1,13 @@
 //! Rewrites beyond what a grammar lets go or hoist, for the C-like grammars
 //! ([`crate::Grammar::rewrites`]): what C-Reduce's and C-Vise's `clang_delta` does that
 //! deletions cannot, each as one site that edits several places at once: a function inlined
-//! into all its calls ([`inline`]) and an aggregate variable whose accesses all name a field
+//! into all its calls ([`inline_function`]) and an aggregate variable whose accesses all name a field
 //! (or an element) made one scalar per field ([`scalars`]). Such sites are few (one per
 //! function or variable) and each is tried alone (swept): they change what a program computes
 //! only where a reduction may (merging the elements of an array), and a predicate decides.
 
 pub mod classes;
-pub mod inline;
+pub mod inline_function;
 pub mod locals;
 pub mod scalars;
 pub mod scopes;
@@ -20,13 +20,13 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-pub use inline::INLINE;
+pub use inline_function::INLINE;
 pub use scalars::SCALARIZE;
 
 /// The rewrite sites of `tree` (a parse of `text`): inlinings, scalarisations, variables moved
 /// between scopes.
 pub fn rewrite_sites(tree: &Tree, text: &str) -> Vec<Site> {
-    let mut sites = inline::inline_sites(tree, text);
+    let mut sites = inline_function::inline_sites(tree, text);
     sites.extend(scalars::scalar_sites(tree, text));
     sites.extend(locals::local_sites(tree, text));
     sites.extend(scopes::scope_sites(tree, text));

@@ -6,8 +6,9 @@
 //! `printf("%ld", v)` → `printf("%ld", v_f)`); when every use of an array indexes it, the array becomes one
 //! element (`struct account a_0;`, `a[i]` → `a_0`). The elements of an array become one: a
 //! reduction may merge them
-//! where the predicate does not tell them apart (the bench's `c_wrong_value`: only the bank's
-//! account is printed, and C-Vise's result has `accounts_0_0` for `accounts[bank].balance`).
+//! where the predicate does not tell them apart (a program that prints one account of an
+//! array of accounts needs one scalar: `accounts[bank].balance` → `accounts_0_0`, as C-Vise's
+//! results have it).
 
 use std::collections::HashSet;
 use std::ops::Range;

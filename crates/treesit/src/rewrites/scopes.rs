@@ -127,7 +127,7 @@ mod tests {
         let text = "namespace n { int f() { return ( ; } }\nint main() { return n::f(); }\n";
         assert!(sites_of("cpp", text, REMOVE_NAMESPACE).is_empty());
         let text = "namespace n { int f(); }\nint main() { return n::f() + ( n::f ; }\n";
-        let syntax = crate::Syntax::new(crate::by_name("cpp").unwrap()).unwrap();
+        let syntax = crate::LoadedGrammar::new(crate::by_name("cpp").unwrap()).unwrap();
         let mut errors = Vec::new();
         crate::rewrites::collect_errors(syntax.parse(text).unwrap().root_node(), &mut errors);
         assert!(!errors.is_empty());

@@ -4,7 +4,7 @@
 use minrepro_text::splice;
 
 use super::{rewrite_sites, INLINE, SCALARIZE};
-use crate::{by_name, Syntax};
+use crate::{by_name, LoadedGrammar};
 
 /// Every rewrite of `text` (C) of `kind`, applied alone, each checked to parse cleanly.
 pub(super) fn rewritten(text: &str, kind: &str) -> Vec<String> {
@@ -13,7 +13,7 @@ pub(super) fn rewritten(text: &str, kind: &str) -> Vec<String> {
 
 /// The rewrite sites of `text` in `grammar` of `kind`.
 pub(super) fn sites_of(grammar: &str, text: &str, kind: &str) -> Vec<minrepro_text::Site> {
-    let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
+    let syntax = LoadedGrammar::new(by_name(grammar).unwrap()).unwrap();
     let tree = syntax.parse(text).unwrap();
     let mut sites = rewrite_sites(&tree, text);
     sites.retain(|s| s.kind == kind);
@@ -22,7 +22,7 @@ pub(super) fn sites_of(grammar: &str, text: &str, kind: &str) -> Vec<minrepro_te
 
 /// Every rewrite of `text` in `grammar` of `kind`, applied alone, each checked to parse cleanly.
 pub(super) fn rewritten_in(grammar: &str, text: &str, kind: &str) -> Vec<String> {
-    let syntax = Syntax::new(by_name(grammar).unwrap()).unwrap();
+    let syntax = LoadedGrammar::new(by_name(grammar).unwrap()).unwrap();
     let tree = syntax.parse(text).unwrap();
     rewrite_sites(&tree, text)
         .iter()

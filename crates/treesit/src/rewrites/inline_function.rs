@@ -13,7 +13,6 @@
 //! conditions (a loop's condition runs more than once), and no function whose locals would
 //! clash with the names of a caller. Deleting the definition is what makes the site smaller:
 //! removals and hoistings cannot take a function's header away while its body is needed.
-//! (The bench's `c_wrong_value`: C-Vise's result has `fee` and `interest` inlined into `main`.)
 
 use std::collections::HashSet;
 use std::ops::Range;

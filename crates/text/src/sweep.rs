@@ -1,4 +1,4 @@
-//! A linear sweep over a group's sites (see [`SearchSpec::Sweep`](crate::SearchSpec)): each site tried alone, in
+//! A sweep over a group's sites (see [`SearchSpec::Sweep`](crate::SearchSpec)): each site tried alone, in
 //! list order; after an acceptance the sweep goes on at the same position of the new text's
 //! list, after a failure at the next one (C-Vise's `rm-toks-N` schedule).
 //!
@@ -24,8 +24,8 @@ use crate::lock::lock;
 use crate::searches::SiteSearches;
 use crate::state::SharedState;
 
-/// A linear sweep over the sites of one group (see the module documentation).
-pub(crate) struct LinearSearch<L: Language> {
+/// A sweep over the sites of one group (see the module documentation).
+pub(crate) struct SweepSearch<L: Language> {
     group: L::Group,
     state: Arc<SharedState<L>>,
     /// Identities of single sites that failed alone before the sweep started (when the group
@@ -51,12 +51,12 @@ pub(crate) struct LinearSearch<L: Language> {
 /// A prepared text and the identities of its sites (empty when not tracked).
 type Identified<P> = (Arc<P>, Vec<[u8; 32]>);
 
-impl<L: Language> LinearSearch<L> {
+impl<L: Language> SweepSearch<L> {
     /// A sweep of the group of `sites` from its first site, leaving out what they leave out
     /// (sites that failed alone before, for a group that skips those); proposals' sites are
     /// reported to their `batch_sites`.
     pub(crate) fn of(sites: &SiteSearches<L>) -> Self {
-        LinearSearch {
+        SweepSearch {
             group: sites.group,
             state: Arc::clone(&sites.state),
             skip: Arc::clone(&sites.skip),
@@ -92,7 +92,7 @@ impl<L: Language> LinearSearch<L> {
     }
 }
 
-impl<L: Language> Search<String> for LinearSearch<L> {
+impl<L: Language> Search<String> for SweepSearch<L> {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
         let (prepared, ids) = self.prepared(current);
         self.proposed.clear();

@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use minrepro_text::SiteInfo;
 
 use crate::lex::{Kind, Token};
-use crate::{removal, Site};
+use minrepro_text::Site;
 
 /// Removal of every comment.
 pub fn comment_sites(tokens: &[Token]) -> Vec<Site> {
     tokens
         .iter()
         .filter(|t| t.kind == Kind::Comment)
-        .map(|t| removal("remove-comment", t.range.clone()))
+        .map(|t| Site::removal("remove-comment", t.range.clone()))
         .collect()
 }
 
@@ -23,13 +23,13 @@ pub fn token_sites(tokens: &[Token]) -> Vec<Site> {
     tokens
         .iter()
         .filter(|t| t.counts())
-        .map(|t| removal("remove-token", t.range.clone()))
+        .map(|t| Site::removal("remove-token", t.range.clone()))
         .collect()
 }
 
 /// Largest text (in counted tokens) offered runs of tokens: the runs are last-mile edits, each
-/// tried alone once its line changes (at 150 tokens, bench/text's shell script paid 763 runs
-/// for two accepted runs).
+/// tried alone once its line changes, so on a larger text they cost about a run per token for
+/// little gain (measured in bench/text).
 pub const TOKEN_RUNS_MAX_TOKENS: usize = 32;
 
 /// Removal of every run of two and of three consecutive counted tokens (C-Vise's `rm-toks-2`
@@ -44,7 +44,7 @@ pub fn token_run_sites(tokens: &[Token]) -> Vec<Site> {
     (2..=3)
         .flat_map(|n| {
             counted.windows(n).map(|w| {
-                removal(
+                Site::removal(
                     "remove-token-run",
                     w[0].range.start..w[w.len() - 1].range.end,
                 )
@@ -189,7 +189,7 @@ pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
     for line in tokens.split_inclusive(|t| t.kind == Kind::Newline) {
         let (first, last) = (&line[0], &line[line.len() - 1]);
         if line.iter().all(|t| !t.counts()) {
-            out.push(removal(
+            out.push(Site::removal(
                 "remove-blank-line",
                 first.range.start..last.range.end,
             ));
@@ -204,11 +204,11 @@ pub fn blank_sites(text: &str, tokens: &[Token], indented: bool) -> Vec<Site> {
             let prev = i.checked_sub(1).map(|k| &line[k]);
             let next = line.get(i + 1).filter(|n| n.kind != Kind::Newline);
             let site = if prev.is_none() {
-                (!indented).then(|| removal("remove-indentation", t.range.clone()))
+                (!indented).then(|| Site::removal("remove-indentation", t.range.clone()))
             } else if next.is_none() {
-                Some(removal("remove-trailing-space", t.range.clone()))
+                Some(Site::removal("remove-trailing-space", t.range.clone()))
             } else if !(word_like(prev) && word_like(next)) {
-                Some(removal("remove-space", t.range.clone()))
+                Some(Site::removal("remove-space", t.range.clone()))
             } else {
                 (&text[t.range.clone()] != " ").then(|| Site {
                     kind: "single-space",
