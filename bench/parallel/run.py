@@ -141,37 +141,32 @@ def run_minrepro(args, case, paths, jobs, work: Path, tag: str, mode: str) -> di
     return result
 
 
-def run_cvise(args, paths, jobs, work: Path) -> dict:
+def run_peer(name: str, label: str, command: list[str], paths, jobs, work: Path) -> dict:
+    """Runs a peer reducer (`command` + its test + the input's name) on a copy of the file case
+    in its own directory, in place, as C-Vise and Shrink Ray reduce."""
     test, input_file = paths["file"]
-    d = work / f"cvise-{jobs}"
+    d = work / f"{name}-{jobs}"
     d.mkdir()
     shutil.copy(input_file, d / input_file.name)
     shutil.copy(test, d / test.name)
     start = time.monotonic()
-    subprocess.run(["cvise", "--n", str(jobs), "--not-c", "--timeout", "30",
-                    str(d / test.name), input_file.name], cwd=d, check=True,
+    subprocess.run(command + [str(d / test.name), input_file.name], cwd=d, check=True,
                    capture_output=True)
     wall = time.monotonic() - start
     out = d / input_file.name
-    return {"tool": "C-Vise --not-c", "jobs": jobs, "wall": wall, "runs": None,
-            "cancelled": None, "steps": None, "size": size_of(out), "tokens": None, "digest": digest(out)}
+    return {"tool": label, "jobs": jobs, "wall": wall, "runs": None, "cancelled": None,
+            "steps": None, "size": size_of(out), "tokens": None, "digest": digest(out)}
+
+
+def run_cvise(args, paths, jobs, work: Path) -> dict:
+    return run_peer("cvise", "C-Vise --not-c",
+                    ["cvise", "--n", str(jobs), "--not-c", "--timeout", "30"], paths, jobs, work)
 
 
 def run_shrinkray(args, paths, jobs, work: Path) -> dict:
-    test, input_file = paths["file"]
-    d = work / f"shrinkray-{jobs}"
-    d.mkdir()
-    shutil.copy(input_file, d / input_file.name)
-    shutil.copy(test, d / test.name)
-    start = time.monotonic()
-    subprocess.run([args.shrinkray, "--parallelism", str(jobs), "--timeout", "30",
-                    "--ui", "basic", str(d / test.name), input_file.name], cwd=d, check=True,
-                   capture_output=True)
-    wall = time.monotonic() - start
-    out = d / input_file.name
-    return {"tool": "Shrink Ray", "jobs": jobs, "wall": wall, "runs": None, "cancelled": None,
-            "steps": None,
-            "size": size_of(out), "tokens": None, "digest": digest(out)}
+    return run_peer("shrinkray", "Shrink Ray",
+                    [args.shrinkray, "--parallelism", str(jobs), "--timeout", "30",
+                     "--ui", "basic"], paths, jobs, work)
 
 
 def table(case: str, rows: list[dict]) -> str:

@@ -7,12 +7,80 @@ use crate::search::{Proposal, Search, Width};
 pub type OpenSearch<'a, C> =
     Box<dyn FnMut(usize, &C) -> Option<Box<dyn Search<C> + 'a>> + Send + 'a>;
 
+/// The one open search of a search made of searches opened one after another ([`Sequence`], a
+/// front end's level-by-level search): the engine's width is applied to each as it opens, and
+/// the engine's calls reach it while it is open. Closed when it is exhausted.
+pub struct InnerSearch<'a, C> {
+    search: Option<Box<dyn Search<C> + 'a>>,
+    width: Option<Width>,
+}
+
+impl<C> Default for InnerSearch<'_, C> {
+    fn default() -> Self {
+        InnerSearch {
+            search: None,
+            width: None,
+        }
+    }
+}
+
+impl<'a, C> InnerSearch<'a, C> {
+    /// Whether a search is open.
+    pub fn is_open(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Makes `search` the open one, at the engine's width if it has set one.
+    pub fn open(&mut self, mut search: Box<dyn Search<C> + 'a>) {
+        if let Some(width) = self.width {
+            search.set_width(width);
+        }
+        self.search = Some(search);
+    }
+
+    /// The open search's next batch; `None` when none is open, or when it is exhausted (which
+    /// closes it).
+    pub fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
+        let batch = self.search.as_mut()?.next_batch(current);
+        if batch.is_none() {
+            self.search = None;
+        }
+        batch
+    }
+
+    /// [`Search::feedback`] to the open search.
+    pub fn feedback(&mut self, accepted: Option<usize>) {
+        if let Some(search) = &mut self.search {
+            search.feedback(accepted);
+        }
+    }
+
+    /// [`Search::combine`] by the open search.
+    pub fn combine(&self, current: &C, indices: &[usize]) -> Option<Proposal<C>> {
+        self.search.as_ref()?.combine(current, indices)
+    }
+
+    /// [`Search::set_width`]: for the open search and every one opened later.
+    pub fn set_width(&mut self, width: Width) {
+        self.width = Some(width);
+        if let Some(search) = &mut self.search {
+            search.set_width(width);
+        }
+    }
+
+    /// [`Search::feedback_fold`] to the open search.
+    pub fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
+        if let Some(search) = &mut self.search {
+            search.feedback_fold(accepted, rejected);
+        }
+    }
+}
+
 /// Runs searches one after the other: the next one opens (over the case current then) when the
 /// previous one is exhausted, until opening returns `None`.
 pub struct Sequence<'a, C> {
     next: usize,
-    width: Option<Width>,
-    inner: Option<Box<dyn Search<C> + 'a>>,
+    inner: InnerSearch<'a, C>,
     open: OpenSearch<'a, C>,
 }
 
@@ -21,8 +89,7 @@ impl<'a, C> Sequence<'a, C> {
     pub fn new(open: OpenSearch<'a, C>) -> Self {
         Sequence {
             next: 0,
-            width: None,
-            inner: None,
+            inner: InnerSearch::default(),
             open,
         }
     }
@@ -31,45 +98,31 @@ impl<'a, C> Sequence<'a, C> {
 impl<C> Search<C> for Sequence<'_, C> {
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
         loop {
-            let inner = match &mut self.inner {
-                Some(inner) => inner,
-                None => {
-                    let mut opened = (self.open)(self.next, current)?;
-                    if let Some(width) = self.width {
-                        opened.set_width(width);
-                    }
-                    self.next += 1;
-                    self.inner.insert(opened)
-                }
-            };
-            if let Some(batch) = inner.next_batch(current) {
+            if !self.inner.is_open() {
+                let opened = (self.open)(self.next, current)?;
+                self.next += 1;
+                self.inner.open(opened);
+            }
+            if let Some(batch) = self.inner.next_batch(current) {
                 return Some(batch);
             }
-            self.inner = None;
         }
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        if let Some(inner) = &mut self.inner {
-            inner.feedback(accepted);
-        }
+        self.inner.feedback(accepted);
     }
 
     fn combine(&self, current: &C, indices: &[usize]) -> Option<Proposal<C>> {
-        self.inner.as_ref()?.combine(current, indices)
+        self.inner.combine(current, indices)
     }
 
     fn set_width(&mut self, width: Width) {
-        self.width = Some(width);
-        if let Some(inner) = &mut self.inner {
-            inner.set_width(width);
-        }
+        self.inner.set_width(width);
     }
 
     fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
-        if let Some(inner) = &mut self.inner {
-            inner.feedback_fold(accepted, rejected);
-        }
+        self.inner.feedback_fold(accepted, rejected);
     }
 }
 

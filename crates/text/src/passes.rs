@@ -278,6 +278,19 @@ mod tests {
         text: &str,
         interesting: &dyn Fn(&str) -> bool,
     ) -> (String, Vec<String>) {
+        proposed_refusing(levels, probdd, jobs, text, interesting, None)
+    }
+
+    /// [`proposed`] with the candidates for which `refused` holds refused without a run (they
+    /// are not among the candidates returned).
+    fn proposed_refusing(
+        levels: LevelPolicy,
+        probdd: bool,
+        jobs: usize,
+        text: &str,
+        interesting: &dyn Fn(&str) -> bool,
+        refused: Option<fn(&str) -> bool>,
+    ) -> (String, Vec<String>) {
         let strategy = if probdd {
             Strategy::ProbDd
         } else {
@@ -288,6 +301,7 @@ mod tests {
                 levels,
                 probdd,
                 sweeps: false,
+                refused,
             },
             text,
             strategy,
@@ -384,6 +398,32 @@ mod tests {
             let wide = "(a)(b(c(d)(e)))\n";
             let (_, seen) = proposed(levels(Some(1)), probdd, 1, wide, &keeps);
             assert!(seen.iter().any(|c| c == "(b(c(e)))\n"), "{seen:?}");
+        }
+    }
+
+    #[test]
+    fn a_level_whose_every_candidate_was_refused_unrun_is_not_fruitless() {
+        // As in the test above, `(a)` goes at level 0 and level 1 (`(c(d))`, `(e)`) can give
+        // nothing; here the language refuses its candidates before any run (each loses `c` or
+        // `e`). Such a level cost nothing, so the stop after one fruitless level does not
+        // apply: level 2 (`(d)`) is searched, where the same level rejected by runs ends the
+        // search.
+        let text = "(a)(b(c(d))(e))\n";
+        let levels = LevelPolicy {
+            resweep: false,
+            stop_after_fruitless: Some(1),
+        };
+        let keeps = |t: &str| ['b', 'c', 'd', 'e'].iter().all(|&n| t.contains(n));
+        let loses_c_or_e: fn(&str) -> bool = |t| !t.contains('c') || !t.contains('e');
+        let level_two = |seen: &[String]| seen.iter().any(|c| c == "(b(c)(e))\n");
+        for probdd in [false, true] {
+            let (end, seen) =
+                proposed_refusing(levels, probdd, 1, text, &keeps, Some(loses_c_or_e));
+            assert_eq!(end, "(b(c(d))(e))\n");
+            assert!(!seen.iter().any(|c| loses_c_or_e(c)), "{seen:?}");
+            assert!(level_two(&seen), "{seen:?}");
+            let (_, seen) = proposed(levels, probdd, 1, text, &keeps);
+            assert!(!level_two(&seen), "{seen:?}");
         }
     }
 }

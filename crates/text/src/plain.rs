@@ -19,6 +19,8 @@ pub struct SitesText<M> {
     measure: M,
     /// Sites of this kind start from at least this prior ([`Prepared::priors`]).
     deferred: Option<(&'static str, f64)>,
+    /// Candidates for which this holds are refused without a run ([`Prepared::check`]).
+    refused: Option<fn(&str) -> bool>,
 }
 
 impl<M: Measure> SitesText<M> {
@@ -35,6 +37,7 @@ impl<M: Measure> SitesText<M> {
             sites,
             measure,
             deferred: None,
+            refused: None,
         }
     }
 
@@ -44,6 +47,12 @@ impl<M: Measure> SitesText<M> {
             deferred: Some((kind, prior)),
             ..self
         }
+    }
+
+    /// Refuses, without a run, every candidate for which `refused` holds (a language's cheap
+    /// check that a text cannot be valid).
+    pub fn refusing(self, refused: Option<fn(&str) -> bool>) -> Self {
+        Self { refused, ..self }
     }
 }
 
@@ -76,6 +85,9 @@ impl<M: Measure> Prepared for SitesText<M> {
     }
 
     fn check(&self, edited: &String) -> Option<usize> {
+        if self.refused.is_some_and(|refused| refused(edited)) {
+            return None;
+        }
         Some(self.measure.measure(edited))
     }
 

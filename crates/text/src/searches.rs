@@ -18,7 +18,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, ProbDd, Proposal, Search, Width};
+use minrepro_engine::{Ddmin, InnerSearch, ProbDd, Proposal, Search, Width};
 
 use crate::candidate::BatchSites;
 use crate::candidate::{candidate, candidate_on, identities};
@@ -314,8 +314,8 @@ pub(crate) struct LevelSearch<L: Language> {
     sites: SiteSearches<L>,
     policy: LevelPolicy,
     level: usize,
-    /// The open search of the level, if any.
-    inner: Option<Box<dyn Search<String>>>,
+    /// The open search of the level, if any (at the engine's width).
+    inner: InnerSearch<'static, String>,
     /// Whether the next search of the level is a re-sweep.
     resweeping: bool,
     /// Whether the open search, the current level and the whole search accepted something.
@@ -331,8 +331,6 @@ pub(crate) struct LevelSearch<L: Language> {
     /// Sites of the current level when its first search opened.
     level_sites: usize,
     done: bool,
-    /// The engine's width, for every level's search.
-    width: Option<Width>,
 }
 
 impl<L: Language> LevelSearch<L> {
@@ -342,7 +340,7 @@ impl<L: Language> LevelSearch<L> {
             sites,
             policy,
             level: 0,
-            inner: None,
+            inner: InnerSearch::default(),
             resweeping: false,
             search_accepted: false,
             level_accepted: false,
@@ -352,7 +350,6 @@ impl<L: Language> LevelSearch<L> {
             level_ran: false,
             level_sites: 0,
             done: false,
-            width: None,
         }
     }
 
@@ -391,52 +388,45 @@ impl<L: Language> Search<String> for LevelSearch<L> {
             if self.done {
                 return None;
             }
-            let inner = match &mut self.inner {
-                Some(inner) => inner,
-                None => {
-                    let opened = if self.resweeping {
-                        let failed = self
-                            .sites
-                            .level_failed
-                            .as_ref()
-                            .map(|set| std::mem::take(&mut *lock(set)))
-                            .unwrap_or_default();
-                        let mut failed = failed;
-                        if let Some(sticky) = &self.sites.deferred_failed {
-                            failed.extend(lock(sticky).iter().copied());
-                        }
-                        self.sites
-                            .resweeping(failed)
-                            .open(current, Some(self.level))
-                    } else {
-                        self.level_sites = self.sites_at(current, self.level);
-                        self.sites.open(current, Some(self.level))
-                    };
-                    match opened {
-                        Some(mut search) => {
-                            if let Some(width) = self.width {
-                                search.set_width(width);
-                            }
-                            self.inner.insert(search)
-                        }
-                        // Every site of the level left out: on to the next one.
-                        None if self.resweeping => {
-                            self.next_level(current);
-                            continue;
-                        }
-                        // No site this deep.
-                        None => {
-                            self.done = true;
-                            return None;
-                        }
+            if !self.inner.is_open() {
+                let opened = if self.resweeping {
+                    let failed = self
+                        .sites
+                        .level_failed
+                        .as_ref()
+                        .map(|set| std::mem::take(&mut *lock(set)))
+                        .unwrap_or_default();
+                    let mut failed = failed;
+                    if let Some(sticky) = &self.sites.deferred_failed {
+                        failed.extend(lock(sticky).iter().copied());
+                    }
+                    self.sites
+                        .resweeping(failed)
+                        .open(current, Some(self.level))
+                } else {
+                    self.level_sites = self.sites_at(current, self.level);
+                    self.sites.open(current, Some(self.level))
+                };
+                match opened {
+                    Some(search) => self.inner.open(search),
+                    // Every site of the level left out: on to the next one.
+                    None if self.resweeping => {
+                        self.next_level(current);
+                        continue;
+                    }
+                    // No site this deep.
+                    None => {
+                        self.done = true;
+                        return None;
                     }
                 }
-            };
-            if let Some(batch) = inner.next_batch(current) {
-                self.level_ran = true;
+            }
+            if let Some(batch) = self.inner.next_batch(current) {
+                // ddmin hands over an empty batch when every candidate of a step was refused
+                // unrun: that step cost nothing.
+                self.level_ran |= !batch.is_empty();
                 return Some(batch);
             }
-            self.inner = None;
             if self.policy.resweep && self.search_accepted {
                 self.search_accepted = false;
                 self.resweeping = true;
@@ -450,28 +440,21 @@ impl<L: Language> Search<String> for LevelSearch<L> {
         let decided = accepted.unwrap_or(lock(&self.sites.batch_sites).len());
         let rejected: Vec<usize> = (0..decided).collect();
         self.record(&rejected);
-        if let Some(inner) = &mut self.inner {
-            inner.feedback(accepted);
-        }
+        self.inner.feedback(accepted);
         self.accepted(accepted.is_some());
     }
 
     fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
-        self.inner.as_ref()?.combine(current, indices)
+        self.inner.combine(current, indices)
     }
 
     fn set_width(&mut self, width: Width) {
-        self.width = Some(width);
-        if let Some(inner) = &mut self.inner {
-            inner.set_width(width);
-        }
+        self.inner.set_width(width);
     }
 
     fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
         self.record(rejected);
-        if let Some(inner) = &mut self.inner {
-            inner.feedback_fold(accepted, rejected);
-        }
+        self.inner.feedback_fold(accepted, rejected);
         self.accepted(!accepted.is_empty());
     }
 }

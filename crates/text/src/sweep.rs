@@ -188,6 +188,7 @@ mod tests {
                 levels: Default::default(),
                 probdd: true,
                 sweeps: true,
+                refused: None,
             };
             let state = SharedState::new(language, "(x)(a)(y)(b)", Strategy::ProbDd);
             let (end, seen) = sweep(&state, jobs, "(x)(a)(y)(b)", &keep);

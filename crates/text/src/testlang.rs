@@ -106,6 +106,8 @@ pub struct Parens {
     /// Whether the regions are swept left to right instead ([`SearchSpec::Sweep`]), skipping
     /// those that failed alone.
     pub sweeps: bool,
+    /// Candidates refused without a run (`SitesText::refusing`).
+    pub refused: Option<fn(&str) -> bool>,
 }
 
 /// The kind of the removal of a region `(!…)`, which ProbDD tries late.
@@ -161,7 +163,9 @@ impl Language for Parens {
             }
         }
         sites.sort_by_key(|s| s.range.start);
-        SitesText::new(text, sites, CharCount).deferring(DEFERRED, 0.9)
+        SitesText::new(text, sites, CharCount)
+            .deferring(DEFERRED, 0.9)
+            .refusing(self.refused)
     }
 
     fn prepare_current(&self, text: &str) -> SitesText<CharCount> {

@@ -90,6 +90,7 @@ mod tests {
             levels: Default::default(),
             probdd: false,
             sweeps: false,
+            refused: None,
         };
         let text = "a ( b ) \nc\n".to_owned();
         let state = SharedState::new(language, &text, Strategy::Ddmin);

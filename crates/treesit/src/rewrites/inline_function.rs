@@ -21,7 +21,8 @@ use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    collect, combined, declarators, declared_name, named, named_children, within, Identifiers,
+    clean_functions, collect, combined, declarators, declared_name, named, named_children, within,
+    Identifiers,
 };
 use crate::sites::lines_of;
 
@@ -56,10 +57,7 @@ pub fn inline_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
     let identifiers = Identifiers::new(root, text);
     let mut sites = Vec::new();
-    for definition in named_children(root) {
-        if definition.kind() != "function_definition" || definition.has_error() {
-            continue;
-        }
+    for definition in clean_functions(root) {
         if let Some(site) = inline_function(definition, &identifiers, text) {
             sites.push(site);
         }

@@ -16,7 +16,8 @@ use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    collect, combined, declarator_leaf, drop_element, named_children, only_declarator, Identifiers,
+    clean_functions, collect, combined, declarator_leaf, drop_element, named_children,
+    only_declarator, Identifiers,
 };
 use crate::sites::lines_of;
 
@@ -32,10 +33,7 @@ pub fn local_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
     let identifiers = Identifiers::new(root, text);
     let mut sites = Vec::new();
-    for definition in named_children(root) {
-        if definition.kind() != "function_definition" || definition.has_error() {
-            continue;
-        }
+    for definition in clean_functions(root) {
         let Some(body) = definition.child_by_field_name("body") else {
             continue;
         };

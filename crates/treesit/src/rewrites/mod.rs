@@ -69,6 +69,12 @@ fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
     (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
 }
 
+/// The function definitions at the top of `root` that parse without error: a rewrite edits a
+/// function only where the tree says exactly what its parts are.
+fn clean_functions(root: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    named_children(root).filter(|d| d.kind() == "function_definition" && !d.has_error())
+}
+
 /// Every node of `node`'s subtree (itself included) that `pick` selects, in text order.
 fn collect<'t>(node: Node<'t>, pick: &mut dyn FnMut(Node<'t>) -> bool, out: &mut Vec<Node<'t>>) {
     let mut cursor = node.walk();
