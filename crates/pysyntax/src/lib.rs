@@ -28,6 +28,7 @@ mod cpython_limits;
 mod freeze;
 mod imports;
 mod indent;
+mod modules;
 mod names;
 mod origin;
 mod prepared;
@@ -43,6 +44,7 @@ mod tests;
 
 pub use comments::without_comment_lines;
 pub use imports::top_level_imports;
+pub use modules::{module_facts, AttrChain, Import, ImportedName, ModuleFacts, NameRef};
 pub use names::NameUse;
 pub use origin::{definition_offset, qualified_name};
 pub use prepared::{Edited, Prepared};

@@ -35,7 +35,6 @@
 //! candidate had, and a candidate's changed chunks are parsed once for the validity check and
 //! the name filter (see the [`filter`] module).
 
-use std::cell::OnceCell;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -109,7 +108,7 @@ pub struct Edited {
     changed: Option<Vec<(Range<usize>, Range<usize>)>>,
     /// The changed groups' facts once checked (`None`: they do not decide the candidate), so
     /// that the validity check and the name filter share one parse.
-    facts: OnceCell<Option<ChangedFacts>>,
+    facts: OnceLock<Option<ChangedFacts>>,
 }
 
 impl Edited {
@@ -216,7 +215,7 @@ impl Prepared {
             return Edited {
                 text,
                 changed: None,
-                facts: OnceCell::new(),
+                facts: OnceLock::new(),
             };
         };
         let spliced = splice(source, &edits, &chunks.starts[1..]);
@@ -225,7 +224,7 @@ impl Prepared {
             return Edited {
                 text,
                 changed: None,
-                facts: OnceCell::new(),
+                facts: OnceLock::new(),
             };
         }
         // Chunk index ranges the edits touch, merged where they meet.
@@ -259,7 +258,7 @@ impl Prepared {
         Edited {
             text,
             changed: Some(changed),
-            facts: OnceCell::new(),
+            facts: OnceLock::new(),
         }
     }
 

@@ -242,6 +242,14 @@ pub struct PythonArgs {
     /// --launcher, or a source not in UTF-8.
     #[arg(long = "no-value-substitution")]
     pub no_value_substitution: bool,
+    /// The project's root directory: when SOURCE imports modules that resolve inside it (found
+    /// below SOURCE's directory, as `sys.path[0]` finds them), they are reduced with SOURCE and
+    /// then inlined into it, so that OUTPUT is one standalone file (a directory when that does
+    /// not reproduce; the run says why). Modules outside the root (site-packages, the standard
+    /// library) are never touched. [default: the nearest directory from SOURCE's upwards that
+    /// holds pyproject.toml or setup.py, else SOURCE's directory]
+    #[arg(long = "root", value_name = "DIR")]
+    pub root: Option<PathBuf>,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
     /// a mistyped -o cannot overwrite an unrelated file).
     #[arg(long = "force")]

@@ -174,10 +174,19 @@ pub fn same_exception_check(expected: Option<&str>) -> OutputCheck {
 /// the same library file) and code of the same qualified name. The candidate's file is read from
 /// its workspace; other files' names are remembered per frame, as they do not change.
 pub fn same_origin_check(kind: &str, origin: Origin) -> OutputCheck {
-    let description = format!(
+    same_origin_check_in(kind, origin, None)
+}
+
+/// [`same_origin_check`], also accepting the same function in the file `also` (a project's
+/// entry, which its modules' definitions may be inlined into, as `{workspace}/NAME`).
+pub fn same_origin_check_in(kind: &str, origin: Origin, also: Option<String>) -> OutputCheck {
+    let mut description = format!(
         "python-uncaught-exception-type={kind} origin={}:{}",
         origin.file, origin.function
     );
+    if let Some(also) = &also {
+        description.push_str(&format!(" or {also}"));
+    }
     let kind = kind.to_owned();
     let known: Mutex<HashMap<(String, usize, String), String>> = Mutex::default();
     let check = move |record: &RunRecord, workspace: &Path| {
@@ -188,7 +197,7 @@ pub fn same_origin_check(kind: &str, origin: Origin) -> OutputCheck {
         let Some(frame) = innermost_frame(tail) else {
             return false;
         };
-        if frame.file != origin.file {
+        if frame.file != origin.file && also.as_ref() != Some(&frame.file) {
             return false;
         }
         let function = if let Some(name) = frame.file.strip_prefix(WORKSPACE) {

@@ -15,6 +15,8 @@ pub mod encoding;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
+pub mod project;
+mod runner;
 pub mod source;
 mod timeout_factor;
 
@@ -22,12 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minrepro_driver::{
-    claim_output, open_cache, Document, ReportRequest, RunError, StatsExtra, StrategyArg,
-};
+use minrepro_driver::{claim_output, open_cache, ReportRequest, RunError, StatsExtra, StrategyArg};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
 use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
-use minrepro_pyrunner::{Preload, RunnerPool};
+use minrepro_pyrunner::RunnerPool;
 use minrepro_pyvalues::{Program, ValueRecorder};
 use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
@@ -57,7 +57,24 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
-    let source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
+    let mut source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
+    let root = project::root_of(&source.dir, args.root.as_deref())?;
+    let project = project::discover(&source.path, &source.text, &root, &args.preload)?;
+    if let Some(found) = &project {
+        project::run::check_env_path(&args.env, &found.root)?;
+        source.project_root = Some(found.root.clone());
+        source.file_name = found.entry().to_owned();
+        progress.message(&format!(
+            "{} imports {} local module files below {}: reduced together, then inlined into one file",
+            found.entry(),
+            found.docs.len() - 1,
+            found.root.display()
+        ));
+    }
+    let original_text = match &project {
+        Some(found) => minrepro_text::join_docs(&found.docs),
+        None => source.text.clone(),
+    };
     check_output(&args.output, &source.path)?;
     // With a cache, a killed run's partial output may be replaced: decided once it is open.
     if args.common.cache_file.is_none() {
@@ -70,14 +87,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &[&source.path, &args.output],
     )?;
     let python = interpreter.path.clone();
-    let runner = start_runner(args, &source, &python, &launch, &progress)?.map(Arc::new);
+    let runner = runner::start_runner(args, &source, &python, &launch, &progress)?.map(Arc::new);
     let executor: &dyn Executor = match &runner {
         Some(pool) => &**pool,
         None => launch.executor(),
     };
 
     // First judge the original without the guard, to learn which exception it ends in.
-    let backend_tag = backend_tag(args, runner.as_deref());
+    let backend_tag = runner::backend_tag(args, runner.as_deref());
     // The predicate with the exception guard `guard` (none: any ending).
     let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
         let config = predicate_config(
@@ -95,6 +112,9 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     let unguarded = predicate_with(None)?;
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
+    if let Some(found) = &project {
+        protected.extend(found.docs.iter().skip(1).map(|d| found.root.join(&d.name)));
+    }
     protected.extend(unguarded.identity_files().iter().map(|f| f.path.clone()));
     let cache = open_cache(args.common.cache_file.as_deref(), &protected, &args.output)?;
     let resumed = claim_output(&cache, &args.output);
@@ -107,7 +127,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     let mut job = TextJob {
         front_end: "minrepro python",
-        original: &source.text,
+        original: &original_text,
         original_outcome: None,
         predicate: &unguarded,
         executor,
@@ -129,7 +149,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
-    let first = judge_original(&language, &job, from_cache)?;
+    let first = match &project {
+        Some(found) => judge_original(
+            &project::run::language(found, &language, None),
+            &job,
+            from_cache,
+        )?,
+        None => judge_original(&language, &job, from_cache)?,
+    };
     if first.status != Status::Interesting {
         let expected = minrepro_driver::Expectation::of(
             &args.predicate,
@@ -145,7 +172,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
         return Err(error);
     }
-    let (guard, keep_function) = fidelity_guard(args, &first.last_run, &source, &progress);
+    let (guard, keep) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
@@ -161,7 +188,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // (At `origin`, the guard was built from this run's own frame, so it holds.)
     let guard_holds = guard
         .as_ref()
-        .is_none_or(|check| keep_function.is_some() || (check.check)(&first.last_run, temp.path()));
+        .is_none_or(|check| keep.is_some() || (check.check)(&first.last_run, temp.path()));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
     language.values = value_recorder(
         args,
@@ -173,11 +200,20 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         original_seconds,
         (runner.as_ref(), &progress),
     );
-    language.keep_function = keep_function;
     job.predicate = &predicate;
     job.rejudge = args.rejudge_timeouts.into();
     let recorder = language.values.clone();
-    let run = reduce_text(language, job);
+    let publish = |text: &str| project::run::publish(&args.output, text, &source.file_name);
+    let run = match &project {
+        Some(found) => {
+            job.publish = Some(&publish);
+            reduce_text(project::run::language(found, &language, keep.as_ref()), job)
+        }
+        None => {
+            language.keep_function = keep.map(|(_, function)| function);
+            reduce_text(language, job)
+        }
+    };
     let stats = &run.stats;
     let timeouts = Timeouts {
         candidates: stats.timeouts,
@@ -194,17 +230,11 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let report = args.common.report.as_deref().map(|path| ReportRequest {
         path,
         front_end: "minrepro python",
-        original: vec![Document {
-            name: source.file_name.clone(),
-            text: source.text.clone(),
-        }],
+        original: project::run::documents(&original_text, &source.file_name),
         result: run
             .reduced
             .iter()
-            .map(|text| Document {
-                name: source.file_name.clone(),
-                text: text.clone(),
-            })
+            .flat_map(|text| project::run::documents(text, &source.file_name))
             .collect(),
     });
     minrepro_driver::conclude(
@@ -215,13 +245,22 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         extra,
         report,
     )?;
+    if let Some(found) = &project {
+        let run_with = |file: &str| how_to_run(args, file);
+        return Ok(project::run::success_line(
+            &args.output,
+            found,
+            run.reduced.as_deref(),
+            &run_with,
+        ));
+    }
     Ok(format!(
         "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
         args.output.display(),
         stats.size_after,
         stats.size_before,
         timeouts_note(&timeouts),
-        how_to_run(args)
+        how_to_run(args, &args.output.to_string_lossy())
     ))
 }
 
@@ -274,25 +313,24 @@ fn judge_original<L: Language>(
 
 /// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
 /// one-line explanation; and, when the failure must stay in a function of the program itself,
-/// that function's qualified name (so the language does not offer to inline it away).
+/// that function's file (relative to the workspace) and qualified name (so the language does
+/// not offer to inline it away).
 fn fidelity_guard(
     args: &PythonArgs,
     first: &minrepro_predicate::RunRecord,
     source: &Source,
     progress: &Progress,
-) -> (Option<OutputCheck>, Option<String>) {
+) -> (Option<OutputCheck>, Option<(String, String)>) {
     let level = args.fidelity_level();
     if level == Fidelity::Message {
         return (None, None);
     }
     let found = guard::exception_type(&first.stderr.tail);
     let own_file = format!("{{workspace}}/{}", source.file_name);
-    let read = |file: &str| {
-        if file == own_file {
-            Some(source.text.clone())
-        } else {
-            std::fs::read_to_string(file).ok()
-        }
+    let read = |file: &str| match (file.strip_prefix("{workspace}/"), &source.project_root) {
+        _ if file == own_file => Some(source.text.clone()),
+        (Some(name), Some(root)) => std::fs::read_to_string(root.join(name)).ok(),
+        _ => std::fs::read_to_string(file).ok(),
     };
     let origin = match (&found, level) {
         (Some(_), Fidelity::Origin) => guard::Origin::of(&first.stderr.tail, &read),
@@ -315,9 +353,18 @@ fn fidelity_guard(
     }
     match (found, origin) {
         (Some(kind), Some(origin)) => {
-            let keep = (origin.in_program() && origin.function != "<module>")
-                .then(|| origin.function.clone());
-            (Some(guard::same_origin_check(&kind, origin)), keep)
+            let keep = (origin.in_program() && origin.function != "<module>").then(|| {
+                let file = origin
+                    .file
+                    .strip_prefix("{workspace}/")
+                    .unwrap_or(&origin.file);
+                (file.to_owned(), origin.function.clone())
+            });
+            // A project's modules may be inlined into its entry: the function may move there.
+            let also =
+                (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
+                    .then_some(own_file);
+            (Some(guard::same_origin_check_in(&kind, origin, also)), keep)
         }
         (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
     }
@@ -364,6 +411,8 @@ fn value_recorder(
         Some("under a remote --launcher")
     } else if source.encoding.is_some() {
         Some("for a source not in UTF-8")
+    } else if source.project_root.is_some() {
+        Some("for a project of several modules (for now)")
     } else {
         None
     };
@@ -400,11 +449,10 @@ fn value_recorder(
 
 /// The command that runs the result as the candidates were run (without `--predicate`: the
 /// interpreter, the output and the `--arg` values), quoted for a POSIX shell.
-fn how_to_run(args: &PythonArgs) -> String {
-    let output = args.output.to_string_lossy();
+fn how_to_run(args: &PythonArgs, output: &str) -> String {
     // --arg and --predicate exclude each other: with --predicate there are no program arguments.
     let program_args = args.script_args.iter().map(String::as_str);
-    let words: Vec<&str> = [args.python.as_str(), &output]
+    let words: Vec<&str> = [args.python.as_str(), output]
         .into_iter()
         .chain(program_args)
         .collect();
@@ -413,82 +461,6 @@ fn how_to_run(args: &PythonArgs) -> String {
         .map(|w| shell_quoted(w))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Starts the runner backend when it applies (`--backend runner` without `--predicate`, local
-/// runs); falls back to fresh interpreters with a one-line warning when its helper cannot start,
-/// and with a one-line notice under a launcher (its helpers fork candidates on this machine).
-fn start_runner(
-    args: &PythonArgs,
-    source: &Source,
-    python: &Path,
-    launch: &minrepro_predicate::Launch,
-    progress: &Progress,
-) -> Result<Option<RunnerPool>, RunError> {
-    let why_not = if args.backend != Backend::Runner {
-        Some("--preload needs --backend runner")
-    } else if args.predicate.predicate.is_some() {
-        Some("--preload has no effect with --predicate (the predicate runs the candidates)")
-    } else if launch.is_remote() {
-        if args.preload.is_empty() && !args.common.quiet {
-            eprintln!("minrepro python: note: --launcher slurm runs every candidate as a fresh interpreter (--backend subproc)");
-        }
-        Some("--preload needs --backend runner, which runs candidates on this machine; it cannot be combined with --launcher slurm")
-    } else {
-        None
-    };
-    if let Some(why) = why_not {
-        if args.preload.is_empty() {
-            return Ok(None);
-        }
-        return Err(RunError::Usage(why.into()));
-    }
-    let automatic = if args.no_auto_preload {
-        Vec::new()
-    } else {
-        minrepro_pysyntax::top_level_imports(&source.text)
-    };
-    let preload = Preload {
-        required: args.preload.clone(),
-        automatic,
-        program_dir: Some(source.dir.clone()),
-    };
-    // The helpers start with the candidates' environment: PYTHONPATH (--env included) is read
-    // at interpreter start only.
-    match RunnerPool::start_with(python, &preload, &candidate_env(args, source)) {
-        Ok(pool) => {
-            let ready = pool.ready();
-            for (module, why) in &ready.skipped {
-                progress.message(&format!(
-                    "not preloading {module}: {why}; candidates import it themselves"
-                ));
-            }
-            if !ready.preloaded.is_empty() {
-                progress.message(&format!(
-                    "the runner's helpers import {} once for all candidates (--no-auto-preload turns this off)",
-                    ready.preloaded.join(", ")
-                ));
-            }
-            Ok(Some(pool))
-        }
-        Err(error) => {
-            eprintln!("minrepro python: warning: {error}; falling back to --backend subproc");
-            Ok(None)
-        }
-    }
-}
-
-/// The cache tag naming the backend that actually runs the candidates: a runner that could not
-/// start means fresh interpreters, whose verdicts must not be filed under the runner's.
-fn backend_tag(args: &PythonArgs, runner: Option<&RunnerPool>) -> String {
-    match runner {
-        Some(pool) => format!(
-            "backend=runner preload={} auto-preload={}",
-            args.preload.join(","),
-            pool.ready().preloaded.join(",")
-        ),
-        None => "backend=subproc".to_owned(),
-    }
 }
 
 /// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
@@ -532,15 +504,30 @@ fn predicate_config(
 /// The environment of every candidate run: the source's directory first on the module search
 /// path, no bytecode files, a fixed hash seed, then the `--env` assignments.
 fn candidate_env(args: &PythonArgs, source: &Source) -> Vec<(String, String)> {
-    let dir = source.dir.to_string_lossy().into_owned();
-    let python_path = match std::env::var("PYTHONPATH") {
-        Ok(existing) if !existing.is_empty() => format!("{dir}:{existing}"),
-        _ => dir,
+    // A project's modules are imported from the workspace (the entry's directory there is
+    // `sys.path[0]`), never from the original tree.
+    let dir = match source.project_root {
+        None => Some(source.dir.to_string_lossy().into_owned()),
+        Some(_) => None,
     };
-    let fixed = [
-        ("PYTHONPATH".into(), python_path),
-        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-        ("PYTHONHASHSEED".into(), "0".into()),
-    ];
+    let existing = std::env::var("PYTHONPATH")
+        .ok()
+        .map(|p| match &source.project_root {
+            Some(root) => project::outside_root(&p, root),
+            None => p,
+        });
+    let existing = existing.filter(|p| !p.is_empty());
+    let python_path = match (dir, existing) {
+        (Some(dir), Some(existing)) => Some(format!("{dir}:{existing}")),
+        (Some(one), None) | (None, Some(one)) => Some(one),
+        (None, None) => None,
+    };
+    let fixed = python_path
+        .map(|path| ("PYTHONPATH".to_owned(), path))
+        .into_iter()
+        .chain([
+            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+            ("PYTHONHASHSEED".into(), "0".into()),
+        ]);
     fixed.into_iter().chain(args.env.iter().cloned()).collect()
 }

@@ -23,6 +23,10 @@ pub struct Source {
     pub text: String,
     /// The declared encoding, when it is not UTF-8.
     pub encoding: Option<SourceEncoding>,
+    /// The project root, when the source imports local modules reduced with it (then
+    /// `file_name` is relative to the root, and `dir` is not put on PYTHONPATH: candidates
+    /// import the modules from their workspace).
+    pub project_root: Option<PathBuf>,
 }
 
 /// Reads `path` and checks it is valid Python 3.`minor` (decoded as the interpreter `python`
@@ -81,6 +85,7 @@ pub fn read_source(path: &Path, python: &Path, minor: u8) -> Result<Source, RunE
         dir,
         text,
         encoding,
+        project_root: None,
     })
 }
 

@@ -33,6 +33,7 @@ mod python_errors;
 mod python_fidelity;
 mod python_fixpoint;
 mod python_interrupt;
+mod python_project;
 mod python_reduce;
 mod python_runner;
 mod python_timeout;

@@ -40,6 +40,8 @@ pub struct DocSet<L: Language> {
     set: bool,
     /// The front end's edits across documents, if any.
     rewrites: Option<Arc<dyn SetRewrites>>,
+    /// Whether the first document is never removed whole (the file a predicate runs).
+    keep_first: bool,
 }
 
 /// Edits of a set that no one document's sites express (e.g. a header inlined into its one
@@ -67,7 +69,15 @@ impl<L: Language> DocSet<L> {
             specs,
             set,
             rewrites: None,
+            keep_first: false,
         }
+    }
+
+    /// The same set, whose first document is never removed whole (e.g. the program a
+    /// predicate runs; a front end's rewrites still may rewrite it).
+    pub fn keeping_first(mut self) -> Self {
+        self.keep_first = true;
+        self
     }
 
     /// The same set with `rewrites` as a group (of a set only).
@@ -268,7 +278,7 @@ where
                     site: site.clone(),
                 }));
             }
-            if whole_sites {
+            if whole_sites && !(self.keep_first && i == 0) {
                 sites.push(DocSite::Whole {
                     doc: i,
                     range: part.whole.clone(),

@@ -100,6 +100,13 @@ fn whole_documents_go_but_never_all_of_them() {
     let one_left = prepared.apply(&all[..1]);
     assert_eq!(one_left.text(), join(&docs[1..]));
     assert_eq!(prepared.check(&one_left), Some(1 + 1));
+    // Keeping the first document, only the others may go.
+    let languages = docs.iter().map(|d| (d.name.clone(), lines())).collect();
+    let kept = DocSet::new(languages, true).keeping_first();
+    let prepared = kept.prepare(&text, DocGroup::Files);
+    assert_eq!(prepared.sites().len(), 1);
+    let all: Vec<_> = prepared.sites().iter().collect();
+    assert_eq!(prepared.apply(&all).text(), join(&docs[..1]));
 }
 
 #[test]

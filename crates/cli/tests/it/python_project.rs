@@ -1,0 +1,83 @@
+//! `minrepro python` on an entry that imports local modules (issue 37): the entry and its
+//! local modules are reduced together and inlined into one standalone file.
+
+use std::path::Path;
+
+use crate::support::python::*;
+
+/// An entry importing a package (`pkg/__init__.py` re-exporting from `pkg/helpers.py` with a
+/// relative import) whose helper raises the failure.
+fn write_project(dir: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir.join("pkg")).unwrap();
+    std::fs::write(
+        dir.join("pkg/__init__.py"),
+        "from .helpers import compute\nVERSION = '1.0'\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("pkg/helpers.py"),
+        "import os\n\n\ndef unused_helper(x):\n    return x * 2\n\n\n\
+         def compute(values):\n    total = 0\n    for v in values:\n        total += v\n\
+         \x20   if total > 10:\n        raise LookupError('total too big: %d' % total)\n\
+         \x20   return total\n",
+    )
+    .unwrap();
+    let entry = dir.join("main.py");
+    std::fs::write(
+        &entry,
+        "import sys\nfrom pkg import compute, VERSION\n\n\ndef banner():\n    print('version', VERSION)\n\n\n\
+         banner()\ndata = [1, 2, 3, 4, 5]\nprint(compute(data))\n",
+    )
+    .unwrap();
+    entry
+}
+
+#[test]
+fn a_package_with_relative_imports_becomes_one_standalone_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let entry = write_project(&project);
+    let original = run_candidate(&entry, &project);
+    assert!(
+        original.contains("LookupError: total too big"),
+        "{original}"
+    );
+    let mut outputs = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path().join(format!("out{jobs}.py"));
+        let assert = python_command(&entry, "LookupError", &out)
+            .args(["-j", jobs])
+            .assert()
+            .code(0);
+        let said = all_output(assert.get_output());
+        assert!(said.contains("one standalone file"), "{said}");
+        assert!(
+            out.is_file(),
+            "-j {jobs}: {} is not one file",
+            out.display()
+        );
+        outputs.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(outputs[0], outputs[1], "-j 1 and -j 3 differ");
+    let text = String::from_utf8(outputs[0].clone()).unwrap();
+    assert!(
+        !text.contains("import pkg") && !text.contains("from pkg") && !text.contains("from ."),
+        "{text}"
+    );
+    assert!(
+        !text.contains("unused_helper") && !text.contains("banner"),
+        "{text}"
+    );
+    // Alone, in a fresh directory without the package, it raises the same exception type.
+    let fresh = tempfile::tempdir().unwrap();
+    let alone = fresh.path().join("repro.py");
+    std::fs::write(&alone, &text).unwrap();
+    let run = run_candidate(&alone, fresh.path());
+    assert!(
+        run.lines().any(|line| line.starts_with("LookupError")),
+        "{run}"
+    );
+    assert!(!run.contains("ModuleNotFoundError"), "{run}");
+    // The project itself is untouched.
+    assert_eq!(run_candidate(&entry, &project), original);
+}

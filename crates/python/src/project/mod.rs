@@ -1,0 +1,202 @@
+//! `minrepro python` on a project: the entry and the local modules it imports (directly or
+//! through each other) that resolve inside the project root, reduced together as one set of
+//! documents (see `minrepro_text::DocSet`), then inlined into one standalone file
+//! ([`standalone`]). Modules outside the root (site-packages, the standard library) are never
+//! read or written: candidates import them from where they are.
+//!
+//! Modules are found where the entry's own `sys.path[0]` finds them: below the entry's
+//! directory (which must be inside the root). Documents are named relative to the root; the
+//! entry comes first (it is the file candidates run, and it is never removed).
+
+pub mod layout;
+pub mod run;
+pub mod standalone;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use minrepro_driver::RunError;
+use minrepro_text::{Content, Doc};
+
+use layout::{imported_modules, is_package, module_name};
+
+/// The project of an entry that imports local modules.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The root (absolute).
+    pub root: PathBuf,
+    /// The directory modules are found in, relative to the root, `/`-terminated ("" = root).
+    pub search: String,
+    /// The entry first, then each local module in the order it was found.
+    pub docs: Vec<Doc>,
+}
+
+impl Project {
+    /// The entry's name relative to the root.
+    pub fn entry(&self) -> &str {
+        &self.docs[0].name
+    }
+}
+
+/// The root `--root` gives, else the nearest directory from the entry's upwards holding
+/// `pyproject.toml` or `setup.py`, else the entry's directory.
+pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunError> {
+    if let Some(root) = root {
+        let root = root
+            .canonicalize()
+            .map_err(|e| RunError::Usage(format!("--root {}: {e}", root.display())))?;
+        if !entry_dir.starts_with(&root) {
+            return Err(RunError::Usage(format!(
+                "--root {} does not hold the source (in {})",
+                root.display(),
+                entry_dir.display()
+            )));
+        }
+        return Ok(root);
+    }
+    let marked = entry_dir
+        .ancestors()
+        .find(|dir| dir.join("pyproject.toml").is_file() || dir.join("setup.py").is_file());
+    Ok(marked.unwrap_or(entry_dir).to_path_buf())
+}
+
+/// The project of the entry `entry` (absolute path, its text `text`) under `root`: `None` when
+/// it imports no local module (then it is reduced as a single file, exactly as before). The
+/// modules in `stay` (the `--preload` ones: the runner's helpers import them once, so they must
+/// stay modules) and their submodules are left out, as modules outside the root are.
+pub fn discover(
+    entry: &Path,
+    text: &str,
+    root: &Path,
+    stay: &[String],
+) -> Result<Option<Project>, RunError> {
+    let failed = RunError::Failed;
+    let entry_name = relative(entry, root)
+        .ok_or_else(|| failed(format!("{} is outside the root", entry.display())))?;
+    let search = match entry_name.rfind('/') {
+        Some(at) => entry_name[..=at].to_owned(),
+        None => String::new(),
+    };
+    let mut docs = vec![Doc {
+        name: entry_name.clone(),
+        content: Content::Text(text.to_owned()),
+    }];
+    let mut seen: BTreeSet<String> = BTreeSet::from([entry_name]);
+    let mut next = 0;
+    while next < docs.len() {
+        let name = docs[next].name.clone();
+        let source = docs[next].content.text().unwrap_or_default().to_owned();
+        next += 1;
+        let facts = minrepro_pysyntax::module_facts(&source)
+            .map_err(|p| failed(format!("{name} is not valid Python: {p}")))?;
+        let importer = (next > 1).then(|| module_name(&name, &search)).flatten();
+        for import in &facts.imports {
+            for module in imported_modules(import, importer.as_deref(), is_package(&name)) {
+                if stay
+                    .iter()
+                    .any(|kept| module == *kept || module.starts_with(&format!("{kept}.")))
+                {
+                    continue;
+                }
+                let Some(found) = resolve(root, &search, &module) else {
+                    continue;
+                };
+                if seen.insert(found.clone()) {
+                    docs.push(Doc {
+                        content: Content::Text(read_module(root, &found)?),
+                        name: found,
+                    });
+                }
+            }
+        }
+    }
+    Ok((docs.len() > 1).then(|| Project {
+        root: root.to_path_buf(),
+        search,
+        docs,
+    }))
+}
+
+/// The root-relative name of the file of `module`, if it is a package's `__init__.py` or a
+/// `.py` file below the search directory (a package before a module, as Python looks).
+fn resolve(root: &Path, search: &str, module: &str) -> Option<String> {
+    let base = format!("{search}{}", module.replace('.', "/"));
+    [format!("{base}/__init__.py"), format!("{base}.py")]
+        .into_iter()
+        .find(|name| root.join(name).is_file())
+}
+
+/// The text of the module file `name`: UTF-8 Python.
+fn read_module(root: &Path, name: &str) -> Result<String, RunError> {
+    let bytes = std::fs::read(root.join(name))
+        .map_err(|e| RunError::Failed(format!("cannot read the module {name}: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        RunError::Failed(format!(
+            "the module {name} is not UTF-8 text (a project's modules must be)"
+        ))
+    })?;
+    if text.contains('\0') {
+        return Err(RunError::Failed(format!(
+            "the module {name} holds a NUL byte"
+        )));
+    }
+    Ok(text)
+}
+
+/// The entries of the search path `path` (`:`-separated) that are not inside `root`.
+pub fn outside_root(path: &str, root: &Path) -> String {
+    path.split(':')
+        .filter(|entry| {
+            let dir = Path::new(if entry.is_empty() { "." } else { entry });
+            let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+            !dir.starts_with(root)
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// `path` relative to `root`, `/`-separated.
+fn relative(path: &Path, root: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_local_modules_through_each_other_and_leaves_the_rest() {
+        let (_dir, root) = minrepro_testkit::temp_path("project");
+        std::fs::create_dir(&root).unwrap();
+        let root = root.canonicalize().unwrap();
+        let root = root.as_path();
+        std::fs::write(root.join("pyproject.toml"), "").unwrap();
+        std::fs::create_dir_all(root.join("app/pkg")).unwrap();
+        std::fs::write(root.join("app/pkg/__init__.py"), "from .core import run\n").unwrap();
+        std::fs::write(root.join("app/pkg/core.py"), "import os\ndef run(): pass\n").unwrap();
+        std::fs::write(root.join("app/unused.py"), "").unwrap();
+        let entry = root.join("app/main.py");
+        let text = "import os\nfrom pkg import run\nrun()\n";
+        std::fs::write(&entry, text).unwrap();
+        let found = root_of(&root.join("app"), None).unwrap();
+        assert_eq!(found, root);
+        let project = discover(&entry, text, &found, &[]).unwrap().unwrap();
+        let names: Vec<&str> = project.docs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]
+        );
+        assert_eq!(project.search, "app/");
+        assert!(discover(&entry, "import os\n", &found, &[])
+            .unwrap()
+            .is_none());
+        // A preloaded package stays a module: then nothing local is left to reduce with it.
+        let stay = ["pkg".to_owned()];
+        assert!(discover(&entry, text, &found, &stay).unwrap().is_none());
+    }
+}
