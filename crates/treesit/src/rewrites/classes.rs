@@ -11,7 +11,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::collect;
+use super::clean_of_kind;
 
 /// Kind of a base class taken out.
 pub const REMOVE_BASE: &str = "remove-base-class";
@@ -21,22 +21,12 @@ pub const EMPTY_BODY: &str = "empty-body";
 /// The sites of `tree` (a parse of `text`).
 pub fn class_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut clauses = Vec::new();
-    collect(
-        root,
-        &mut |n| n.kind() == "base_class_clause" && !n.has_error(),
-        &mut clauses,
-    );
+    let clauses = clean_of_kind(root, "base_class_clause");
     let mut sites: Vec<Site> = clauses
         .into_iter()
         .flat_map(|clause| base_sites(clause, text))
         .collect();
-    let mut bodies = Vec::new();
-    collect(
-        root,
-        &mut |n| n.kind() == "function_definition" && !n.has_error(),
-        &mut bodies,
-    );
+    let bodies = clean_of_kind(root, "function_definition");
     for definition in bodies {
         let Some(body) = definition.child_by_field_name("body") else {
             continue;
@@ -105,40 +95,53 @@ fn base_sites(clause: Node<'_>, text: &str) -> Vec<Site> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrites::tests::rewritten_in;
+    use crate::rewrites::tests::check;
 
     #[test]
     fn each_base_goes_alone_and_the_clause_with_the_last() {
-        let text = "struct A {};\nstruct B {};\nstruct D : public A, virtual B { int x; };\nstruct E : A {};\n";
-        assert_eq!(
-            rewritten_in("cpp", text, REMOVE_BASE),
-            [
-                "struct A {};\nstruct B {};\nstruct D : virtual B { int x; };\nstruct E : A {};\n",
-                "struct A {};\nstruct B {};\nstruct D : public A { int x; };\nstruct E : A {};\n",
-                "struct A {};\nstruct B {};\nstruct D : public A, virtual B { int x; };\nstruct E {};\n",
-            ]
-        );
-        let template = "template <class T> struct L : L<T*> { };\n";
-        assert_eq!(
-            rewritten_in("cpp", template, REMOVE_BASE),
-            ["template <class T> struct L { };\n"]
-        );
+        check(&[
+            (
+                "each of two bases alone, a lone base with its clause",
+                "cpp",
+                "struct A {};\nstruct B {};\nstruct D : public A, virtual B { int x; };\nstruct E : A {};\n",
+                REMOVE_BASE,
+                &[
+                    "struct A {};\nstruct B {};\nstruct D : virtual B { int x; };\nstruct E : A {};\n",
+                    "struct A {};\nstruct B {};\nstruct D : public A { int x; };\nstruct E : A {};\n",
+                    "struct A {};\nstruct B {};\nstruct D : public A, virtual B { int x; };\nstruct E {};\n",
+                ],
+            ),
+            (
+                "a template's base",
+                "cpp",
+                "template <class T> struct L : L<T*> { };\n",
+                REMOVE_BASE,
+                &["template <class T> struct L { };\n"],
+            ),
+        ]);
     }
 
     #[test]
     fn bodies_become_empty_unless_they_are() {
-        let text = "struct S { int f() { return 1; } void g() {} };\nint h(int a) { return a; }\n";
-        assert_eq!(
-            rewritten_in("cpp", text, EMPTY_BODY),
-            [
-                "struct S { int f() {} void g() {} };\nint h(int a) { return a; }\n",
-                "struct S { int f() { return 1; } void g() {} };\nint h(int a) {}\n",
-            ]
-        );
-        assert_eq!(
-            rewritten_in("c", "int h(int a) { return a; }\n", EMPTY_BODY),
-            ["int h(int a) {}\n"]
-        );
+        check(&[
+            (
+                "a method's body and a function's, not an empty one",
+                "cpp",
+                "struct S { int f() { return 1; } void g() {} };\nint h(int a) { return a; }\n",
+                EMPTY_BODY,
+                &[
+                    "struct S { int f() {} void g() {} };\nint h(int a) { return a; }\n",
+                    "struct S { int f() { return 1; } void g() {} };\nint h(int a) {}\n",
+                ],
+            ),
+            (
+                "a C function's body",
+                "c",
+                "int h(int a) { return a; }\n",
+                EMPTY_BODY,
+                &["int h(int a) {}\n"],
+            ),
+        ]);
         let broken = "int h(int a) { return a +; }\n";
         assert!(crate::rewrites::tests::sites_of("c", broken, EMPTY_BODY).is_empty());
     }

@@ -144,14 +144,10 @@ fn function<'t>(definition: Node<'t>, text: &'t str) -> Option<Function<'t>> {
         ));
     }
     let body = definition.child_by_field_name("body")?;
-    let mut returns = Vec::new();
-    collect(body, &mut |n| n.kind() == "return_statement", &mut returns);
-    let mut jumps = Vec::new();
-    collect(
-        body,
-        &mut |n| matches!(n.kind(), "labeled_statement" | "goto_statement"),
-        &mut jumps,
-    );
+    let returns = collect(body, |n| n.kind() == "return_statement");
+    let jumps = collect(body, |n| {
+        matches!(n.kind(), "labeled_statement" | "goto_statement")
+    });
     let last = named_children(body)
         .filter(|n| n.kind() != "comment")
         .last();
@@ -164,8 +160,7 @@ fn function<'t>(definition: Node<'t>, text: &'t str) -> Option<Function<'t>> {
         return None;
     }
     let mut mentioned = HashSet::new();
-    let mut names = Vec::new();
-    collect(body, &mut |n| n.kind() == "identifier", &mut names);
+    let names = collect(body, |n| n.kind() == "identifier");
     for node in &names {
         mentioned.insert(&text[node.byte_range()]);
     }
@@ -202,8 +197,7 @@ fn inline_call(
     }
     let host = host_statement(call)?;
     let caller = enclosing(host, "function_definition")?;
-    let mut caller_names = Vec::new();
-    collect(caller, &mut |n| n.kind() == "identifier", &mut caller_names);
+    let caller_names = collect(caller, |n| n.kind() == "identifier");
     let caller_names: HashSet<&str> = caller_names.iter().map(|n| &text[n.byte_range()]).collect();
     // The caller's parameters and locals.
     let caller_declared: HashSet<&str> =
@@ -357,8 +351,7 @@ fn substitute(
     substitutions: &[(&str, String)],
     text: &str,
 ) -> String {
-    let mut names = Vec::new();
-    collect(node, &mut |n| n.kind() == "identifier", &mut names);
+    let names = collect(node, |n| n.kind() == "identifier");
     let mut out = String::new();
     let mut at = range.start;
     for name in names {
@@ -402,15 +395,13 @@ fn assigned(uses: &[Node<'_>]) -> bool {
 
 /// Whether evaluating `node` may have side effects (a call, an assignment, an increment).
 fn has_side_effects(node: Node<'_>) -> bool {
-    let mut found = Vec::new();
     let effect = |n: Node<'_>| {
         matches!(
             n.kind(),
             "call_expression" | "assignment_expression" | "update_expression"
         )
     };
-    collect(node, &mut |n| effect(n), &mut found);
-    !found.is_empty()
+    !collect(node, effect).is_empty()
 }
 
 /// Whether `node` (the parent of a function's name) is a prototype's declarator.

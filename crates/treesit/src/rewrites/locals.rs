@@ -37,8 +37,7 @@ pub fn local_sites(tree: &Tree, text: &str) -> Vec<Site> {
         let Some(body) = definition.child_by_field_name("body") else {
             continue;
         };
-        let mut declarations = Vec::new();
-        collect(body, &mut |n| n.kind() == "declaration", &mut declarations);
+        let declarations = collect(body, |n| n.kind() == "declaration");
         for declaration in declarations {
             sites.extend(local_to_global(declaration, definition, &identifiers, text));
         }
@@ -196,20 +195,26 @@ fn parameter_sites(definition: Node<'_>, identifiers: &Identifiers<'_>, text: &s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrites::tests::{rewritten, sites_of};
+    use crate::rewrites::tests::{check, rewritten, sites_of};
 
     #[test]
     fn a_local_becomes_global_and_its_initialiser_an_assignment() {
-        let text = "int main(){int i;for(i=0;;i++);}\n";
-        assert_eq!(
-            rewritten(text, LOCAL_TO_GLOBAL),
-            ["int i;\nint main(){for(i=0;;i++);}\n"]
-        );
-        let text = "int f(void) {\n  long n = 3;\n  return n;\n}\n";
-        assert_eq!(
-            rewritten(text, LOCAL_TO_GLOBAL),
-            ["long n;\nint f(void) {\n  n = 3;\n  return n;\n}\n"]
-        );
+        check(&[
+            (
+                "a local without an initialiser",
+                "c",
+                "int main(){int i;for(i=0;;i++);}\n",
+                LOCAL_TO_GLOBAL,
+                &["int i;\nint main(){for(i=0;;i++);}\n"],
+            ),
+            (
+                "a local with an initialiser",
+                "c",
+                "int f(void) {\n  long n = 3;\n  return n;\n}\n",
+                LOCAL_TO_GLOBAL,
+                &["long n;\nint f(void) {\n  n = 3;\n  return n;\n}\n"],
+            ),
+        ]);
     }
 
     #[test]

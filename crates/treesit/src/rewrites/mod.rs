@@ -76,7 +76,8 @@ fn clean_functions(root: Node<'_>) -> impl Iterator<Item = Node<'_>> {
 }
 
 /// Every node of `node`'s subtree (itself included) that `pick` selects, in text order.
-fn collect<'t>(node: Node<'t>, pick: &mut dyn FnMut(Node<'t>) -> bool, out: &mut Vec<Node<'t>>) {
+fn collect<'t>(node: Node<'t>, mut pick: impl FnMut(Node<'t>) -> bool) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
     let mut cursor = node.walk();
     let mut stack = vec![node];
     while let Some(next) = stack.pop() {
@@ -86,6 +87,13 @@ fn collect<'t>(node: Node<'t>, pick: &mut dyn FnMut(Node<'t>) -> bool, out: &mut
         let children: Vec<Node<'t>> = next.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
+    out
+}
+
+/// The nodes of `kind` in `node`'s subtree that parse without error: a rewrite edits a node
+/// only where the tree says exactly what its parts are.
+fn clean_of_kind<'t>(node: Node<'t>, kind: &str) -> Vec<Node<'t>> {
+    collect(node, |n| n.kind() == kind && !n.has_error())
 }
 
 /// Every identifier (`kind`: `identifier`) of a tree by its text, in text order: looked up once
@@ -95,8 +103,7 @@ struct Identifiers<'t>(HashMap<&'t str, Vec<Node<'t>>>);
 impl<'t> Identifiers<'t> {
     /// The identifiers of `root`'s subtree (`text` is its source).
     fn new(root: Node<'t>, text: &'t str) -> Identifiers<'t> {
-        let mut all = Vec::new();
-        collect(root, &mut |n| n.kind() == "identifier", &mut all);
+        let all = collect(root, |n| n.kind() == "identifier");
         let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
         for node in all {
             by_name
@@ -126,13 +133,9 @@ impl<'t> Identifiers<'t> {
 
 /// The identifiers (`kind`: `identifier`) of `node`'s subtree named `name`.
 fn named<'t>(node: Node<'t>, name: &str, text: &str) -> Vec<Node<'t>> {
-    let mut found = Vec::new();
-    collect(
-        node,
-        &mut |n| n.kind() == "identifier" && &text[n.byte_range()] == name,
-        &mut found,
-    );
-    found
+    collect(node, |n| {
+        n.kind() == "identifier" && &text[n.byte_range()] == name
+    })
 }
 
 /// The leaf of `kind` a declarator declares (`*p`, `x = 1`, `a[3]`: an `identifier`, or a
@@ -154,8 +157,7 @@ fn declared_name<'t>(declarator: Node<'_>, text: &'t str) -> Option<&'t str> {
 
 /// The declarators of every node of `kinds` (declarations) in `node`'s subtree.
 fn declarators<'t>(node: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
-    let mut declarations = Vec::new();
-    collect(node, &mut |n| kinds.contains(&n.kind()), &mut declarations);
+    let declarations = collect(node, |n| kinds.contains(&n.kind()));
     let mut out = Vec::new();
     for declaration in declarations {
         let mut cursor = declaration.walk();

@@ -25,14 +25,8 @@ pub const SCALARIZE: &str = "scalarize";
 /// field or index the array.
 pub fn scalar_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut declarations = Vec::new();
-    collect(root, &mut |n| n.kind() == "declaration", &mut declarations);
-    let mut leaves = Vec::new();
-    collect(
-        root,
-        &mut |n| n.child_count() == 0 && n.is_named(),
-        &mut leaves,
-    );
+    let declarations = collect(root, |n| n.kind() == "declaration");
+    let leaves = collect(root, |n| n.child_count() == 0 && n.is_named());
     let taken: HashSet<&str> = leaves.iter().map(|n| &text[n.byte_range()]).collect();
     let identifiers = Identifiers::new(root, text);
     declarations
@@ -232,16 +226,11 @@ fn struct_body<'t>(specifier: Node<'t>, root: Node<'t>, text: &str) -> Option<No
         return Some(body);
     }
     let name = &text[specifier.child_by_field_name("name")?.byte_range()];
-    let mut definitions = Vec::new();
-    collect(
-        root,
-        &mut |n| {
-            n.kind() == "struct_specifier"
-                && n.child_by_field_name("body").is_some()
-                && n.child_by_field_name("name").map(|m| &text[m.byte_range()]) == Some(name)
-        },
-        &mut definitions,
-    );
+    let definitions = collect(root, |n| {
+        n.kind() == "struct_specifier"
+            && n.child_by_field_name("body").is_some()
+            && n.child_by_field_name("name").map(|m| &text[m.byte_range()]) == Some(name)
+    });
     definitions.first()?.child_by_field_name("body")
 }
 

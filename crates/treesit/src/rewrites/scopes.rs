@@ -11,7 +11,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined};
+use super::{clean_of_kind, collect, combined};
 use crate::sites::lines_of;
 
 /// Kind of a namespace's body put in its place.
@@ -22,12 +22,9 @@ pub const UNQUALIFY: &str = "unqualify";
 /// The sites of `tree` (a parse of `text`).
 pub fn scope_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut qualified = Vec::new();
-    collect(
-        root,
-        &mut |n| n.kind().starts_with("qualified_") && !n.has_error(),
-        &mut qualified,
-    );
+    let qualified = collect(root, |n| {
+        n.kind().starts_with("qualified_") && !n.has_error()
+    });
     // Each scope's name → the ranges of its `S::` prefixes.
     let mut prefixes: BTreeMap<&str, Vec<Range<usize>>> = BTreeMap::new();
     for node in &qualified {
@@ -35,15 +32,9 @@ pub fn scope_sites(tree: &Tree, text: &str) -> Vec<Site> {
             prefixes.entry(scope).or_default().push(range);
         }
     }
-    let mut usings = Vec::new();
-    collect(root, &mut |n| n.kind() == "using_declaration", &mut usings);
+    let usings = collect(root, |n| n.kind() == "using_declaration");
     let mut sites = Vec::new();
-    let mut namespaces = Vec::new();
-    collect(
-        root,
-        &mut |n| n.kind() == "namespace_definition" && !n.has_error(),
-        &mut namespaces,
-    );
+    let namespaces = clean_of_kind(root, "namespace_definition");
     for namespace in namespaces {
         let Some(body) = namespace.child_by_field_name("body") else {
             continue;
@@ -98,28 +89,37 @@ fn prefix<'t>(node: Node<'_>, text: &'t str) -> Option<(&'t str, Range<usize>)> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrites::tests::{rewritten_in, sites_of};
+    use crate::rewrites::tests::{check, sites_of};
 
     #[test]
     fn a_namespace_goes_with_its_qualifications_and_usings() {
-        let text = "namespace n {\nstruct A { int x; };\nint get(A a) { return a.x; }\n}\nusing namespace n;\nint main() { n::A a{1}; return n::get(a); }\n";
-        let out = rewritten_in("cpp", text, REMOVE_NAMESPACE);
-        assert_eq!(
-            out,
-            ["\nstruct A { int x; };\nint get(A a) { return a.x; }\n\nint main() { A a{1}; return get(a); }\n"]
-        );
+        check(&[(
+            "a namespace, its qualifications and its using",
+            "cpp",
+            "namespace n {\nstruct A { int x; };\nint get(A a) { return a.x; }\n}\nusing namespace n;\nint main() { n::A a{1}; return n::get(a); }\n",
+            REMOVE_NAMESPACE,
+            &["\nstruct A { int x; };\nint get(A a) { return a.x; }\n\nint main() { A a{1}; return get(a); }\n"],
+        )]);
     }
 
     #[test]
     fn a_scope_is_dropped_from_every_qualified_name() {
-        let text = "struct B { static int k; };\nint B::k = 1;\nint main() { return B::k; }\n";
-        assert_eq!(
-            rewritten_in("cpp", text, UNQUALIFY),
-            ["struct B { static int k; };\nint k = 1;\nint main() { return k; }\n"]
-        );
-        // Template scopes and global qualification are left alone.
-        let text = "template <class T> struct S { static int v; };\nint main() { return S<int>::v + ::f(); }\n";
-        assert!(rewritten_in("cpp", text, UNQUALIFY).is_empty());
+        check(&[
+            (
+                "a class scope, in a definition and a use",
+                "cpp",
+                "struct B { static int k; };\nint B::k = 1;\nint main() { return B::k; }\n",
+                UNQUALIFY,
+                &["struct B { static int k; };\nint k = 1;\nint main() { return k; }\n"],
+            ),
+            (
+                "template scopes and global qualification are left alone",
+                "cpp",
+                "template <class T> struct S { static int v; };\nint main() { return S<int>::v + ::f(); }\n",
+                UNQUALIFY,
+                &[],
+            ),
+        ]);
     }
 
     #[test]

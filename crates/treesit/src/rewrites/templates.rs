@@ -12,7 +12,7 @@ use std::ops::Range;
 use minrepro_text::Site;
 use tree_sitter::{Node, Tree};
 
-use super::{collect, combined, drop_element, list_elements, named_children};
+use super::{clean_of_kind, collect, combined, drop_element, list_elements, named_children};
 
 /// Kind of a template parameter taken out.
 pub const REMOVE_TEMPLATE_PARAM: &str = "remove-template-param";
@@ -28,19 +28,11 @@ struct Parameter<'t> {
 /// The sites of `tree` (a parse of `text`).
 pub fn template_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut templates = Vec::new();
-    collect(
-        root,
-        &mut |n| n.kind() == "template_declaration" && !n.has_error(),
-        &mut templates,
-    );
+    let templates = clean_of_kind(root, "template_declaration");
     // Every name leaf by text: uses of templates and of parameters.
-    let mut leaves = Vec::new();
-    collect(
-        root,
-        &mut |n| n.child_count() == 0 && n.is_named() && n.kind().ends_with("identifier"),
-        &mut leaves,
-    );
+    let leaves = collect(root, |n| {
+        n.child_count() == 0 && n.is_named() && n.kind().ends_with("identifier")
+    });
     let mut by_name: HashMap<&str, Vec<Node<'_>>> = HashMap::new();
     for leaf in leaves {
         by_name
@@ -208,32 +200,40 @@ fn parameter<'t>(node: Node<'t>, text: &'t str) -> Option<Parameter<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrites::tests::{rewritten_in, sites_of};
+    use crate::rewrites::tests::{check, sites_of};
 
     #[test]
     fn a_parameter_goes_with_its_arguments_and_its_uses_take_the_default() {
-        let text = "template <typename T, int N = 4>\nstruct Box { T items[N]; };\nBox<long, 4> a;\nBox<char, 4> b;\n";
-        assert_eq!(
-            rewritten_in("cpp", text, REMOVE_TEMPLATE_PARAM),
-            [
+        check(&[(
+            "a type parameter and a value parameter with a default",
+            "cpp",
+            "template <typename T, int N = 4>\nstruct Box { T items[N]; };\nBox<long, 4> a;\nBox<char, 4> b;\n",
+            REMOVE_TEMPLATE_PARAM,
+            &[
                 "template <int N = 4>\nstruct Box { int items[N]; };\nBox<4> a;\nBox<4> b;\n",
                 "template <typename T>\nstruct Box { T items[(4)]; };\nBox<long> a;\nBox<char> b;\n",
-            ]
-        );
+            ],
+        )]);
     }
 
     #[test]
     fn a_template_used_with_one_argument_list_is_instantiated() {
-        let text = "template <class T> struct B { T v; T get() const { return v; } };\nB<long> x;\nlong f(B<long> b) { return b.get(); }\n";
-        assert_eq!(
-            rewritten_in("cpp", text, INSTANTIATE),
-            ["struct B { long v; long get() const { return v; } };\nB x;\nlong f(B b) { return b.get(); }\n"]
-        );
-        let function = "template <class T> T twice(T v) { return v + v; }\nint main() { return twice<int>(2); }\n";
-        assert_eq!(
-            rewritten_in("cpp", function, INSTANTIATE),
-            ["int twice(int v) { return v + v; }\nint main() { return twice(2); }\n"]
-        );
+        check(&[
+            (
+                "a class template",
+                "cpp",
+                "template <class T> struct B { T v; T get() const { return v; } };\nB<long> x;\nlong f(B<long> b) { return b.get(); }\n",
+                INSTANTIATE,
+                &["struct B { long v; long get() const { return v; } };\nB x;\nlong f(B b) { return b.get(); }\n"],
+            ),
+            (
+                "a function template",
+                "cpp",
+                "template <class T> T twice(T v) { return v + v; }\nint main() { return twice<int>(2); }\n",
+                INSTANTIATE,
+                &["int twice(int v) { return v + v; }\nint main() { return twice(2); }\n"],
+            ),
+        ]);
     }
 
     #[test]

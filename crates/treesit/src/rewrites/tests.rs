@@ -22,6 +22,12 @@ pub(super) fn sites_of(grammar: &str, text: &str, kind: &str) -> Vec<minrepro_te
 
 /// Every rewrite of `text` in `grammar` of `kind`, applied alone, each checked to parse cleanly.
 pub(super) fn rewritten_in(grammar: &str, text: &str, kind: &str) -> Vec<String> {
+    applied(grammar, text, kind, kind)
+}
+
+/// [`rewritten_in`], a rewrite that does not parse cleanly failing with `label` (a table row's
+/// name, so that the row that failed is the one named).
+fn applied(grammar: &str, text: &str, kind: &str, label: &str) -> Vec<String> {
     let syntax = LoadedGrammar::new(by_name(grammar).unwrap()).unwrap();
     let tree = syntax.parse(text).unwrap();
     rewrite_sites(&tree, text)
@@ -29,39 +35,57 @@ pub(super) fn rewritten_in(grammar: &str, text: &str, kind: &str) -> Vec<String>
         .filter(|s| s.kind == kind)
         .map(|site| {
             let out = splice(text, &[site]);
-            assert_eq!(syntax.errors(&out), 0, "{out}");
+            assert_eq!(syntax.errors(&out), 0, "{label}: {out}");
             out
         })
         .collect()
 }
 
-#[test]
-fn a_function_called_once_is_inlined_and_its_definition_goes() {
-    let text = "long fee(long amount) {\n    long f = amount / 100;\n    return f > 0 ? f : 1;\n}\nint main(void) {\n    long x = 5;\n    x -= fee(p.amount + 1);\n    return x;\n}\n";
-    let expected = "int main(void) {\n    long x = 5;\n    long f = (p.amount + 1) / 100;\n    x -= (f > 0 ? f : 1);\n    return x;\n}\n";
-    assert_eq!(rewritten(text, INLINE), [expected]);
+/// One expectation of a table of rewrites: its name (what it shows, said when it fails), the
+/// grammar, the text, the rewrite's kind and every rewrite of that kind, in order.
+pub(super) type Row<'a> = (&'a str, &'a str, &'a str, &'a str, &'a [&'a str]);
+
+/// Checks every row: its text's rewrites of its kind, each applied alone, are exactly its
+/// expected texts, and each parses cleanly. The rewrites' tests share this one check, so that
+/// a case is data and a failure names its row.
+pub(super) fn check(rows: &[Row<'_>]) {
+    for &(name, grammar, text, kind, expected) in rows {
+        assert_eq!(applied(grammar, text, kind, name), expected, "{name}");
+    }
 }
 
 #[test]
-fn a_void_call_in_an_unbraced_branch_gets_braces_and_an_assigned_parameter_a_local() {
-    let text = "void bump(int *p, int n) { n = n * 2; *p += n; }\nvoid g(int *q, int c) {\n  if (c) bump(q, c + 1);\n}\n";
-    let expected =
-        "void g(int *q, int c) {\n  if (c) {\nint n = c + 1;\nn = n * 2; *q += n;\n}\n}\n";
-    assert_eq!(rewritten(text, INLINE), [expected]);
-}
-
-#[test]
-fn a_call_of_an_empty_function_as_a_branch_becomes_an_empty_statement() {
-    let text = "void nop(int a) { }\nint main(void) { if (1) nop(2); return 0; }\n";
-    let expected = "int main(void) { if (1) ; return 0; }\n";
-    assert_eq!(rewritten(text, INLINE), [expected]);
-}
-
-#[test]
-fn a_pure_function_is_inlined_into_every_call_at_once() {
-    let text = "int sq(int v) { return v * v; }\nint main(void) { int a = sq(2); return sq(a) + sq(a + 1); }\n";
-    let expected = "int main(void) { int a = (2 * 2); return (a * a) + ((a + 1) * (a + 1)); }\n";
-    assert_eq!(rewritten(text, INLINE), [expected]);
+fn a_function_is_inlined_into_its_calls() {
+    check(&[
+        (
+            "a function called once is inlined and its definition goes",
+            "c",
+            "long fee(long amount) {\n    long f = amount / 100;\n    return f > 0 ? f : 1;\n}\nint main(void) {\n    long x = 5;\n    x -= fee(p.amount + 1);\n    return x;\n}\n",
+            INLINE,
+            &["int main(void) {\n    long x = 5;\n    long f = (p.amount + 1) / 100;\n    x -= (f > 0 ? f : 1);\n    return x;\n}\n"],
+        ),
+        (
+            "a void call in an unbraced branch gets braces and an assigned parameter a local",
+            "c",
+            "void bump(int *p, int n) { n = n * 2; *p += n; }\nvoid g(int *q, int c) {\n  if (c) bump(q, c + 1);\n}\n",
+            INLINE,
+            &["void g(int *q, int c) {\n  if (c) {\nint n = c + 1;\nn = n * 2; *q += n;\n}\n}\n"],
+        ),
+        (
+            "a call of an empty function as a branch becomes an empty statement",
+            "c",
+            "void nop(int a) { }\nint main(void) { if (1) nop(2); return 0; }\n",
+            INLINE,
+            &["int main(void) { if (1) ; return 0; }\n"],
+        ),
+        (
+            "a pure function is inlined into every call at once",
+            "c",
+            "int sq(int v) { return v * v; }\nint main(void) { int a = sq(2); return sq(a) + sq(a + 1); }\n",
+            INLINE,
+            &["int main(void) { int a = (2 * 2); return (a * a) + ((a + 1) * (a + 1)); }\n"],
+        ),
+    ]);
 }
 
 #[test]

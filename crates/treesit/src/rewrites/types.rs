@@ -24,12 +24,9 @@ const TYPE_FIELD: &str = "type";
 /// The sites of `tree` (a parse of `text`).
 pub fn type_sites(tree: &Tree, text: &str) -> Vec<Site> {
     let root = tree.root_node();
-    let mut holders = Vec::new();
-    collect(
-        root,
-        &mut |n| n.child_by_field_name(TYPE_FIELD).is_some() && !n.has_error(),
-        &mut holders,
-    );
+    let holders = collect(root, |n| {
+        n.child_by_field_name(TYPE_FIELD).is_some() && !n.has_error()
+    });
     // Each written type (its text) → the ranges it is used at.
     let mut uses: BTreeMap<&str, Vec<Range<usize>>> = BTreeMap::new();
     for holder in holders {
@@ -96,12 +93,9 @@ fn return_void(definition: Node<'_>, identifiers: &Identifiers<'_>, text: &str) 
             None => return None,
         }
     }
-    let mut returns = Vec::new();
-    collect(
-        definition.child_by_field_name("body")?,
-        &mut |n| n.kind() == "return_statement",
-        &mut returns,
-    );
+    let returns = collect(definition.child_by_field_name("body")?, |n| {
+        n.kind() == "return_statement"
+    });
     for statement in returns {
         if statement.named_child_count() > 0 {
             edits.push((statement.byte_range(), "return;".to_owned()));
@@ -113,35 +107,49 @@ fn return_void(definition: Node<'_>, identifiers: &Identifiers<'_>, text: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrites::tests::{rewritten, rewritten_in};
+    use crate::rewrites::tests::check;
 
     #[test]
     fn every_use_of_a_type_becomes_int() {
-        let text = "struct P { int x; };\nstruct P make(struct P p, unsigned long n) { struct P q = p; return q; }\n";
-        assert_eq!(
-            rewritten(text, TYPE_TO_INT),
-            [
-                "struct P { int x; };\nint make(int p, unsigned long n) { int q = p; return q; }\n",
-                "struct P { int x; };\nstruct P make(struct P p, int n) { struct P q = p; return q; }\n",
-            ]
-        );
-        let cpp =
-            "#include <vector>\nstd::vector<int> v;\nint f(std::vector<int> w) { return 0; }\n";
-        assert_eq!(
-            rewritten_in("cpp", cpp, TYPE_TO_INT),
-            ["#include <vector>\nint v;\nint f(int w) { return 0; }\n"]
-        );
+        check(&[
+            (
+                "a struct's uses, and a multi-word primitive type",
+                "c",
+                "struct P { int x; };\nstruct P make(struct P p, unsigned long n) { struct P q = p; return q; }\n",
+                TYPE_TO_INT,
+                &[
+                    "struct P { int x; };\nint make(int p, unsigned long n) { int q = p; return q; }\n",
+                    "struct P { int x; };\nstruct P make(struct P p, int n) { struct P q = p; return q; }\n",
+                ],
+            ),
+            (
+                "a template's uses",
+                "cpp",
+                "#include <vector>\nstd::vector<int> v;\nint f(std::vector<int> w) { return 0; }\n",
+                TYPE_TO_INT,
+                &["#include <vector>\nint v;\nint f(int w) { return 0; }\n"],
+            ),
+        ]);
     }
 
     #[test]
     fn a_value_no_call_uses_is_taken_away() {
-        let text = "int f(int a);\nint f(int a) { if (a) return a + 1; return 2; }\nint main(void) { f(1); return 0; }\n";
-        assert_eq!(
-            rewritten(text, RETURN_VOID),
-            ["void f(int a);\nvoid f(int a) { if (a) return; return; }\nint main(void) { f(1); return 0; }\n"]
-        );
-        let used = "int f(int a) { return a; }\nint main(void) { return f(1); }\n";
-        assert!(rewritten(used, RETURN_VOID).is_empty());
+        check(&[
+            (
+                "a value only statements call for, with its prototype",
+                "c",
+                "int f(int a);\nint f(int a) { if (a) return a + 1; return 2; }\nint main(void) { f(1); return 0; }\n",
+                RETURN_VOID,
+                &["void f(int a);\nvoid f(int a) { if (a) return; return; }\nint main(void) { f(1); return 0; }\n"],
+            ),
+            (
+                "a value a call uses stays",
+                "c",
+                "int f(int a) { return a; }\nint main(void) { return f(1); }\n",
+                RETURN_VOID,
+                &[],
+            ),
+        ]);
         let broken = "int f(int a) { return a +; }\nint main(void) { f(1); return 0; }\n";
         assert!(crate::rewrites::tests::sites_of("c", broken, RETURN_VOID).is_empty());
     }
