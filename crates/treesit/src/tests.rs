@@ -13,7 +13,9 @@ use minrepro_text::{
 use tree_sitter::Node;
 
 use crate::sites::{DELETE_ELEMENT, DELETE_NODE, HOIST, LITERAL};
-use crate::{by_name, error_count, Group, LoadedGrammar, PreparedSyntax, SyntaxAware, GRAMMARS};
+use crate::{
+    by_name, error_count, Grammar, Group, LoadedGrammar, PreparedSyntax, SyntaxAware, GRAMMARS,
+};
 
 /// A small clean program per grammar.
 fn sample(name: &str) -> &'static str {
@@ -120,6 +122,13 @@ fn syntax(name: &str) -> LoadedGrammar {
     LoadedGrammar::new(by_name(name).unwrap()).unwrap()
 }
 
+/// Every grammar with its loaded syntax and its sample: what the per-grammar tests run on.
+fn samples() -> impl Iterator<Item = (&'static Grammar, LoadedGrammar, &'static str)> {
+    GRAMMARS
+        .iter()
+        .map(|grammar| (grammar, syntax(grammar.name), sample(grammar.name)))
+}
+
 /// Every node of a tree with its parent and field.
 fn nodes_with_slots(root: Node<'_>) -> Vec<(Node<'_>, Node<'_>, Option<&'static str>)> {
     let mut out = Vec::new();
@@ -141,9 +150,7 @@ fn nodes_with_slots(root: Node<'_>) -> Vec<(Node<'_>, Node<'_>, Option<&'static 
 
 #[test]
 fn every_sample_parses_cleanly_and_has_sites_of_every_kind() {
-    for grammar in GRAMMARS {
-        let syntax = syntax(grammar.name);
-        let text = sample(grammar.name);
+    for (grammar, syntax, text) in samples() {
         if std::env::var("SHOW").as_deref() == Ok(grammar.name) {
             for site in syntax.listing(text).sites {
                 eprintln!(
@@ -174,9 +181,7 @@ fn every_sample_parses_cleanly_and_has_sites_of_every_kind() {
 
 #[test]
 fn a_deletion_the_grammar_forbids_is_never_offered() {
-    for grammar in GRAMMARS {
-        let syntax = syntax(grammar.name);
-        let text = sample(grammar.name);
+    for (grammar, syntax, text) in samples() {
         let tree = syntax.parse(text).unwrap();
         let deleted: HashSet<Range<usize>> = syntax
             .listing(text)
@@ -219,9 +224,7 @@ fn a_deletion_the_grammar_forbids_is_never_offered() {
 
 #[test]
 fn hoisting_keeps_a_clean_parse() {
-    for grammar in GRAMMARS {
-        let syntax = syntax(grammar.name);
-        let text = sample(grammar.name);
+    for (grammar, syntax, text) in samples() {
         let listing = syntax.listing(text);
         let hoists: Vec<&Site> = listing.sites.iter().filter(|s| s.kind == HOIST).collect();
         let broken: Vec<String> = hoists
@@ -478,9 +481,7 @@ fn a_name_in_a_list_may_become_the_grammars_literal() {
     assert_eq!(offered("java", java, LITERAL), [one("a"), one("a")]);
     let rust = "fn f(a: i32) -> i32 { println!(\"{}\", a); g(a) }\n";
     assert_eq!(offered("rust", rust, LITERAL), [one("a")]);
-    for grammar in GRAMMARS {
-        let syntax = syntax(grammar.name);
-        let text = sample(grammar.name);
+    for (grammar, syntax, text) in samples() {
         let listing = syntax.listing(text);
         let literals: Vec<&Site> = listing.sites.iter().filter(|s| s.kind == LITERAL).collect();
         if grammar.literal.is_none() {
@@ -529,9 +530,7 @@ fn a_function_definitions_declarator_is_not_hoisted_in_c_like_grammars() {
 fn a_reparse_from_the_source_tree_counts_the_errors_a_fresh_parse_counts() {
     // Every site alone and every run of three sites together, valid or broken, in every
     // grammar's sample: the incremental parse must judge candidates as a fresh one does.
-    for grammar in GRAMMARS {
-        let syntax = syntax(grammar.name);
-        let text = sample(grammar.name);
+    for (grammar, syntax, text) in samples() {
         let tree = syntax.parse(text).unwrap();
         let sites = syntax.listing(text).sites;
         let mut candidates: Vec<String> = sites.iter().map(|s| splice(text, &[s])).collect();
