@@ -22,9 +22,42 @@ pub fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> (TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A chain `levels` deep around `innermost`, built from the inside out (level 0 innermost):
+/// `marked(level, inner)` at every `every`th level, 0 included, and `plain(inner)` at the others.
+/// The deep-nesting tests (bisection over depth, in a unit test and end to end) build their
+/// inputs with it: a long chain with a side element now and then.
+pub fn nested_chain(
+    levels: usize,
+    innermost: &str,
+    every: usize,
+    marked: impl Fn(usize, &str) -> String,
+    plain: impl Fn(&str) -> String,
+) -> String {
+    (0..levels).fold(innermost.to_owned(), |inner, level| {
+        if level % every == 0 {
+            marked(level, &inner)
+        } else {
+            plain(&inner)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chain_is_marked_at_every_nth_level_from_the_inside() {
+        let chain = nested_chain(
+            5,
+            "x",
+            2,
+            |level, t| format!("<{t}:{level}>"),
+            |t| format!("({t})"),
+        );
+        assert_eq!(chain, "<(<(<x:0>):2>):4>");
+        assert_eq!(nested_chain(0, "x", 3, |_, t| t.into(), |t| t.into()), "x");
+    }
 
     #[test]
     fn the_file_is_there_until_the_directory_is_dropped() {

@@ -412,16 +412,9 @@ mod tests {
         use minrepro_engine::{run_search, Pass};
         // 600 calls deep, a side call at some levels; the test needs 300 levels and the side
         // call of the innermost one.
-        let nested = |levels: usize| {
-            let mut text = "x".to_owned();
-            for level in 0..levels {
-                text = if level % 7 == 0 {
-                    format!("f({text}, g(1))")
-                } else {
-                    format!("f({text})")
-                };
-            }
-            text
+        let nested = |levels| {
+            let side = |_, t: &str| format!("f({t}, g(1))");
+            minrepro_testkit::nested_chain(levels, "x", 7, side, |t| format!("f({t})"))
         };
         let text = nested(600);
         let needs = |t: &str| depth(t) >= 300 && t.starts_with("f(") && t.contains("(x, g(1))");

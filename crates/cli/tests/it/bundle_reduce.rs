@@ -349,9 +349,8 @@ fn llvm_19_tools_when_installed() {
 
 #[test]
 fn allow_empty_bundle_controls_the_last_object() {
-    let (area, bundle) = bundle_area();
     // Only the metadata matters to this predicate.
-    let predicate = area.script(
+    let (area, bundle, predicate) = predicate_area(
         "meta-only.sh",
         "#!/bin/sh\ngrep -q '\"owner\"' metadata.json\n",
     );

@@ -84,8 +84,8 @@ fn cache_file_refusals() {
 
 #[test]
 fn uninteresting_original_publishes_nothing() {
-    let (area, bundle) = bundle_area();
-    let predicate = area.script("no.sh", "#!/bin/sh\necho 'works fine here'\nexit 3\n");
+    let (area, bundle, predicate) =
+        predicate_area("no.sh", "#!/bin/sh\necho 'works fine here'\nexit 3\n");
     let out = area.out("out");
     let output = area.reduce_cmd(&bundle, &out, &predicate).output().unwrap();
     assert_eq!(output.status.code(), Some(1));

@@ -6,7 +6,9 @@
 use std::fs;
 
 use crate::file_cli::minrepro;
-use crate::support::stderr;
+use crate::support::{
+    assert_fails, assert_fails_naming, assert_file_holds, assert_nothing_published, stderr,
+};
 
 /// A JSON "validator" that exits 1 both for the bug and for a parse error: only its message
 /// tells them apart.
@@ -39,14 +41,8 @@ fn an_exit_code_that_a_parse_error_shares_is_refused_as_accepting_empty_files() 
     let mut args = VALIDATE.to_vec();
     args.extend(["--interesting-exit-code", "1", "-o", "out.json"]);
     let out = minrepro(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let text = stderr(&out);
-    assert!(
-        text.contains("also accepts an empty file")
-            && text.contains("--err-msg")
-            && text.contains("--allow-empty"),
-        "{text}"
-    );
+    let needles = ["also accepts an empty file", "--err-msg", "--allow-empty"];
+    assert_fails_naming(&out, 1, &needles);
     assert!(!dir.path().join("out.json").exists(), "nothing is written");
 }
 
@@ -73,24 +69,14 @@ fn err_msg_tells_the_bug_from_a_parse_error() {
         "other.json",
     ]);
     let out = minrepro(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stderr(&out);
-    assert!(
-        text.contains("exited with 1") && text.contains("exit code 3"),
-        "{text}"
-    );
+    assert_fails_naming(&out, 1, &["exited with 1", "exit code 3"]);
     assert!(!dir.path().join("other.json").exists());
 
     // A message the test never prints.
     let mut args = VALIDATE.to_vec();
     args.extend(["--err-msg", "segfault", "-o", "other.json"]);
     let out = minrepro(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("--err-msg \"segfault\" does not appear"),
-        "{}",
-        stderr(&out)
-    );
+    assert_fails(&out, 1, "--err-msg \"segfault\" does not appear");
 }
 
 #[test]
@@ -140,7 +126,7 @@ fn allow_empty_reduces_a_test_that_accepts_anything() {
         ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(dir.path().join("out.json")).unwrap(), "");
+    assert_file_holds(&dir.path().join("out.json"), "");
 }
 
 #[test]
@@ -151,13 +137,7 @@ fn several_files_are_emptied_together_for_the_check() {
     // Interesting unless a.c holds something it does not: an empty a.c passes.
     crate::support::script(dir.path(), "test.sh", "#!/bin/sh\n! grep -q zzz a.c\n");
     let out = minrepro(dir.path(), &["./test.sh", "a.c", "b.c", "-o", "out"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("also accepts empty files"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!dir.path().join("out").exists());
+    assert_nothing_published(&out, &dir.path().join("out"), "also accepts empty files");
 }
 
 #[test]
@@ -167,12 +147,8 @@ fn force_replaces_an_earlier_result_but_nothing_else() {
     args.extend(["--err-msg", "bug: needle", "-o", "out.json", "-q"]);
     fs::write(dir.path().join("out.json"), "old").unwrap();
     let out = minrepro(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
-    assert_eq!(
-        fs::read_to_string(dir.path().join("out.json")).unwrap(),
-        "old"
-    );
+    assert_fails(&out, 1, "--force");
+    assert_file_holds(&dir.path().join("out.json"), "old");
     args.push("--force");
     let out = minrepro(dir.path(), &args);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -184,12 +160,8 @@ fn force_replaces_an_earlier_result_but_nothing_else() {
     let mut args = VALIDATE.to_vec();
     args.extend(["--err-msg", "bug: needle", "-o", "doc.json", "--force"]);
     let out = minrepro(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("is an input"), "{}", stderr(&out));
-    assert_eq!(
-        fs::read_to_string(dir.path().join("doc.json")).unwrap(),
-        DOC
-    );
+    assert_fails(&out, 1, "is an input");
+    assert_file_holds(&dir.path().join("doc.json"), DOC);
 }
 
 #[test]
@@ -215,14 +187,6 @@ fn force_replaces_a_directory_only_when_it_holds_an_earlier_result() {
     // A file of another name in it: the directory is not an earlier result.
     fs::write(dir.path().join("out/notes.txt"), "mine").unwrap();
     let refused = reduce();
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        stderr(&refused).contains("notes.txt"),
-        "{}",
-        stderr(&refused)
-    );
-    assert_eq!(
-        fs::read_to_string(dir.path().join("out/notes.txt")).unwrap(),
-        "mine"
-    );
+    assert_fails(&refused, 1, "notes.txt");
+    assert_file_holds(&dir.path().join("out/notes.txt"), "mine");
 }

@@ -7,7 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::support::{binary_command, send, stderr};
+use minrepro_testkit::temp_file;
+
+use crate::support::{assert_file_holds, assert_success, interrupt_once_smaller, run_in, stderr};
 
 const C_SOURCE: &str = "/* A small program. */\n#include <stdio.h>\n\nstatic int square(int x)\n{\n    return x * x;\n}\n\nint helper(int a, int b)\n{\n    int unused = 42;\n    return square(a) + b; // the sum\n}\n\nint main(void)\n{\n    printf(\"%d\\n\", helper(3, 4));\n    return 0;\n}\n";
 
@@ -18,23 +20,7 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 /// `minrepro file ARGS` run in `dir`, with its temporary files there too.
 pub(crate) fn minrepro(dir: &Path, args: &[&str]) -> Output {
-    binary_command()
-        .arg("file")
-        .args(args)
-        .current_dir(dir)
-        .env("TMPDIR", dir)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "status {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        stderr(out)
-    );
+    run_in(dir, &[&["file"], args].concat())
 }
 
 /// No temporary directory of minrepro is left in `dir`.
@@ -47,23 +33,32 @@ fn no_leftovers(dir: &Path) {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
-#[test]
-fn test_script_form_reduces_a_c_file_and_leaves_the_input_alone() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("prog.c"), C_SOURCE).unwrap();
-    // Interesting while `square` is defined and still called with a product.
-    script(
-        dir.path(),
-        "interesting.sh",
-        "grep -q 'square(int x)' prog.c && grep -q 'x \\* x' prog.c && grep -q 'square(a)' prog.c",
-    );
+/// Reduces `source` as `prog.c` in a fresh directory into `small.c` with the test `test`;
+/// asserts the run succeeded, cut the file to under a third, left `prog.c` alone and no
+/// temporary directory behind. Returns the run and the reduced bytes.
+fn reduce_prog(source: &[u8], test: &str) -> (Output, Vec<u8>) {
+    let (dir, prog) = temp_file("prog.c", source);
+    script(dir.path(), "interesting.sh", test);
     let out = minrepro(
         dir.path(),
         &["./interesting.sh", "prog.c", "-o", "small.c", "-q"],
     );
-    ok(&out);
-    let small = fs::read_to_string(dir.path().join("small.c")).unwrap();
-    assert!(small.len() < C_SOURCE.len() / 3, "{small:?}");
+    assert_success(&out);
+    let small = fs::read(dir.path().join("small.c")).unwrap();
+    let shown = String::from_utf8_lossy(&small);
+    assert!(small.len() < source.len() / 3, "{shown:?}");
+    assert_file_holds(&prog, source);
+    no_leftovers(dir.path());
+    (out, small)
+}
+
+#[test]
+fn test_script_form_reduces_a_c_file_and_leaves_the_input_alone() {
+    // Interesting while `square` is defined and still called with a product.
+    let test =
+        "grep -q 'square(int x)' prog.c && grep -q 'x \\* x' prog.c && grep -q 'square(a)' prog.c";
+    let (out, small) = reduce_prog(C_SOURCE.as_bytes(), test);
+    let small = String::from_utf8(small).unwrap();
     for needle in ["square(int x)", "x * x", "square(a)"] {
         assert!(small.contains(needle), "{needle} lost: {small:?}");
     }
@@ -71,12 +66,7 @@ fn test_script_form_reduces_a_c_file_and_leaves_the_input_alone() {
         !small.contains("printf") && !small.contains("unused"),
         "{small:?}"
     );
-    assert_eq!(
-        fs::read_to_string(dir.path().join("prog.c")).unwrap(),
-        C_SOURCE
-    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("minrepro file: wrote small.c"));
-    no_leftovers(dir.path());
 }
 
 #[test]
@@ -104,7 +94,7 @@ fn predicate_form_with_placeholders_and_exit_code() {
             "-q",
         ],
     );
-    ok(&out);
+    assert_success(&out);
     let result = fs::read_to_string(dir.path().join("out.json")).unwrap();
     assert_eq!(result.trim(), "\"needle\"", "{result:?}");
     let stats: serde_json::Value =
@@ -116,21 +106,14 @@ fn predicate_form_with_placeholders_and_exit_code() {
 
 #[test]
 fn in_place_keeps_the_original_and_refuses_to_overwrite_it() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("a.py"),
-        "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n",
-    )
-    .unwrap();
+    let original = "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n";
+    let (dir, _) = temp_file("a.py", original);
     script(dir.path(), "t.sh", "grep -q 'keep me' a.py");
-    ok(&minrepro(
+    assert_success(&minrepro(
         dir.path(),
         &["./t.sh", "a.py", "--in-place", "-q"],
     ));
-    assert_eq!(
-        fs::read_to_string(dir.path().join("a.py.orig")).unwrap(),
-        "import os\nx = 1\nif x:\n    print('keep me')\n    y = 2\n"
-    );
+    assert_file_holds(&dir.path().join("a.py.orig"), original);
     let reduced = fs::read_to_string(dir.path().join("a.py")).unwrap();
     assert_eq!(reduced.trim(), "'keep me'");
     let again = minrepro(dir.path(), &["./t.sh", "a.py", "--in-place", "-q"]);
@@ -178,7 +161,7 @@ fn trees_lose_unneeded_files_and_keep_binary_files_whole() {
         "grep -q 'api_call(int' src/include/api.h && grep -q 'api_call(1' src/main.c && \
          test \"$(od -An -tu1 src/data.bin | wc -w)\" = 600",
     );
-    ok(&minrepro(dir.path(), &["./t.sh", "src", "-o", "out", "-q"]));
+    assert_success(&minrepro(dir.path(), &["./t.sh", "src", "-o", "out", "-q"]));
     let out = dir.path().join("out");
     let mut names: Vec<String> = walk(&out);
     names.sort();
@@ -222,7 +205,6 @@ fn walk(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_latin1_file_is_reduced_and_keeps_its_bytes() {
-    let dir = tempfile::tempdir().unwrap();
     // latin-1 bytes (0xe9 is 'é'): not UTF-8, so minrepro file reads it byte for character.
     let source = C_SOURCE
         .replace("A small program.", "Un petit caf\u{e9}.")
@@ -232,27 +214,14 @@ fn a_latin1_file_is_reduced_and_keeps_its_bytes() {
         .map(|c| u8::try_from(u32::from(c)).unwrap())
         .collect();
     assert!(String::from_utf8(bytes.clone()).is_err());
-    fs::write(dir.path().join("prog.c"), &bytes).unwrap();
     // Interesting while the latin-1 byte of the comment and the product are there.
-    script(
-        dir.path(),
-        "interesting.sh",
-        "grep -q \"$(printf 'caf\\351')\" prog.c && grep -q 'x \\* x' prog.c",
-    );
-    let out = minrepro(
-        dir.path(),
-        &["./interesting.sh", "prog.c", "-o", "small.c", "-q"],
-    );
-    ok(&out);
-    let small = fs::read(dir.path().join("small.c")).unwrap();
-    assert!(small.len() < bytes.len() / 3, "{small:?}");
+    let test = "grep -q \"$(printf 'caf\\351')\" prog.c && grep -q 'x \\* x' prog.c";
+    let (_, small) = reduce_prog(&bytes, test);
     assert!(small.windows(4).any(|w| w == b"caf\xe9"), "{small:?}");
     assert!(
         !small.windows(2).any(|w| w == "\u{e9}".as_bytes()),
         "written as UTF-8: {small:?}"
     );
-    assert_eq!(fs::read(dir.path().join("prog.c")).unwrap(), bytes);
-    no_leftovers(dir.path());
 }
 
 #[test]
@@ -301,11 +270,11 @@ fn jobs_do_not_change_the_result() {
         "t.sh",
         "grep -q 'api_call(int' src/include/api.h && grep -q 'api_call(1' src/main.c && grep -q 'x \\* x' src/main.c",
     );
-    ok(&minrepro(
+    assert_success(&minrepro(
         dir.path(),
         &["./t.sh", "src", "-o", "one", "-q", "-j", "1"],
     ));
-    ok(&minrepro(
+    assert_success(&minrepro(
         dir.path(),
         &["./t.sh", "src", "-o", "three", "-q", "-j", "3"],
     ));
@@ -348,7 +317,7 @@ fn a_header_included_once_is_inlined_and_removed() {
     );
     let mut results = Vec::new();
     for (jobs, out) in [("1", "one"), ("3", "three")] {
-        ok(&minrepro(
+        assert_success(&minrepro(
             dir.path(),
             &["./t.sh", "proj", "-o", out, "-q", "-j", jobs],
         ));
@@ -378,26 +347,15 @@ fn sigint_keeps_the_best_result_so_far() {
     fs::write(dir.path().join("big.txt"), &text).unwrap();
     script(dir.path(), "slow.sh", "sleep 0.2; grep -q needle big.txt");
     let out = dir.path().join("out.txt");
-    let mut child = binary_command()
-        .args(["file", "./slow.sh", "big.txt", "-q", "-o", "out.txt"])
-        .current_dir(dir.path())
-        .env("TMPDIR", dir.path())
-        .spawn()
-        .unwrap();
-    // Wait until a smaller candidate was accepted.
-    crate::support::wait_until_smaller(&out, text.len());
-    assert!(send("INT", child.id()));
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    // Interrupted once a smaller candidate was accepted.
+    let args = ["file", "./slow.sh", "big.txt", "-q", "-o", "out.txt"];
+    interrupt_once_smaller(dir.path(), &args, &out, text.len());
     let kept = fs::read_to_string(&out).unwrap();
     assert!(
         kept.contains("needle") && kept.len() < text.len(),
         "{kept:?}"
     );
-    assert_eq!(
-        fs::read_to_string(dir.path().join("big.txt")).unwrap(),
-        text
-    );
+    assert_file_holds(&dir.path().join("big.txt"), &text);
     no_leftovers(dir.path());
 }
 
@@ -434,7 +392,7 @@ fn a_name_used_once_more_is_replaced_by_one_already_there() {
             "-q",
         ],
     );
-    ok(&out);
+    assert_success(&out);
     let small = fs::read_to_string(dir.path().join("small.java")).unwrap();
     // Without the substitution of a return type by the outer class's name the nested class
     // stays (`class b{class c d(){}}`); with it, it goes.

@@ -7,7 +7,9 @@
 use std::fs;
 use std::path::Path;
 
-use crate::support::{self, minrepro, stderr};
+use minrepro_testkit::nested_chain;
+
+use crate::support::{self, assert_file_holds, run_in, stderr};
 
 /// A test (run in the candidate's directory) that accepts `file` when its brackets `open` and
 /// `close` balance, nest at least `needed` deep, and the innermost `1` is still there.
@@ -37,15 +39,8 @@ fn depth(text: &str, open: char, close: char) -> usize {
 
 /// `levels` nested lists, a key at every 50th level, `1` innermost (JSON).
 fn nested_lists(levels: usize) -> String {
-    let mut text = "1".to_owned();
-    for level in 0..levels {
-        text = if level % 50 == 0 {
-            format!("[{text}, {{\"k{level}\": 0}}]")
-        } else {
-            format!("[{text}]")
-        };
-    }
-    text + "\n"
+    let keyed = |level, text: &str| format!("[{text}, {{\"k{level}\": 0}}]");
+    nested_chain(levels, "1", 50, keyed, |text| format!("[{text}]")) + "\n"
 }
 
 #[test]
@@ -59,22 +54,18 @@ fn a_deep_chain_is_cut_to_the_depth_the_test_needs_in_log_candidates() {
         let mut outputs = Vec::new();
         for jobs in ["1", "2"] {
             let (out, stats) = (format!("out-{jobs}.json"), format!("stats-{jobs}.json"));
-            let run = minrepro()
-                .args([
-                    "file",
-                    "./test.sh",
-                    "nest.json",
-                    "-o",
-                    &out,
-                    "-q",
-                    "-j",
-                    jobs,
-                ])
-                .args(["--language", language, "--stats-json", &stats])
-                .current_dir(dir.path())
-                .env("TMPDIR", dir.path())
-                .output()
-                .unwrap();
+            let args = [
+                "file",
+                "./test.sh",
+                "nest.json",
+                "-o",
+                &out,
+                "-q",
+                "-j",
+                jobs,
+            ];
+            let more = ["--language", language, "--stats-json", &stats];
+            let run = run_in(dir.path(), &[&args[..], &more].concat());
             assert!(run.status.success(), "{language}: {}", stderr(&run));
             let reduced = fs::read_to_string(dir.path().join(&out)).unwrap();
             assert_eq!(depth(&reduced, '[', ']'), 30, "{language} -j {jobs}");
@@ -93,10 +84,7 @@ fn a_deep_chain_is_cut_to_the_depth_the_test_needs_in_log_candidates() {
             outputs.push(reduced);
         }
         assert_eq!(outputs[0], outputs[1], "{language}: -j 1 and -j 2 differ");
-        assert_eq!(
-            fs::read_to_string(dir.path().join("nest.json")).unwrap(),
-            text
-        );
+        assert_file_holds(&dir.path().join("nest.json"), &text);
     }
 }
 
@@ -110,19 +98,15 @@ fn python_nested_beyond_cpython_is_reduced_by_file_passes_under_a_predicate() {
     let text = format!("x = {call}\nprint(x)\n");
     fs::write(dir.path().join("calls.py"), &text).unwrap();
     needs_depth(dir.path(), "calls.py", '(', ')', 40);
-    let run = minrepro()
-        .args([
-            "python",
-            "calls.py",
-            "-o",
-            "out.py",
-            "--predicate",
-            "./test.sh",
-        ])
-        .current_dir(dir.path())
-        .env("TMPDIR", dir.path())
-        .output()
-        .unwrap();
+    let args = [
+        "python",
+        "calls.py",
+        "-o",
+        "out.py",
+        "--predicate",
+        "./test.sh",
+    ];
+    let run = run_in(dir.path(), &args);
     let err = stderr(&run);
     assert!(run.status.success(), "{err}");
     assert!(
@@ -134,12 +118,10 @@ fn python_nested_beyond_cpython_is_reduced_by_file_passes_under_a_predicate() {
     assert_eq!(depth(&reduced, '(', ')'), 40, "{reduced}");
     assert!(reduced.len() < text.len() / 2);
     // Without a --predicate the source is refused, as CPython would refuse it.
-    let refused = minrepro()
-        .args(["python", "calls.py", "-o", "out2.py", "--err-msg", "x"])
-        .current_dir(dir.path())
-        .env("TMPDIR", dir.path())
-        .output()
-        .unwrap();
+    let refused = run_in(
+        dir.path(),
+        &["python", "calls.py", "-o", "out2.py", "--err-msg", "x"],
+    );
     assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("too many nested parentheses"));
     assert!(!dir.path().join("out2.py").exists());

@@ -6,38 +6,37 @@
 
 use std::fs;
 
-use crate::support::{python::python, run_in, script, stderr};
+use minrepro_testkit::temp_file;
+use tempfile::TempDir;
+
+use crate::support::python::run_python_in;
+use crate::support::{assert_fails_naming, assert_success, run_in, script, stderr};
+
+/// A directory holding `ring.c` and a `test.sh` that greps it, with its run bit or without.
+fn ring_dir(executable: bool) -> TempDir {
+    let (dir, _) = temp_file("ring.c", "int ring;\n");
+    let test = "#!/bin/sh\ngrep -q ring ring.c\n";
+    if executable {
+        script(dir.path(), "test.sh", test);
+    } else {
+        fs::write(dir.path().join("test.sh"), test).unwrap();
+    }
+    dir
+}
 
 #[test]
 fn a_test_without_its_run_bit_gets_the_chmod_line() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("ring.c"), "int ring;\n").unwrap();
-    fs::write(
-        dir.path().join("test.sh"),
-        "#!/bin/sh\ngrep -q ring ring.c\n",
-    )
-    .unwrap();
+    let dir = ring_dir(false);
     let out = run_in(dir.path(), &["file", "./test.sh", "ring.c", "-o", "o.c"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let text = stderr(&out);
-    assert!(
-        text.contains("chmod +x ") && text.contains("test.sh"),
-        "{text}"
-    );
+    assert_fails_naming(&out, 2, &["chmod +x ", "test.sh"]);
 }
 
 #[test]
 fn swapped_operands_are_told_that_the_test_comes_first() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("ring.c"), "int ring;\n").unwrap();
-    script(dir.path(), "test.sh", "#!/bin/sh\ngrep -q ring ring.c\n");
+    let dir = ring_dir(true);
     let out = run_in(dir.path(), &["file", "ring.c", "./test.sh", "-o", "o.c"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let text = stderr(&out);
-    assert!(
-        text.contains("the test comes first") && text.contains("minrepro file ./test.sh ring.c"),
-        "{text}"
-    );
+    let needles = ["the test comes first", "minrepro file ./test.sh ring.c"];
+    assert_fails_naming(&out, 2, &needles);
 }
 
 #[test]
@@ -79,29 +78,10 @@ fn a_missing_input_is_a_usage_error_in_every_front_end() {
 
 #[test]
 fn a_traceback_in_a_message_names_files_without_placeholders() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("pipeline.py"),
-        "def load():\n    raise KeyError('shape')\n\nload()\n",
-    )
-    .unwrap();
-    let python = python().to_str().unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "python",
-            "pipeline.py",
-            "--err-msg",
-            "ValueError",
-            "-o",
-            "o.py",
-            "--python",
-            python,
-        ],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let text = stderr(&out);
-    assert!(text.contains("File \"pipeline.py\", line 2"), "{text}");
+    let source = "def load():\n    raise KeyError('shape')\n\nload()\n";
+    let (dir, _) = temp_file("pipeline.py", source);
+    let out = run_python_in(dir.path(), "pipeline.py", "ValueError", "o.py", &[]);
+    let text = assert_fails_naming(&out, 1, &["File \"pipeline.py\", line 2"]);
     assert!(!text.contains("{workspace}"), "{text}");
 }
 
@@ -115,27 +95,20 @@ fn a_relative_path_the_program_cannot_open_gets_the_cwd_hint() {
         "import json\nrows = json.load(open('orders.json'))\nraise ValueError(rows)\n",
     )
     .unwrap();
-    let python = python().to_str().unwrap();
-    let args = [
-        "python",
-        "data/report.py",
-        "--err-msg",
-        "ValueError: [1]",
-        "-o",
-        "o.py",
-        "--python",
-        python,
-        "-q",
-    ];
-    let out = run_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stderr(&out);
-    assert!(
-        text.contains("relative path \"orders.json\"") && text.contains("--cwd DIR"),
-        "{text}"
-    );
+    let reduce = |extra: &[&str]| {
+        let extra = [&["-q"], extra].concat();
+        run_python_in(
+            dir.path(),
+            "data/report.py",
+            "ValueError: [1]",
+            "o.py",
+            &extra,
+        )
+    };
+    let needles = ["relative path \"orders.json\"", "--cwd DIR"];
+    assert_fails_naming(&reduce(&[]), 1, &needles);
     // What the hint says works.
-    let out = run_in(dir.path(), &[&args[..], &["--cwd", "data"]].concat());
+    let out = reduce(&["--cwd", "data"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
@@ -153,23 +126,15 @@ fn accepted_lines(text: &str) -> Vec<(u64, u64, String)> {
 
 #[test]
 fn log_lines_say_why_a_change_that_saves_no_tokens_counts() {
-    let dir = tempfile::tempdir().unwrap();
     // Blank lines cost bytes, not tokens.
-    fs::write(
-        dir.path().join("notes.txt"),
-        "alpha beta\n\n\n\ngamma needle delta\n\n\n",
-    )
-    .unwrap();
-    script(
-        dir.path(),
-        "test.sh",
-        "#!/bin/sh\ngrep -q needle notes.txt\n",
-    );
+    let (dir, _) = temp_file("notes.txt", "alpha beta\n\n\n\ngamma needle delta\n\n\n");
+    let test = "#!/bin/sh\ngrep -q needle notes.txt\n";
+    script(dir.path(), "test.sh", test);
     let out = run_in(
         dir.path(),
         &["file", "./test.sh", "notes.txt", "-o", "o.txt"],
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_success(&out);
     let lines = accepted_lines(&stderr(&out));
     assert!(!lines.is_empty(), "{}", stderr(&out));
     for (before, after, rest) in &lines {

@@ -77,11 +77,7 @@ fn live_line_on_a_terminal() {
         .args(["-qec", &command_line, "/dev/null"])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let screen = String::from_utf8_lossy(&output.stdout);
     assert!(screen.contains("\r\x1b[K"), "no live redraw: {screen:?}");
     assert!(

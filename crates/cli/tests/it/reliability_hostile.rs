@@ -181,9 +181,8 @@ fn hostile_original_runs_are_clear_errors() {
 
 #[test]
 fn a_signal_death_can_be_the_interesting_behaviour() {
-    let (area, bundle) = bundle_area();
     // Crashes with SIGSEGV while gamma is present (the crash is what is being reduced).
-    let predicate = area.script(
+    let (area, bundle, predicate) = predicate_area(
         "segv.sh",
         "#!/bin/sh\nif grep -q gamma \"$(dirname \"$1\")\"/objects/*; then kill -SEGV $$; fi\nexit 0\n",
     );

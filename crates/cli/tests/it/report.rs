@@ -8,9 +8,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use minrepro_testkit::temp_file;
+
 use crate::support::bundle::{gamma_predicate, three_object_bundle};
-use crate::support::python::python;
-use crate::support::{binary_command, run_in, script, send, stderr, wait_until_smaller, Area};
+use crate::support::python::{python, run_python_in};
+use crate::support::{
+    assert_success, binary_command, interrupt_once_smaller, run_in, script, stderr, Area,
+};
 
 /// The Chromium executable, or `None` (the rendering is skipped) unless CI requires it.
 fn chromium() -> Option<&'static str> {
@@ -115,11 +119,7 @@ print(inked / (width * height), blue)
         .arg(path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let (share, blue) = text.trim().split_once(' ').unwrap();
     (share.parse().unwrap(), blue.parse().unwrap())
@@ -224,24 +224,17 @@ fn an_interrupted_reduction_still_writes_its_report() {
         "#!/bin/sh\nsleep 0.2; grep -q needle big.txt\n",
     );
     let out = dir.path().join("out.txt");
-    let mut child = binary_command()
-        .args([
-            "file",
-            "./slow.sh",
-            "big.txt",
-            "-q",
-            "-o",
-            "out.txt",
-            "--report",
-            "r.html",
-        ])
-        .current_dir(dir.path())
-        .env("TMPDIR", dir.path())
-        .spawn()
-        .unwrap();
-    wait_until_smaller(&out, text.len());
-    assert!(send("INT", child.id()));
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let args = [
+        "file",
+        "./slow.sh",
+        "big.txt",
+        "-q",
+        "-o",
+        "out.txt",
+        "--report",
+        "r.html",
+    ];
+    interrupt_once_smaller(dir.path(), &args, &out, text.len());
     let page = dir.path().join("r.html");
     let html = fs::read_to_string(&page).unwrap();
     assert!(html.contains("Interrupted at "), "{html}");
@@ -285,29 +278,19 @@ fn a_bundle_report_lists_the_kept_objects() {
 
 #[test]
 fn a_python_reduction_writes_its_report() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("prog.py"),
+    let (dir, _) = temp_file(
+        "prog.py",
         "import math\n\ndef area(r):\n    return math.pi * r * r\n\nprint(area(2))\nraise ValueError('radius check failed: 2')\n",
-    )
-    .unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "python",
-            "prog.py",
-            "--err-msg",
-            "radius check failed",
-            "-o",
-            "small.py",
-            "--python",
-            python().to_str().unwrap(),
-            "--report",
-            "r.html",
-            "-q",
-        ],
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let extra = ["--report", "r.html", "-q"];
+    let out = run_python_in(
+        dir.path(),
+        "prog.py",
+        "radius check failed",
+        "small.py",
+        &extra,
+    );
+    assert_success(&out);
     let html = fs::read_to_string(dir.path().join("r.html")).unwrap();
     assert!(html.contains("minrepro python report") && html.contains("Complete: "));
     assert!(html.contains("<tr class=\"removed\"><td class=\"line old\">import math</td>"));

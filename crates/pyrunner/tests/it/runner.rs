@@ -78,6 +78,13 @@ impl Warm {
         let run = self.run(&case, timeout);
         (case, run)
     }
+
+    /// [`Warm::run_source`], asserting that the run ended as `end`.
+    fn run_ending(&self, source: &str, timeout: f64, end: RunEnd) -> (Case, RawRun) {
+        let (case, run) = self.run_source(source, timeout);
+        assert_eq!(run.end, end, "{source:?}");
+        (case, run)
+    }
 }
 
 #[test]
@@ -136,11 +143,8 @@ fn no_state_leaks_between_candidates() {
 #[test]
 fn timeout_kills_grandchildren_and_the_helper_survives() {
     let warm = Warm::start();
-    let (c, run) = warm.run_source(
-        "import subprocess, time, os\np = subprocess.Popen(['sleep', '1000'])\nopen(os.path.join(os.getcwd(), 'pid'), 'w').write(str(p.pid))\ntime.sleep(1000)\n",
-        1.0,
-    );
-    assert_eq!(run.end, RunEnd::TimedOut);
+    let source = "import subprocess, time, os\np = subprocess.Popen(['sleep', '1000'])\nopen(os.path.join(os.getcwd(), 'pid'), 'w').write(str(p.pid))\ntime.sleep(1000)\n";
+    let (c, _) = warm.run_ending(source, 1.0, RunEnd::TimedOut);
     let pid: i32 = std::fs::read_to_string(c.dir.path().join("pid"))
         .unwrap()
         .trim()
@@ -162,11 +166,8 @@ fn helper_death_mid_run_restarts_and_retries_once() {
     let warm = Warm::start();
     // The candidate kills its helper (its parent) the first time only; the retry on a fresh
     // helper succeeds.
-    let (_case, run) = warm.run_source(
-        "import os, signal\nmark = os.path.join(os.getcwd(), 'killed')\nif not os.path.exists(mark):\n    open(mark, 'w').close()\n    os.kill(os.getppid(), signal.SIGKILL)\n    import time; time.sleep(5)\nprint('second NEEDLE')\n",
-        30.0,
-    );
-    assert_eq!(run.end, RunEnd::Exited(0));
+    let source = "import os, signal\nmark = os.path.join(os.getcwd(), 'killed')\nif not os.path.exists(mark):\n    open(mark, 'w').close()\n    os.kill(os.getppid(), signal.SIGKILL)\n    import time; time.sleep(5)\nprint('second NEEDLE')\n";
+    let (_case, run) = warm.run_ending(source, 30.0, RunEnd::Exited(0));
     assert!(run.stdout.contains_needle);
     assert_eq!(warm.pool.restarts(), 1);
 }

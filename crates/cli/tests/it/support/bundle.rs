@@ -152,6 +152,13 @@ pub fn gamma_area() -> (Area, PathBuf, PathBuf) {
     (area, bundle, predicate)
 }
 
+/// [`bundle_area`] plus the shell predicate `in/NAME` of `body`; returns the predicate's path too.
+pub fn predicate_area(name: &str, body: &str) -> (Area, PathBuf, PathBuf) {
+    let (area, bundle) = bundle_area();
+    let predicate = area.script(name, body);
+    (area, bundle, predicate)
+}
+
 /// A predicate (python3 -S) that is interesting while an object containing `gamma` remains, the
 /// metadata lists kernel `gamma`, and some case still has argument 30. Argument: `{bundle}`.
 pub fn gamma_predicate(dir: &Path) -> PathBuf {

@@ -64,14 +64,25 @@ pub fn fixtures() -> PathBuf {
     repo_root().join("crates/bundle/tests/fixtures")
 }
 
+/// `minrepro ARGS` ready to run in `dir`, with its temporary files there too.
+pub fn command_in(dir: &Path, args: &[&str]) -> StdCommand {
+    let mut command = binary_command();
+    command.args(args).current_dir(dir).env("TMPDIR", dir);
+    command
+}
+
 /// `minrepro ARGS` run to its end in `dir`, with its temporary files there too.
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
-    binary_command()
-        .args(args)
-        .current_dir(dir)
-        .env("TMPDIR", dir)
-        .output()
-        .unwrap()
+    command_in(dir, args).output().unwrap()
+}
+
+/// `minrepro ARGS` started in `dir` (as [`run_in`]) and sent SIGINT once it wrote `out` shorter
+/// than `len` bytes; asserts that it then exited 130 (interrupted, best result kept).
+pub fn interrupt_once_smaller(dir: &Path, args: &[&str], out: &Path, len: usize) {
+    let mut child = command_in(dir, args).spawn().unwrap();
+    wait_until_smaller(out, len);
+    assert!(send("INT", child.id()));
+    assert_eq!(child.wait().unwrap().code(), Some(130));
 }
 
 /// Waits (at most a minute) until the file at `path` exists and is shorter than `len` bytes:
@@ -145,10 +156,40 @@ pub fn names(dir: &Path) -> Vec<String> {
 
 /// Asserts a run exited with `code` and its stderr names `needle`; returns the stderr.
 pub fn assert_fails(output: &Output, code: i32, needle: &str) -> String {
+    assert_fails_naming(output, code, &[needle])
+}
+
+/// Asserts a run exited with `code` and its stderr names every one of `needles`; returns the
+/// stderr.
+pub fn assert_fails_naming(output: &Output, code: i32, needles: &[&str]) -> String {
     let stderr = stderr(output);
     assert_eq!(output.status.code(), Some(code), "{stderr}");
-    assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
     stderr
+}
+
+/// Asserts a run (of minrepro or a tool) succeeded, showing its status and both streams if not.
+pub fn assert_success(output: &Output) {
+    assert!(
+        output.status.success(),
+        "status {:?}\nstdout: {}\nstderr: {}",
+        output.status,
+        stdout(output),
+        stderr(output)
+    );
+}
+
+/// Asserts the file at `path` holds exactly `expected` (an input a run must leave alone).
+pub fn assert_file_holds(path: &Path, expected: impl AsRef<[u8]>) {
+    let found = std::fs::read(path).unwrap();
+    assert!(
+        found == expected.as_ref(),
+        "{} changed: {:?}",
+        path.display(),
+        String::from_utf8_lossy(&found)
+    );
 }
 
 /// Asserts a reduction failed (exit 1) naming `needle` and published nothing at `out`; returns

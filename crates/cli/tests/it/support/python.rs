@@ -229,6 +229,23 @@ pub fn python_command(source: &Path, err_msg: &str, out: &Path) -> assert_cmd::C
     command
 }
 
+/// `minrepro python SOURCE --err-msg MSG -o OUT --python PYTHON EXTRA` run to its end in `dir`
+/// (see [`super::run_in`]), with every path relative to `dir`.
+pub fn run_python_in(dir: &Path, source: &str, err_msg: &str, out: &str, extra: &[&str]) -> Output {
+    let python = python().to_str().unwrap();
+    let args = [
+        "python",
+        source,
+        "--err-msg",
+        err_msg,
+        "-o",
+        out,
+        "--python",
+        python,
+    ];
+    super::run_in(dir, &[&args[..], extra].concat())
+}
+
 /// Runs `command`, asserts its exit code, and returns its stderr.
 pub fn stderr_of(command: &mut assert_cmd::Command, code: i32) -> String {
     let assert = command.assert().code(code);
