@@ -5,20 +5,37 @@ use crate::search::without_indices;
 use minrepro_predicate::CapturedStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// An in-process oracle: a case is a list of numbers; interesting when it keeps every required
-/// number. Evaluations sleep a little so parallel runs really overlap.
-struct Needs {
-    required: Vec<u32>,
+/// An in-process oracle over lists of numbers: a plain function judges a case, `pause` stands
+/// for the predicate's run time (so parallel runs really overlap) and may end it when the run is
+/// cancelled; evaluations are counted.
+struct Lists<J> {
+    interesting: J,
+    pause: fn(&[u32], &CancelFlag) -> Result<(), EvalError>,
     evaluations: AtomicUsize,
 }
 
+/// A case is interesting when it keeps every required number.
+type Needs = Lists<Box<dyn Fn(&[u32]) -> bool + Sync>>;
+
 impl Needs {
     fn new(required: Vec<u32>) -> Self {
-        Needs {
-            required,
+        Lists {
+            interesting: Box::new(move |case| required.iter().all(|r| case.contains(r))),
+            pause: pause_by_length,
             evaluations: AtomicUsize::new(0),
         }
     }
+}
+
+/// A pause of 0-2 ms by the case's length, ended early by a cancellation (as a killed run is).
+fn pause_by_length(case: &[u32], cancel: &CancelFlag) -> Result<(), EvalError> {
+    for _ in 0..(case.len() % 3) {
+        std::thread::sleep(Duration::from_millis(1));
+        if cancel.is_cancelled() {
+            return Err(EvalError::Cancelled);
+        }
+    }
+    Ok(())
 }
 
 /// Engine settings for `jobs` parallel evaluations.
@@ -76,7 +93,7 @@ fn outcome(interesting: bool) -> Outcome {
     )
 }
 
-impl Oracle<Vec<u32>> for Needs {
+impl<J: Fn(&[u32]) -> bool + Sync> Oracle<Vec<u32>> for Lists<J> {
     fn digest(&self, case: &Vec<u32>) -> String {
         format!("{case:?}")
     }
@@ -85,13 +102,8 @@ impl Oracle<Vec<u32>> for Needs {
     }
     fn evaluate(&self, case: &Vec<u32>, cancel: &CancelFlag) -> Result<Outcome, EvalError> {
         self.evaluations.fetch_add(1, Ordering::SeqCst);
-        for _ in 0..(case.len() % 3) {
-            std::thread::sleep(Duration::from_millis(1));
-            if cancel.is_cancelled() {
-                return Err(EvalError::Cancelled);
-            }
-        }
-        Ok(outcome(self.required.iter().all(|r| case.contains(r))))
+        (self.pause)(case, cancel)?;
+        Ok(outcome((self.interesting)(case)))
     }
 }
 
@@ -316,24 +328,10 @@ fn a_confirming_pass_runs_only_after_a_round_that_changed_nothing() {
     }
 }
 
-/// An in-process oracle over lists of numbers judged by a plain function, counting runs.
-struct Judged {
-    interesting: fn(&[u32]) -> bool,
-    evaluations: AtomicUsize,
-}
-
-impl Oracle<Vec<u32>> for Judged {
-    fn digest(&self, case: &Vec<u32>) -> String {
-        format!("{case:?}")
-    }
-    fn size(&self, case: &Vec<u32>) -> u64 {
-        case.len() as u64
-    }
-    fn evaluate(&self, case: &Vec<u32>, _: &CancelFlag) -> Result<Outcome, EvalError> {
-        self.evaluations.fetch_add(1, Ordering::SeqCst);
-        std::thread::sleep(Duration::from_millis(2));
-        Ok(outcome((self.interesting)(case)))
-    }
+/// A fixed pause of 2 ms, never cut short.
+fn pause_fixed(_: &[u32], _: &CancelFlag) -> Result<(), EvalError> {
+    std::thread::sleep(Duration::from_millis(2));
+    Ok(())
 }
 
 /// One batch removing each of the values 3, 4 and 0 alone (those present), in that order;
@@ -394,8 +392,9 @@ impl Pass<Vec<u32>> for RemoveValuesPass {
 
 /// Folds `0..8` at `-j 4` with `interesting`; returns the result and the log.
 fn fold_values(interesting: fn(&[u32]) -> bool) -> (Vec<u32>, Vec<LogEntry>) {
-    let oracle = Judged {
+    let oracle = Lists {
         interesting,
+        pause: pause_fixed,
         evaluations: AtomicUsize::new(0),
     };
     let (cache, progress) = (OutcomeCache::in_memory(), quiet());
