@@ -220,6 +220,16 @@ def find_results(result_dir, files):
     return found
 
 
+def left_in(tmp):
+    """What is left below `tmp`, relative paths, sorted. os.walk, not rglob: a tool killed at the
+    cap may have a cleaner (minrepro's guardian) removing its directory while we look, and a
+    directory that vanishes mid-walk is simply not left."""
+    left = []
+    for root, dirs, names in os.walk(tmp):
+        left += [str(Path(root, n).relative_to(tmp)) for n in dirs + names]
+    return sorted(left)
+
+
 def run_one(tool, case, args):
     name = case["name"]
     files = case["files"]
@@ -262,7 +272,7 @@ def run_one(tool, case, args):
     wall = time.monotonic() - start
     log.close()
     # What the tool (and the compilers it ran) left in its TMPDIR.
-    tmp_left = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
+    tmp_left = left_in(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
     found = find_results(result_dir, files)
     if tool in ("minrepro", "minrepro-plain") and len(files) == 1 and found[files[0]] is None:

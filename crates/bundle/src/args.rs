@@ -42,39 +42,39 @@ impl std::ops::Deref for BundleArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct BundleOptions {
     /// Input bundle JSON (object and metadata paths are relative to it).
-    #[arg(long = "bundle", value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     pub bundle: Option<PathBuf>,
     /// A code object to reduce; repeat for more (instead of --bundle).
     #[arg(long = "code-object", value_name = "PATH")]
     pub code_objects: Vec<PathBuf>,
     /// NUL-delimited list of code-object paths (relative entries resolve from its directory).
-    #[arg(long = "worklist", value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     pub worklist: Option<PathBuf>,
     /// Metadata or selector JSON (only with --code-object or --worklist).
-    #[arg(long = "metadata", value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     pub metadata: Option<PathBuf>,
     /// Output directory; must not exist. Published atomically.
-    #[arg(short = 'o', long = "output", value_name = "PATH", required = true)]
+    #[arg(short = 'o', long, value_name = "PATH", required = true)]
     pub output: PathBuf,
     /// Allow the reduction to remove every code object.
-    #[arg(long = "allow-empty-bundle")]
+    #[arg(long)]
     pub allow_empty_bundle: bool,
     /// Glob of non-allocated, unprotected sections that may be removed; repeatable. Section
     /// removal is off without it.
-    #[arg(long = "allow-remove-section", value_name = "GLOB")]
+    #[arg(long, value_name = "GLOB")]
     pub allow_remove_section: Vec<String>,
     /// Glob of sections that must never be removed; repeatable.
-    #[arg(long = "protect-section", value_name = "GLOB")]
+    #[arg(long, value_name = "GLOB")]
     pub protect_section: Vec<String>,
     /// llvm-readobj to use.
-    #[arg(long = "readobj", value_name = "EXE", default_value = "llvm-readobj")]
+    #[arg(long, value_name = "EXE", default_value = "llvm-readobj")]
     pub readobj: String,
     /// llvm-objcopy to use.
-    #[arg(long = "objcopy", value_name = "EXE", default_value = "llvm-objcopy")]
+    #[arg(long, value_name = "EXE", default_value = "llvm-objcopy")]
     pub objcopy: String,
     /// Timeout in seconds for each llvm-readobj/llvm-objcopy run.
     #[arg(
-        long = "tool-timeout",
+        long,
         value_name = "SECONDS",
         default_value_t = 30.0,
         allow_hyphen_values = true,

@@ -30,7 +30,7 @@ pub struct ManArgs {
     pub command: Option<String>,
     /// Write every page (`minrepro.1` and one `minrepro-COMMAND.1` per subcommand) into this
     /// existing directory instead of printing one.
-    #[arg(long = "dir", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
 

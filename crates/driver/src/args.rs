@@ -18,37 +18,37 @@ pub struct CommonArgs {
     /// Evaluate up to N candidates in parallel. By default (folding) a rerun with the same N
     /// writes byte-identical output and log, but different values of N may end in different
     /// (never larger on the benchmarks) results; --exact makes every N give -j 1's result.
-    #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
     /// The default under -j N: decide a batch's candidates N at a time and fold concurrent
     /// successes into one candidate (accepted only once it is judged interesting itself).
     /// Fewer rounds when many candidates succeed; results and logs are identical on every
     /// rerun with the same N, but may differ between values of N.
-    #[arg(long = "fold", conflicts_with = "exact")]
+    #[arg(long, conflicts_with = "exact")]
     pub fold: bool,
     /// Accept candidates exactly in the order a -j 1 run would: results and logs identical for
     /// every N (no folding; slower when many candidates succeed).
-    #[arg(long = "exact")]
+    #[arg(long)]
     pub exact: bool,
     /// No progress output and no statistics; errors and the final line that names the output
     /// (`wrote FILE …`) are still printed.
-    #[arg(short = 'q', long = "quiet")]
+    #[arg(short = 'q', long)]
     pub quiet: bool,
     /// Persistent outcome cache (versioned JSON, written atomically). It may not be an input,
     /// a predicate identity file, or inside the output. Give concurrent runs distinct files.
-    #[arg(long = "cache-file", value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     pub cache_file: Option<PathBuf>,
     /// Write a report of the run to this HTML file at the end (also after Ctrl-C): the size
     /// plotted over predicate runs and over time, per-pass counters and time, timeouts, the
     /// command line, and the original and the result as a diff. One self-contained file: no
     /// network, no scripts.
-    #[arg(long = "report", value_name = "FILE.html")]
+    #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
     /// Write the run's counters as JSON to this file at the end (also when the reduction fails
     /// or is interrupted after it started): predicate runs launched (speculative ones included),
     /// cancelled runs, cache hits, candidates, accepted, timed-out candidates, sizes, wall and
     /// start-up seconds, rounds, per-pass counts, and the front end's own counters.
-    #[arg(long = "stats-json", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
 }
 
@@ -56,7 +56,7 @@ pub struct CommonArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct PredicateArgs {
     /// Interestingness test executable (resolved through PATH once). Never run by a shell.
-    #[arg(long = "predicate", value_name = "EXE")]
+    #[arg(long, value_name = "EXE")]
     pub predicate: Option<String>,
     /// One argument of the predicate; repeat for more. Placeholders like {workspace} are expanded
     /// for each candidate; existing regular files are made absolute before the first run. Only
@@ -69,17 +69,13 @@ pub struct PredicateArgs {
     )]
     pub predicate_args: Vec<String>,
     /// Exit code that means "still interesting".
-    #[arg(
-        long = "interesting-exit-code",
-        value_name = "CODE",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
     pub interesting_exit_code: Option<i32>,
     /// Run the predicate N times per candidate (the original too). Without --min-interesting,
     /// every run must agree: runs that disagree make the candidate flaky (rejected), and a flaky
     /// original is refused with the rate it reproduced at.
     #[arg(
-        long = "predicate-runs",
+        long,
         value_name = "N",
         default_value_t = 1,
         value_parser = parse_predicate_runs
@@ -92,7 +88,7 @@ pub struct PredicateArgs {
     /// flaky predicate cannot be byte-identical, but one with the same --cache-file agrees with
     /// every verdict already paid for.
     #[arg(
-        long = "min-interesting",
+        long,
         value_name = "K",
         value_parser = parse_predicate_runs
     )]
@@ -100,7 +96,7 @@ pub struct PredicateArgs {
     /// Per-run timeout in seconds; a run past it is killed (with its whole process group) and
     /// counts as "timeout", never as interesting.
     #[arg(
-        long = "timeout",
+        long,
         value_name = "SECONDS",
         default_value_t = 60.0,
         allow_hyphen_values = true,
@@ -119,7 +115,7 @@ pub struct PredicateArgs {
     /// once). With slurm, --work-dir is required and the timeout (ours, not Slurm's) includes
     /// the time a step waits in the queue. The launcher and the slot are not part of the cache
     /// key or the log.
-    #[arg(long = "launcher", value_enum, default_value_t = LauncherKind::Local)]
+    #[arg(long, value_enum, default_value_t = LauncherKind::Local)]
     pub launcher: LauncherKind,
     /// An option for every `srun` (e.g. --launcher-arg=--partition=gpu
     /// --launcher-arg=--gres=gpu:1 --launcher-arg=--time=10); repeatable. Only with --launcher
@@ -129,14 +125,14 @@ pub struct PredicateArgs {
     /// Directory for minrepro's temporary files and candidate workspaces (default: the system
     /// temporary directory). Required with --launcher slurm, and then it must be on a file system
     /// every node that may run a step shares (a step that cannot find its workspace runs in /tmp).
-    #[arg(long = "work-dir", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
     /// Also set variable NAME (e.g. HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES) to the run's slot;
     /// repeatable. Each of the up to N runs at once (-j N) holds a distinct slot 0..N-1, reused
     /// as runs finish; it is also in MINREPRO_SLOT and the {slot} placeholder. The slot is not
     /// part of the cache key or the log: a predicate whose verdict depends on it (not just its
     /// speed) breaks the guarantee of identical results on reruns (and for every -j under --exact).
-    #[arg(long = "slot-env", value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     pub slot_env: Vec<String>,
 }
 

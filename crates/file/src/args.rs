@@ -76,38 +76,38 @@ pub struct FileArgs {
     )]
     pub operands: Vec<PathBuf>,
     /// Where the result goes: a new file for one input file, else a new directory.
-    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    #[arg(short = 'o', long, value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Replace the inputs, keeping each original as FILE.orig (refused if one exists).
-    #[arg(long = "in-place", conflicts_with = "output")]
+    #[arg(long, conflicts_with = "output")]
     pub in_place: bool,
     /// Case-sensitive text that must occur in the test's stdout or stderr for a candidate to be
     /// interesting (say, the compiler's error message); the test's exit code then does not
     /// matter unless --interesting-exit-code is given.
     #[arg(
-        long = "err-msg",
+        long,
         value_name = "MSG",
         value_parser = clap::builder::NonEmptyStringValueParser::new()
     )]
     pub err_msg: Option<String>,
     /// Replace -o PATH even though it exists: a file, or a directory that holds nothing but
     /// files of the inputs' names (an earlier result). Without it an existing PATH is refused.
-    #[arg(long = "force", conflicts_with = "in_place")]
+    #[arg(long, conflicts_with = "in_place")]
     pub force: bool,
     /// Reduce even when the test also accepts an empty input. Without it, minrepro first runs
     /// the test on empty files and stops when that is interesting: such a test checks too
     /// little, and the result would be empty.
-    #[arg(long = "allow-empty")]
+    #[arg(long)]
     pub allow_empty: bool,
     /// Search strategy of the site groups.
-    #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
+    #[arg(long, value_enum, default_value_t = StrategyArg::ProbDd)]
     pub strategy: StrategyArg,
     /// Grammar of a single input file for syntax-aware passes (default: chosen by its
     /// extension; `none`: language-independent passes only). See --list-languages.
-    #[arg(long = "language", value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     pub language: Option<String>,
     /// List the languages with a grammar (name and extensions) and exit.
-    #[arg(long = "list-languages")]
+    #[arg(long)]
     pub list_languages: bool,
     #[command(flatten)]
     pub common: CommonArgs,

@@ -140,33 +140,33 @@ pub struct PythonArgs {
     /// Case-sensitive substring that must occur in a candidate's stdout or stderr. Required
     /// unless --predicate is given (then it is an extra condition on the predicate's output).
     #[arg(
-        long = "err-msg",
+        long,
         value_name = "MSG",
         required_unless_present = "predicate",
         value_parser = clap::builder::NonEmptyStringValueParser::new()
     )]
     pub err_msg: Option<String>,
     /// File that receives the smallest accepted candidate (replaced atomically).
-    #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
+    #[arg(short = 'o', long, value_name = "OUTPUT")]
     pub output: PathBuf,
     /// Execution backend: `runner` forks each candidate from a warm helper interpreter (fast,
     /// isolated), `subproc` starts a fresh interpreter per candidate (see below).
-    #[arg(long = "backend", value_enum, default_value_t = Backend::Runner)]
+    #[arg(long, value_enum, default_value_t = Backend::Runner)]
     pub backend: Backend,
     /// Module the runner's helpers import once before forking candidates (e.g. torch);
     /// repeatable. Only with --backend runner.
-    #[arg(long = "preload", value_name = "MODULE")]
+    #[arg(long, value_name = "MODULE")]
     pub preload: Vec<String>,
     /// Do not preload the program's own top-level imports: by default the runner's helpers also
     /// import, once, every third-party module the original imports at its top level (outside
     /// its directory and the standard library), leaving out with a one-line notice any whose
     /// import fails, prints, starts a thread or initialises CUDA.
-    #[arg(long = "no-auto-preload")]
+    #[arg(long)]
     pub no_auto_preload: bool,
     /// Python interpreter that runs the candidates (resolved once to its real executable).
     /// `python -m minrepro` sets MINREPRO_PYTHON to its own interpreter.
     #[arg(
-        long = "python",
+        long,
         value_name = "PATH",
         env = "MINREPRO_PYTHON",
         default_value = "python3"
@@ -176,16 +176,16 @@ pub struct PythonArgs {
     /// about 0.75 of ddmin's predicate runs on the benchmark corpus) or classic ddmin
     /// (re-derives sites after every accepted change). Statement removals go outermost level
     /// first, and use ddmin on texts over 4,000 tokens either way.
-    #[arg(long = "strategy", value_enum, default_value_t = StrategyArg::ProbDd)]
+    #[arg(long, value_enum, default_value_t = StrategyArg::ProbDd)]
     pub strategy: StrategyArg,
     /// What a candidate's failure must keep of the original's: `message` (--err-msg only),
     /// `type` (also the uncaught exception's type), `origin` (also the function and file that
     /// raise it; see below).
-    #[arg(long = "fidelity", value_enum, default_value_t = Fidelity::Origin)]
+    #[arg(long, value_enum, default_value_t = Fidelity::Origin)]
     pub fidelity: Fidelity,
     /// The same as --fidelity message: accept candidates that end in any exception type (or
     /// none), whatever the original ended in.
-    #[arg(long = "any-exception", conflicts_with = "fidelity")]
+    #[arg(long, conflicts_with = "fidelity")]
     pub any_exception: bool,
     /// Cut each candidate's run at F (>= 1) times the original's run time (at least 1 s, at most
     /// --timeout), so a candidate that hangs (say, a removed loop increment) costs about F runs
@@ -196,7 +196,7 @@ pub struct PythonArgs {
     /// pass may time out (and is then rejected, never cached), so the output may differ. The
     /// original is always run, never answered from the cache, to measure it.
     #[arg(
-        long = "timeout-factor",
+        long,
         value_name = "F|off",
         default_value = "10",
         value_parser = parse_timeout_factor,
@@ -209,15 +209,15 @@ pub struct PythonArgs {
     /// original may be too short), at that limit times L / P; `always`, at the full --timeout
     /// (every hanging candidate then costs a whole --timeout more); `never`. The summary says
     /// how many were re-judged.
-    #[arg(long = "rejudge-timeouts", value_name = "WHEN", default_value = "auto")]
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub rejudge_timeouts: RejudgeArg,
     /// Directory every candidate runs in [default: the directory minrepro was started in, as in
     /// AutoDD, so relative paths such as open("data.json") resolve as they did for the original].
-    #[arg(long = "cwd", value_name = "DIR", conflicts_with = "isolated_cwd")]
+    #[arg(long, value_name = "DIR", conflicts_with = "isolated_cwd")]
     pub cwd: Option<PathBuf>,
     /// Run each candidate in a fresh, empty directory of its own (its workspace) instead, so that
     /// files it writes cannot affect other candidates or your directories.
-    #[arg(long = "isolated-cwd")]
+    #[arg(long)]
     pub isolated_cwd: bool,
     /// An argument for the program (its `sys.argv[1:]`); repeat for more. Files named here are
     /// part of the cache key by content. Not with --predicate (give its arguments with
@@ -231,7 +231,7 @@ pub struct PythonArgs {
     pub script_args: Vec<String>,
     /// An environment variable for every candidate run, NAME=VALUE; repeatable. Overrides
     /// minrepro's own settings for the same name (PYTHONPATH, PYTHONHASHSEED, ...).
-    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
     pub env: Vec<(String, String)>,
     /// Turn off runtime-value substitution: by default an instrumented run of the current
     /// program (not a candidate; its cost is in --stats-json) records the values expressions
@@ -240,7 +240,7 @@ pub struct PythonArgs {
     /// `f"{128}"`). Expressions that entered third-party code (any module outside the program
     /// and the standard library) are never replaced. Off with --predicate, a remote
     /// --launcher, or a source not in UTF-8.
-    #[arg(long = "no-value-substitution")]
+    #[arg(long)]
     pub no_value_substitution: bool,
     /// The project's root directory: when SOURCE imports modules that resolve inside it (found
     /// below SOURCE's directory, as `sys.path[0]` finds them), they are reduced with SOURCE and
@@ -248,11 +248,11 @@ pub struct PythonArgs {
     /// not reproduce; the run says why). Modules outside the root (site-packages, the standard
     /// library) are never touched. [default: the nearest directory from SOURCE's upwards that
     /// holds pyproject.toml or setup.py, else SOURCE's directory]
-    #[arg(long = "root", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
     /// a mistyped -o cannot overwrite an unrelated file).
-    #[arg(long = "force")]
+    #[arg(long)]
     pub force: bool,
     /// Engine flags.
     #[command(flatten)]
