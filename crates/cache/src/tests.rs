@@ -92,6 +92,13 @@ fn cache_path() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A new cache in a directory of its own (kept while the first value lives).
+fn opened_cache() -> (tempfile::TempDir, PathBuf, OutcomeCache) {
+    let (dir, path) = cache_path();
+    let cache = OutcomeCache::open(&path).unwrap();
+    (dir, path, cache)
+}
+
 fn journal_of(path: &Path) -> PathBuf {
     journal::sibling(path, ".journal")
 }
@@ -105,8 +112,7 @@ fn killed(cache: OutcomeCache, path: &Path) {
 
 #[test]
 fn verdicts_survive_a_process_that_never_saved() {
-    let (_dir, path) = cache_path();
-    let cache = OutcomeCache::open(&path).unwrap();
+    let (_dir, path, cache) = opened_cache();
     cache.put("k1", &outcome(Status::Interesting, 0));
     cache.put("k2", &outcome(Status::Uninteresting, 3));
     cache.sync_now().unwrap();
@@ -125,8 +131,7 @@ fn verdicts_survive_a_process_that_never_saved() {
 
 #[test]
 fn a_torn_or_damaged_record_is_skipped_and_the_torn_tail_cut() {
-    let (_dir, path) = cache_path();
-    let cache = OutcomeCache::open(&path).unwrap();
+    let (_dir, path, cache) = opened_cache();
     for (i, code) in [0, 1, 2].into_iter().enumerate() {
         cache.put(&format!("k{i}"), &outcome(Status::Uninteresting, code));
     }
@@ -192,8 +197,7 @@ fn a_foreign_file_at_the_journal_path_is_refused_and_left_alone() {
 
 #[test]
 fn a_claim_is_recognised_by_the_next_run_and_released_by_a_finished_one() {
-    let (_dir, path) = cache_path();
-    let cache = OutcomeCache::open(&path).unwrap();
+    let (_dir, path, cache) = opened_cache();
     assert!(!cache.claim_output("/out/a"), "nothing claimed before");
     cache.put("k", &outcome(Status::Interesting, 0));
     // Killed: the claim and the verdict stay in the journal.
@@ -213,8 +217,7 @@ fn a_claim_is_recognised_by_the_next_run_and_released_by_a_finished_one() {
 
 #[test]
 fn a_kill_between_the_cache_files_rename_and_the_journals_truncation_is_harmless() {
-    let (_dir, path) = cache_path();
-    let cache = OutcomeCache::open(&path).unwrap();
+    let (_dir, path, cache) = opened_cache();
     cache.put("k1", &outcome(Status::Interesting, 0));
     cache.put("k2", &outcome(Status::Uninteresting, 1));
     let journalled = std::fs::read(journal_of(&path)).unwrap();

@@ -147,6 +147,11 @@ mod tests {
         substitution_sites(text, &tokens(text, &syntax))
     }
 
+    /// `declarations` times `int a; ` (three tokens each): the filler that makes a text large.
+    fn filler(declarations: usize) -> String {
+        "int a; ".repeat(declarations)
+    }
+
     #[test]
     fn each_occurrence_is_offered_every_smaller_word_of_the_text() {
         let text = "class g{ class h{} h k(){} }";
@@ -196,10 +201,7 @@ mod tests {
 
     #[test]
     fn empty_bracket_pairs_become_zero_on_texts_of_any_size() {
-        let text = format!(
-            "{}x = f( ) + {{}} + g[1];",
-            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS)
-        );
+        let text = filler(SUBSTITUTE_MAX_TOKENS) + "x = f( ) + {} + g[1];";
         let all = sites(&text);
         let kinds: Vec<&str> = all.iter().map(|s| s.kind).collect();
         assert_eq!(kinds, ["zero-empty-brackets", "zero-empty-brackets"]);
@@ -210,10 +212,8 @@ mod tests {
     #[test]
     fn on_a_mid_size_text_only_the_words_named_twice_are_offered() {
         // `Job` is named twice (declared, used), `x` once, `int` and `a` many times.
-        let text = format!(
-            "enum Job; {}struct S {{ q: Vec<Job> }} x",
-            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS / 3 + 1)
-        );
+        let padding = filler(SUBSTITUTE_MAX_TOKENS / 3 + 1);
+        let text = format!("enum Job; {padding}struct S {{ q: Vec<Job> }} x");
         let all = sites(&text);
         let (declared, used) = (text.find("Job").unwrap(), text.rfind("Job").unwrap());
         let at: Vec<usize> = all.iter().map(|s| s.range.start).collect();
@@ -244,10 +244,8 @@ mod tests {
 
     #[test]
     fn on_larger_texts_only_repeated_list_words_become_zero() {
-        let text = format!(
-            "{}int ag; int ac; z=(struct h){{ag,ac,3300}}; f(ag); g[ac]; f(once); f(ag+1); x=ag,y;",
-            "int a; ".repeat(SUBSTITUTE_MAX_TOKENS)
-        );
+        let text = filler(SUBSTITUTE_MAX_TOKENS)
+            + "int ag; int ac; z=(struct h){ag,ac,3300}; f(ag); g[ac]; f(once); f(ag+1); x=ag,y;";
         let all = sites(&text);
         let at: Vec<(&str, usize)> = all.iter().map(|s| (s.kind, s.range.start)).collect();
         let expected: Vec<(&str, usize)> = ["{ag", ",ac", "(ag)", "[ac"]
@@ -275,7 +273,7 @@ mod tests {
 
     #[test]
     fn no_word_is_offered_on_larger_texts_outside_lists_or_without_words() {
-        let large = "int a; ".repeat(SUBSTITUTE_MAX_TOKENS);
+        let large = filler(SUBSTITUTE_MAX_TOKENS);
         assert!(sites(&large).is_empty());
         let once = format!("{large}f(a0, b);");
         assert!(sites(&once).is_empty());

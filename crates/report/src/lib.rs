@@ -123,12 +123,7 @@ pub fn render(report: &Report) -> String {
     );
     page.push_str("<h2>Counters</h2>\n<table class=\"counters\">");
     for (label, value) in &report.summary {
-        let _ = write!(
-            page,
-            "<tr><td>{}</td><td>{}</td></tr>",
-            escape(label),
-            escape(value)
-        );
+        table_row(&mut page, &[label, value]);
     }
     page.push_str("</table>\n");
     plots(&mut page, report);
@@ -178,16 +173,20 @@ fn passes(page: &mut String, passes: &[PassRow]) {
         "<h2>Passes</h2>\n<table class=\"passes\"><tr><th>pass</th><th>candidates</th><th>accepted</th><th>seconds</th></tr>",
     );
     for pass in passes {
-        let _ = write!(
-            page,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
-            escape(&pass.name),
-            pass.candidates,
-            pass.accepted,
-            pass.seconds
-        );
+        let (candidates, accepted) = (pass.candidates.to_string(), pass.accepted.to_string());
+        let seconds = format!("{:.2}", pass.seconds);
+        table_row(page, &[&pass.name, &candidates, &accepted, &seconds]);
     }
     page.push_str("</table>\n");
+}
+
+/// One row of plain cells, each escaped.
+fn table_row(page: &mut String, cells: &[&str]) {
+    page.push_str("<tr>");
+    for cell in cells {
+        let _ = write!(page, "<td>{}</td>", escape(cell));
+    }
+    page.push_str("</tr>");
 }
 
 fn documents(page: &mut String, report: &Report) {
