@@ -81,3 +81,52 @@ fn a_package_with_relative_imports_becomes_one_standalone_file() {
     // The project itself is untouched.
     assert_eq!(run_candidate(&entry, &project), original);
 }
+
+/// A failure whose message names its module (`__name__`): inlined into the entry it would say
+/// `__main__`, so the single file does not reproduce and the module stays a module.
+#[test]
+fn a_module_the_failure_names_stays_a_module_and_the_run_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("registry.py"),
+        "HANDLERS = {}\n\n\ndef register(name):\n    def wrap(f):\n        HANDLERS[name] = f\n\
+         \x20       return f\n    return wrap\n\n\ndef dispatch(name, value):\n\
+         \x20   handler = HANDLERS.get(name)\n    if handler is None:\n\
+         \x20       raise KeyError('%s has no handler for %r' % (__name__, name))\n\
+         \x20   return handler(value)\n",
+    )
+    .unwrap();
+    let entry = project.join("main.py");
+    std::fs::write(
+        &entry,
+        "from registry import register, dispatch\n\n\n@register('double')\ndef double(x):\n\
+         \x20   return x * 2\n\n\nprint(dispatch('double', 4))\nprint(dispatch('triple', 4))\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let assert = python_command(&entry, "registry has no handler", &out)
+        .assert()
+        .code(0);
+    let said = all_output(assert.get_output());
+    assert!(
+        said.contains("wrote the directory")
+            && said.contains("not one file: the modules inlined into one file did not reproduce"),
+        "{said}"
+    );
+    let kept = out.join("registry.py");
+    assert!(out.join("main.py").is_file() && kept.is_file(), "{said}");
+    assert!(
+        std::fs::read_to_string(&kept).unwrap().contains("__name__"),
+        "the module's name is what the failure needs"
+    );
+    // The directory alone reproduces, and is smaller than the project.
+    let run = run_candidate(&out.join("main.py"), &out);
+    assert!(
+        run.contains("KeyError") && run.contains("registry has no handler"),
+        "{run}"
+    );
+    let size = |p: &Path| std::fs::read_to_string(p).unwrap().len();
+    assert!(size(&out.join("main.py")) < size(&entry), "{said}");
+}

@@ -1,0 +1,152 @@
+//! `inline_all` on small projects: the single file must run like the project (same standard
+//! output, same exception), checked by running both with the machine's `python3`.
+
+use std::path::Path;
+use std::process::Command;
+
+use minrepro_text::{Content, Doc};
+
+use super::inline_all;
+
+fn docs(files: &[(&str, &str)]) -> Vec<Doc> {
+    files
+        .iter()
+        .map(|(name, text)| Doc {
+            name: (*name).to_owned(),
+            content: Content::Text((*text).to_owned()),
+        })
+        .collect()
+}
+
+/// Standard output and the last line of standard error of `python3 entry` run in `dir`.
+fn run(dir: &Path, entry: &str) -> (String, String) {
+    let out = Command::new("python3")
+        .arg(entry)
+        .current_dir(dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or("").to_owned();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), last)
+}
+
+/// The single file of `files` (entry first), after checking that it runs like the project.
+fn inlined_like_the_project(files: &[(&str, &str)]) -> String {
+    let set = docs(files);
+    let single = inline_all(&set, "").unwrap_or_else(|why| panic!("not one file: {why}"));
+    let (project, _) = minrepro_testkit::temp_path("project");
+    for (name, text) in files {
+        let path = project.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let (alone, _) = minrepro_testkit::temp_path("alone");
+    let text = single.content.text().unwrap().to_owned();
+    std::fs::write(alone.path().join(files[0].0), &text).unwrap();
+    assert_eq!(
+        run(alone.path(), files[0].0),
+        run(project.path(), files[0].0),
+        "the single file runs otherwise:\n{text}"
+    );
+    text
+}
+
+#[test]
+fn two_modules_defining_one_name_keep_both_under_two_names() {
+    let text = inlined_like_the_project(&[
+        (
+            "main.py",
+            "import limits\nfrom scaling import check\n\n\ndef report(values):\n\
+             \x20   scaled = [check(v) for v in values]\n    print('scaled', scaled)\n\
+             \x20   return limits.check(sum(scaled))\n\n\nreport([1, 2, 3])\n",
+        ),
+        (
+            "limits.py",
+            "LIMIT = 10\n\n\ndef check(total):\n    if total > LIMIT:\n\
+             \x20       raise OverflowError('total %d above %d' % (total, LIMIT))\n    return total\n",
+        ),
+        (
+            "scaling.py",
+            "FACTOR = 3\n\n\ndef check(value):\n    return value * FACTOR\n",
+        ),
+    ]);
+    assert_eq!(text.matches("def check").count(), 2, "{text}");
+    assert!(
+        !text.contains("import limits") && !text.contains("limits."),
+        "{text}"
+    );
+}
+
+#[test]
+fn relative_imports_re_exports_and_module_aliases_are_followed() {
+    let text = inlined_like_the_project(&[
+        (
+            "main.py",
+            "import pkg.helpers as h\nfrom pkg import compute\n\nprint(h.compute([1, 2]), compute([3]))\n",
+        ),
+        ("pkg/__init__.py", "from .helpers import compute\n"),
+        (
+            "pkg/helpers.py",
+            "from . import util\n\n\ndef compute(values):\n    return [util.double(v) for v in values]\n",
+        ),
+        ("pkg/util.py", "def double(x):\n    return x * 2\n"),
+    ]);
+    assert!(
+        !text.contains("import pkg") && !text.contains("from ."),
+        "{text}"
+    );
+    // A module comes after the modules it imports, as Python runs them.
+    assert!(text.find("def double") < text.find("def compute"), "{text}");
+}
+
+#[test]
+fn a_module_main_block_goes_and_future_imports_lead() {
+    let text = inlined_like_the_project(&[
+        ("main.py", "from tool import area\n\nprint(area(2))\n"),
+        (
+            "tool.py",
+            "from __future__ import annotations\n\n\ndef area(side: Square) -> int:\n\
+             \x20   return side * side\n\n\nif __name__ == \"__main__\":\n    print('tool run')\n",
+        ),
+    ]);
+    assert!(
+        text.starts_with("from __future__ import annotations"),
+        "{text}"
+    );
+    assert!(!text.contains("tool run"), "{text}");
+}
+
+#[test]
+fn one_third_party_import_in_two_files_is_no_clash() {
+    let text = inlined_like_the_project(&[
+        (
+            "main.py",
+            "import os\nfrom paths import joined\n\nprint(joined('a'), os.sep)\n",
+        ),
+        (
+            "paths.py",
+            "import os\n\n\ndef joined(name):\n    return os.path.join('x', name)\n",
+        ),
+    ]);
+    assert!(!text.contains("os_paths"), "{text}");
+}
+
+#[test]
+fn a_set_that_cannot_be_one_file_says_why() {
+    let why = |files: &[(&str, &str)]| inline_all(&docs(files), "").unwrap_err();
+    let circular = why(&[
+        ("main.py", "import a\n"),
+        ("a.py", "import b\n"),
+        ("b.py", "import a\n"),
+    ]);
+    assert!(circular.contains("circular import"), "{circular}");
+    let star = why(&[("main.py", "from a import *\n"), ("a.py", "X = 1\n")]);
+    assert!(star.contains("imports * from a local module"), "{star}");
+    let inner = why(&[
+        ("main.py", "import a\n\n\ndef f():\n    import b\n"),
+        ("a.py", "X = 1\n"),
+        ("b.py", "Y = 1\n"),
+    ]);
+    assert!(inner.contains("inside a function"), "{inner}");
+}
