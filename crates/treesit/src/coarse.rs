@@ -25,6 +25,7 @@ use minrepro_text::{LevelPolicy, Site};
 use tree_sitter::{Node, Tree};
 
 use crate::sites::{lines_of, Listing};
+use crate::walk::preorder;
 
 /// Kind of the deletion of a definition at namespace scope.
 pub const DELETE_DEFINITION: &str = "delete-definition";
@@ -142,38 +143,30 @@ impl<'t> References<'t> {
     fn new(tree: &Tree, text: &'t str) -> References<'t> {
         let mut occurrences: HashMap<&'t str, Vec<usize>> = HashMap::new();
         let mut declared = Vec::new();
-        let mut cursor = tree.walk();
-        // Depths (in the walk) of the INNER nodes the cursor is in.
+        // Depths (in the walk) of the INNER nodes the walk is in.
         let mut inner: Vec<usize> = Vec::new();
-        'walk: loop {
+        preorder(tree, |cursor, depth| {
             let node = cursor.node();
-            let depth = cursor.depth() as usize;
             while inner.last().is_some_and(|&d| d >= depth) {
                 inner.pop();
             }
             if INNER.contains(&node.kind()) {
                 inner.push(depth);
             }
-            if node.child_count() == 0 && node.is_named() && is_name(node.kind()) {
-                if let Some(name) = text.get(node.byte_range()) {
-                    occurrences.entry(name).or_default().push(node.start_byte());
-                    let declares = cursor
-                        .field_name()
-                        .is_some_and(|f| DECLARING.contains(&f) && !names_a_type(node, f));
-                    if declares && inner.is_empty() {
-                        declared.push((node.start_byte(), name));
-                    }
-                }
+            if node.child_count() != 0 || !node.is_named() || !is_name(node.kind()) {
+                return;
             }
-            if cursor.goto_first_child() {
-                continue;
+            let Some(name) = text.get(node.byte_range()) else {
+                return;
+            };
+            occurrences.entry(name).or_default().push(node.start_byte());
+            let declares = cursor
+                .field_name()
+                .is_some_and(|f| DECLARING.contains(&f) && !names_a_type(node, f));
+            if declares && inner.is_empty() {
+                declared.push((node.start_byte(), name));
             }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
-        }
+        });
         let forward = forward_declarations(tree, &declared);
         References {
             occurrences,

@@ -25,6 +25,7 @@ pub mod rewrites;
 pub mod sites;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use grammars::{by_name, for_path, Grammar, Literal, GRAMMARS};
 pub use language::{error_count, Group, LoadedGrammar, PreparedSyntax, SyntaxAware};

@@ -24,6 +24,8 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use crate::walk::preorder;
+
 /// Fields whose name is declared there.
 const DECLARING: [&str; 3] = ["name", "declarator", "pattern"];
 
@@ -120,38 +122,30 @@ struct Leaf<'t> {
 /// The names of `tree`, in text order.
 fn leaves<'t>(tree: &Tree, text: &'t str) -> Vec<Leaf<'t>> {
     let mut out = Vec::new();
-    let mut cursor = tree.walk();
     let (mut item, mut item_declared) = (0, false);
-    'walk: loop {
+    preorder(tree, |cursor, depth| {
         let node = cursor.node();
-        if cursor.depth() == 1 {
+        if depth == 1 {
             item += 1;
             item_declared = false;
         }
-        let name = text.get(node.byte_range());
-        if let (true, Some(name)) = (node.child_count() == 0 && node.is_named(), name) {
-            if is_name(node.kind()) {
-                let declared = cursor.field_name().is_some_and(|f| declares(node, f));
-                out.push(Leaf {
-                    name,
-                    at: node.start_byte(),
-                    declared,
-                    plain: node.kind() == "identifier",
-                    item,
-                    local: declared && item_declared,
-                });
-                item_declared |= declared;
-            }
+        if node.child_count() != 0 || !node.is_named() || !is_name(node.kind()) {
+            return;
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+        let Some(name) = text.get(node.byte_range()) else {
+            return;
+        };
+        let declared = cursor.field_name().is_some_and(|f| declares(node, f));
+        out.push(Leaf {
+            name,
+            at: node.start_byte(),
+            declared,
+            plain: node.kind() == "identifier",
+            item,
+            local: declared && item_declared,
+        });
+        item_declared |= declared;
+    });
     out
 }
 
