@@ -2,6 +2,7 @@
 //! emptied or halved, integers reduced, and whitespace normalisation.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
 
 use minrepro_text::SiteInfo;
 
@@ -289,16 +290,20 @@ pub fn site_identities(
         }
     }
     let mut order: HashMap<[u8; 32], u64> = HashMap::new();
+    let mut bytes: Vec<u8> = Vec::new();
     sites
         .iter()
         .map(|site| {
-            let mut hasher = blake3::Hasher::new();
-            hasher.update(site.kind.as_bytes());
-            hasher.update(b"\0");
+            // The window's bytes are gathered, then hashed at once: the same digest as feeding
+            // them piece by piece, without a hasher call per token (sites nest: a window can
+            // hold most of the text, and a text most of its tokens' windows).
+            bytes.clear();
+            bytes.extend_from_slice(site.kind.as_bytes());
+            bytes.extend_from_slice(b"\0");
             let lo = counted.partition_point(|t| t.range.start < site.range.start);
             if site.kind == "rename-identifier" {
                 let name = counted.get(lo).map_or("", |t| &text[t.range.clone()]);
-                hasher.update(name.as_bytes());
+                bytes.extend_from_slice(name.as_bytes());
             } else {
                 let hi = counted
                     .partition_point(|t| t.range.start < site.range.end)
@@ -308,14 +313,14 @@ pub fn site_identities(
                 let mut names: HashMap<&str, usize> = HashMap::new();
                 for (k, t) in counted[from..to].iter().enumerate() {
                     let inside = (lo..hi).contains(&(from + k));
-                    hasher.update(if inside { b"\0s" } else { b"\0c" });
+                    bytes.extend_from_slice(if inside { b"\0s" } else { b"\0c" });
                     let piece = &text[t.range.clone()];
                     if t.kind == Kind::Word {
                         let next = names.len();
                         let number = *names.entry(piece).or_insert(next);
-                        hasher.update(format!("w{number}").as_bytes());
+                        let _ = write!(bytes, "w{number}");
                     } else {
-                        hasher.update(piece.as_bytes());
+                        bytes.extend_from_slice(piece.as_bytes());
                     }
                 }
                 if uses {
@@ -328,30 +333,30 @@ pub fn site_identities(
                             None => inside.push((word, 1)),
                         }
                     }
-                    hasher.update(b"\0u");
+                    bytes.extend_from_slice(b"\0u");
                     for (word, n) in inside {
                         let outside = everywhere.get(word).is_some_and(|&all| all > n);
-                        hasher.update(if outside { b"1" } else { b"0" });
+                        bytes.extend_from_slice(if outside { b"1" } else { b"0" });
                     }
                 }
                 if lo == hi {
                     // No token inside (whitespace, or the inside of a string): its own text.
-                    hasher.update(b"\0t");
-                    hasher.update(text.get(site.range.clone()).unwrap_or("").as_bytes());
+                    bytes.extend_from_slice(b"\0t");
+                    bytes.extend_from_slice(text.get(site.range.clone()).unwrap_or("").as_bytes());
                 }
-                hasher.update(b"\0r");
+                bytes.extend_from_slice(b"\0r");
                 let mut in_word = false;
                 for c in site.replacement.chars() {
                     let word = c.is_alphanumeric() || c == '_' || c == '$';
                     if !word {
-                        hasher.update(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                     } else if !in_word {
-                        hasher.update(b"w");
+                        bytes.extend_from_slice(b"w");
                     }
                     in_word = word;
                 }
             }
-            let window = *hasher.finalize().as_bytes();
+            let window = *blake3::hash(&bytes).as_bytes();
             let nth = order.entry(window).or_insert(0);
             let mut hasher = blake3::Hasher::new();
             hasher.update(&window);
