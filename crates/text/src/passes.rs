@@ -34,13 +34,26 @@ pub fn group_passes<L: Language>(state: &Arc<SharedState<L>>) -> Vec<GroupPass<L
         .collect()
 }
 
-/// A group's search (ddmin, ProbDD, or a sequence of levels) that also records the single sites
-/// ddmin ran alone and saw fail, and charges accepted growing candidates to the budget.
+/// A group's search (ddmin, ProbDD, or a sequence of levels) that also marks every text it
+/// searches as current, records the single sites ddmin ran alone and saw fail, and charges
+/// accepted growing candidates to the budget.
+///
+/// A dry one (a copy made by [`Search::fork`], or a search [peeked](Pass::peek) over a text
+/// that may never be current) does none of that: the engine runs its batches ahead of the
+/// decision, and what it leaves in the shared state must not depend on how far ahead the
+/// engine got.
 struct GroupSearch<'a, L: Language> {
     inner: Box<dyn Search<String> + 'a>,
-    /// Sites applied by each proposal of the last batch, in batch order, with the identity of
-    /// a proposal that applies a single site.
+    /// Where ddmin's candidate builder reports the sites of each proposal it builds (its copies
+    /// too: a copy shares the builder).
     batch_sites: Arc<Mutex<Vec<BatchSites>>>,
+    /// Sites applied by each proposal of the last batch, in batch order, with the identity of
+    /// a proposal that applies a single site (taken from `batch_sites` as the batch is made).
+    last_sites: Vec<BatchSites>,
+    dry: bool,
+    /// Whether the inner search can be copied without sharing more than memos keyed by text
+    /// (ProbDD and ddmin, flat or level by level).
+    forks: bool,
     may_grow: bool,
     /// Whether the group skips single sites that failed alone (their identities are recorded).
     skip_failed: bool,
@@ -60,7 +73,10 @@ impl<L: Language> GroupSearch<'_, L> {
     /// group that skips those) and charges the `accepted` ones to the growth budget.
     fn record(&mut self, accepted: &[usize], rejected: &[usize]) {
         self.accepted_any |= !accepted.is_empty();
-        let batch = lock(&self.batch_sites);
+        if self.dry {
+            return;
+        }
+        let batch = &self.last_sites;
         if self.skip_failed {
             let singles = rejected.iter().filter_map(|&i| batch.get(i)?.1);
             lock(&self.state.failed_sites).extend(singles);
@@ -80,8 +96,13 @@ impl<L: Language> GroupSearch<'_, L> {
 
 impl<L: Language> Search<String> for GroupSearch<'_, L> {
     fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
+        if self.dry {
+            return self.inner.next_batch(current);
+        }
+        self.state.mark_current(current);
         lock(&self.batch_sites).clear();
         let batch = self.inner.next_batch(current);
+        self.last_sites = lock(&self.batch_sites).clone();
         match (&batch, self.fruitless_key) {
             (Some(_), _) => self.proposed = true,
             // Only a search that ran to its end and proposed something is recorded (an empty
@@ -104,7 +125,7 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
     }
 
     fn feedback(&mut self, accepted: Option<usize>) {
-        let decided = accepted.unwrap_or(lock(&self.batch_sites).len());
+        let decided = accepted.unwrap_or(self.last_sites.len());
         let rejected: Vec<usize> = (0..decided).collect();
         self.record(accepted.as_slice(), &rejected);
         self.inner.feedback(accepted);
@@ -122,6 +143,27 @@ impl<L: Language> Search<String> for GroupSearch<'_, L> {
         self.record(accepted, rejected);
         self.inner.feedback_fold(accepted, rejected);
     }
+
+    fn fork(&self, max_batch: usize) -> Option<Box<dyn Search<String> + '_>> {
+        if !self.forks {
+            return None;
+        }
+        Some(Box::new(GroupSearch {
+            inner: self.inner.fork(max_batch)?,
+            batch_sites: Arc::clone(&self.batch_sites),
+            last_sites: Vec::new(),
+            dry: true,
+            forks: true,
+            may_grow: self.may_grow,
+            skip_failed: self.skip_failed,
+            group: self.group,
+            state: Arc::clone(&self.state),
+            fruitless_key: None,
+            proposed: self.proposed,
+            accepted_any: self.accepted_any,
+            sites_before: None,
+        }))
+    }
 }
 
 impl<L: Language> Pass<String> for GroupPass<L> {
@@ -130,6 +172,18 @@ impl<L: Language> Pass<String> for GroupPass<L> {
     }
 
     fn search(&self, current: &String) -> Box<dyn Search<String> + '_> {
+        self.open(current, false)
+    }
+
+    fn peek(&self, current: &String) -> Option<Box<dyn Search<String> + '_>> {
+        Some(self.open(current, true))
+    }
+}
+
+impl<L: Language> GroupPass<L> {
+    /// The group's search over `current`; a `dry` one leaves the shared state as it is (see
+    /// [`GroupSearch`]).
+    fn open(&self, current: &String, dry: bool) -> Box<dyn Search<String> + '_> {
         let group = self.group;
         let spec = self.state.spec(group);
         let fruitless_key = spec.fruitless.as_ref().map(|key| (spec.name, key(current)));
@@ -137,7 +191,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             return Box::new(Exhausted);
         }
         let may_grow = spec.growth == Growth::Budgeted;
-        if may_grow && self.state.growth_budget(group).is_none() {
+        if may_grow && !dry && self.state.growth_budget(group).is_none() {
             // Counted once: later searches must not pay a parse for it.
             let sites = self.state.language.count_sites(current, group);
             self.state.set_growth_budget(group, sites);
@@ -150,17 +204,24 @@ impl<L: Language> Pass<String> for GroupPass<L> {
             (_, Some(levels)) if levels != LevelPolicy::default() => {
                 Box::new(LevelSearch::new(sites, levels))
             }
-            (_, Some(_)) => Box::new(Sequence::new(Box::new(move |level, current: &String| {
+            (_, Some(_)) => Box::new(Sequence::new(Arc::new(move |level, current: &String| {
                 sites.open(current, Some(level))
             }))),
             (_, None) => sites
                 .open(current, None)
                 .unwrap_or_else(|| Box::new(Exhausted)),
         };
-        let learns = spec.probdd_spec().is_some_and(|p| p.learns_prior);
+        let learns = spec.probdd_spec().is_some_and(|p| p.learns_prior) && !dry;
+        let forks = matches!(spec.search, SearchSpec::ProbDd(_) | SearchSpec::Ddmin)
+            && spec
+                .levels
+                .is_none_or(|levels| levels == LevelPolicy::default());
         Box::new(GroupSearch {
             inner,
             batch_sites,
+            last_sites: Vec::new(),
+            dry,
+            forks,
             may_grow,
             skip_failed: spec.skip_failed,
             group,
@@ -222,6 +283,52 @@ mod tests {
                 let reduced = reduce_at(&passes[0], width, text, &needs);
                 assert_eq!(reduced, "c\ne\n", "{language:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_copy_of_a_group_search_proposes_what_it_would_and_records_nothing() {
+        let text = "a\nb\nc\nd\ne\nf\n".to_owned();
+        let needs = |t: &str| t.contains('c') && t.contains('e');
+        for (probdd, levels) in [(true, false), (true, true), (false, false)] {
+            let language = Lines {
+                probdd,
+                levels,
+                skip_failed: true,
+                ..Lines::default()
+            };
+            let state = SharedState::new(language, &text, Strategy::ProbDd);
+            let pass = &group_passes(&state)[0];
+            let mut search = pass.search(&text);
+            search.set_width(Width::of(3, false));
+            let mut current = text.clone();
+            let mut batch = search.next_batch(&current);
+            while let Some(proposals) = batch {
+                let (interesting, rejected): (Vec<usize>, Vec<usize>) =
+                    (0..proposals.len()).partition(|&i| needs(&proposals[i].case));
+                let accepted = &interesting[..interesting.len().min(1)];
+                let next = accepted.first().map(|&i| proposals[i].case.clone());
+                let next = next.unwrap_or_else(|| current.clone());
+                let failed = lock(&state.failed_sites).clone();
+                let mut copy = search
+                    .fork(3)
+                    .expect("ProbDD and ddmin groups can be copied");
+                copy.feedback_fold(accepted, &rejected);
+                let ahead = copy
+                    .next_batch(&next)
+                    .map(|b| b.into_iter().map(|p| p.case));
+                let ahead: Option<Vec<String>> = ahead.map(Iterator::collect);
+                drop(copy);
+                assert_eq!(*lock(&state.failed_sites), failed, "a copy records nothing");
+                search.feedback_fold(accepted, &rejected);
+                current = next;
+                batch = search.next_batch(&current);
+                let cases = batch
+                    .as_ref()
+                    .map(|b| b.iter().map(|p| p.case.clone()).collect());
+                assert_eq!(cases, ahead, "probdd {probdd}, levels {levels}");
+            }
+            assert_eq!(current, "c\ne\n");
         }
     }
 
