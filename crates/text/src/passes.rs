@@ -183,7 +183,7 @@ impl<L: Language> Pass<String> for GroupPass<L> {
 impl<L: Language> GroupPass<L> {
     /// The group's search over `current`; a `dry` one leaves the shared state as it is (see
     /// [`GroupSearch`]).
-    fn open(&self, current: &String, dry: bool) -> Box<dyn Search<String> + '_> {
+    fn open(&self, current: &str, dry: bool) -> Box<dyn Search<String> + '_> {
         let group = self.group;
         let spec = self.state.spec(group);
         let fruitless_key = spec.fruitless.as_ref().map(|key| (spec.name, key(current)));
