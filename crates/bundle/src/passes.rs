@@ -103,9 +103,9 @@ impl Pass<BundleCase> for MetadataListPass {
 /// One inner ddmin per item (case or object), in order; the item count is fixed per pass.
 fn per_item<'a, F>(count: usize, make: F) -> Box<dyn Search<BundleCase> + 'a>
 where
-    F: Fn(usize, &BundleCase) -> Ddmin<BundleCase> + Send + 'a,
+    F: Fn(usize, &BundleCase) -> Ddmin<BundleCase> + Send + Sync + 'a,
 {
-    Box::new(Sequence::new(Box::new(
+    Box::new(Sequence::new(Arc::new(
         move |index, current: &BundleCase| {
             (index < count).then(|| Box::new(make(index, current)) as Box<dyn Search<BundleCase>>)
         },

@@ -1,11 +1,14 @@
 //! Searches made of other searches, or of nothing: [`Sequence`] (one search after another, e.g.
 //! level by level or item by item), [`OneShot`] (a single candidate) and [`Exhausted`].
 
+use std::sync::Arc;
+
 use crate::search::{Proposal, Search, Width};
 
 /// Opens the `index`-th search of a [`Sequence`] over the current case; `None` ends the sequence.
+/// Shared, so that a copy of the sequence ([`Search::fork`]) opens the same searches.
 pub type OpenSearch<'a, C> =
-    Box<dyn FnMut(usize, &C) -> Option<Box<dyn Search<C> + 'a>> + Send + 'a>;
+    Arc<dyn Fn(usize, &C) -> Option<Box<dyn Search<C> + 'a>> + Send + Sync + 'a>;
 
 /// The one open search of a search made of searches opened one after another ([`Sequence`], a
 /// front end's level-by-level search): the engine's width is applied to each as it opens, and
@@ -74,20 +77,37 @@ impl<'a, C> InnerSearch<'a, C> {
             search.feedback_fold(accepted, rejected);
         }
     }
+
+    /// A copy ([`Search::fork`]) of the open search, or of none when none is open; `None` when
+    /// the open search cannot be copied.
+    pub fn fork(&self, max_batch: usize) -> Option<InnerSearch<'_, C>> {
+        let search = match &self.search {
+            Some(search) => Some(search.fork(max_batch)?),
+            None => None,
+        };
+        Some(InnerSearch {
+            search,
+            width: self.width,
+        })
+    }
 }
 
 /// Runs searches one after the other: the next one opens (over the case current then) when the
 /// previous one is exhausted, until opening returns `None`.
-pub struct Sequence<'a, C> {
+pub type Sequence<'a, C> = SearchSequence<'a, 'a, C>;
+
+/// A [`Sequence`] whose open search lives for `'s` and whose opener for `'a` (a copy made by
+/// [`Search::fork`] borrows the search it copies, not the opener).
+pub struct SearchSequence<'s, 'a, C> {
     next: usize,
-    inner: InnerSearch<'a, C>,
+    inner: InnerSearch<'s, C>,
     open: OpenSearch<'a, C>,
 }
 
 impl<'a, C> Sequence<'a, C> {
     /// A sequence whose `index`-th search `open` makes (from 0).
     pub fn new(open: OpenSearch<'a, C>) -> Self {
-        Sequence {
+        SearchSequence {
             next: 0,
             inner: InnerSearch::default(),
             open,
@@ -95,7 +115,7 @@ impl<'a, C> Sequence<'a, C> {
     }
 }
 
-impl<C> Search<C> for Sequence<'_, C> {
+impl<'a: 's, 's, C> Search<C> for SearchSequence<'s, 'a, C> {
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
         loop {
             if !self.inner.is_open() {
@@ -123,6 +143,14 @@ impl<C> Search<C> for Sequence<'_, C> {
 
     fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
         self.inner.feedback_fold(accepted, rejected);
+    }
+
+    fn fork(&self, max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
+        Some(Box::new(SearchSequence {
+            next: self.next,
+            inner: self.inner.fork(max_batch)?,
+            open: Arc::clone(&self.open),
+        }))
     }
 }
 
@@ -176,13 +204,41 @@ mod tests {
         }
 
         fn feedback(&mut self, _accepted: Option<usize>) {}
+
+        fn fork(&self, _max_batch: usize) -> Option<Box<dyn Search<String> + '_>> {
+            Some(Box::new(Once(self.0)))
+        }
+    }
+
+    #[test]
+    fn a_copy_of_a_sequence_goes_on_as_the_sequence_does() {
+        let open: OpenSearch<'static, String> = Arc::new(|index, _: &String| {
+            (index < 3).then(|| Box::new(Once(Some(index))) as Box<dyn Search<String>>)
+        });
+        let mut search = Sequence::new(open);
+        let text = "abc".to_owned();
+        let (mut labels, mut ahead) = (Vec::new(), None);
+        loop {
+            let label = search.next_batch(&text).map(|b| b[0].change.clone());
+            if labels.is_empty() {
+                assert!(label.is_some());
+            } else {
+                assert_eq!(label, ahead, "what the copy proposed");
+            }
+            let Some(label) = label else { break };
+            labels.push(label);
+            search.feedback(None);
+            let mut copy = search.fork(1).expect("its searches can be copied");
+            ahead = copy.next_batch(&text).map(|b| b[0].change.clone());
+        }
+        assert_eq!(labels, vec![0, 1, 2]);
     }
 
     #[test]
     fn a_sequence_runs_its_searches_in_order_until_none_opens() {
         // The current case's length is the number of searches; search 1 is exhausted at once.
         let open = || -> OpenSearch<'static, String> {
-            Box::new(|index, current: &String| {
+            Arc::new(|index, current: &String| {
                 (index < current.len()).then(|| {
                     let label = (index != 1).then_some(index);
                     Box::new(Once(label)) as Box<dyn Search<String>>

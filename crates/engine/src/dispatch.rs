@@ -10,9 +10,12 @@
 //!
 //! Three kinds of speculation fill free executors: later candidates of the batch (needed if every
 //! earlier one is rejected), the first candidates of the batch that would follow if the
-//! frontier candidate were accepted ("look-ahead", from a copy of the search), and, once the
-//! batch is all started, what would follow if every candidate were rejected (the search's next
-//! slice or granularity, or the next pass's first batch). A look-ahead run
+//! frontier candidate were accepted ("look-ahead", from a copy of the search; for a fold's
+//! union, the batch after the union's acceptance), and, once the batch is all started, what
+//! would follow if every candidate were rejected (the search's next slice or granularity, or
+//! the next pass's first batch). When the engine decides in windows, a premise that comes true
+//! makes the next batch's whole first window needed, so that much of it runs ahead at the
+//! premise's probability. A look-ahead run
 //! that is still going when its batch really comes is adopted, not started again; one that
 //! finished left its verdict in the cache; one whose premise failed is cancelled.
 
@@ -27,7 +30,7 @@ use minrepro_predicate::{CancelFlag, EvalError, Outcome, Status};
 
 use crate::engine::Oracle;
 use crate::progress::Progress;
-use crate::search::Proposal;
+use crate::search::{Proposal, Width};
 use crate::speculation::Speculation;
 
 /// A verdict and whether it came from the cache.
@@ -72,6 +75,9 @@ pub struct Dispatcher<C> {
     jobs: Option<Sender<Job<C>>>,
     reports: Receiver<Report>,
     slots: usize,
+    /// The window in which the batches that follow are decided (the engine's, see [`Width`]):
+    /// how much of a look-ahead batch one premise makes needed.
+    ahead_window: usize,
     next_id: u64,
     flights: HashMap<u64, Flight>,
     /// Keys whose verdict a finished look-ahead run put in the cache (a fresh run, not a hit).
@@ -138,10 +144,11 @@ struct Ahead<C> {
 }
 
 impl<C: Send + Sync> Dispatcher<C> {
-    /// Starts `slots` executors in `scope`; they stop when the dispatcher is dropped.
+    /// Starts an executor per proposal of the engine's `width` in `scope`; they stop when the
+    /// dispatcher is dropped.
     pub fn start<'scope, 'env: 'scope>(
         scope: &'scope Scope<'scope, 'env>,
-        slots: usize,
+        width: Width,
         oracle: &'env dyn Oracle<C>,
         cache: &'env OutcomeCache,
         progress: &'env Progress,
@@ -152,6 +159,7 @@ impl<C: Send + Sync> Dispatcher<C> {
         let (job_sender, job_receiver) = channel::<Job<C>>();
         let (report_sender, reports) = channel();
         let job_receiver = Arc::new(Mutex::new(job_receiver));
+        let slots = width.batch.max(1);
         for _ in 0..slots {
             let (jobs, reports) = (job_receiver.clone(), report_sender.clone());
             scope.spawn(move || loop {
@@ -166,7 +174,8 @@ impl<C: Send + Sync> Dispatcher<C> {
         Dispatcher {
             jobs: Some(job_sender),
             reports,
-            slots: slots.max(1),
+            slots,
+            ahead_window: width.window.max(1),
             next_id: 0,
             flights: HashMap::new(),
             ahead_done: HashSet::new(),
@@ -376,9 +385,10 @@ impl<C: Send + Sync> Dispatcher<C> {
             Some(ahead) if !stale => ahead.launched,
             _ => 0,
         };
+        let place = (depth, self.ahead_window);
         if !self
             .speculation
-            .ahead_allows(round.pass, depth, busy, self.slots)
+            .ahead_allows(round.pass, place, busy, self.slots)
         {
             return false;
         }
@@ -400,8 +410,18 @@ impl<C: Send + Sync> Dispatcher<C> {
         look_ahead: &mut dyn FnMut(usize) -> LookAhead<C>,
     ) -> bool {
         let n = round.batch.len();
+        if round.first.is_some() {
+            // (In windows, an interesting candidate decided already: not all are rejected.)
+            return false;
+        }
         let launched = round.beyond.as_ref().map_or(0, |b| b.launched);
-        let depth = n - round.frontier + launched;
+        // Decided in windows, the next batch's first window is needed whole once every
+        // undecided candidate of this one is rejected (nothing after it is run ahead).
+        let depth = match self.ahead_window {
+            1 => n - round.frontier + launched,
+            window if launched < window => n - round.frontier,
+            _ => return false,
+        };
         let busy = self.flights.len();
         if !self.speculation.allows(round.pass, depth, busy, self.slots) {
             return false;

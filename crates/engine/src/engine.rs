@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::dispatch::{Decided, Dispatcher, LookAhead, Verdict};
 use crate::progress::Progress;
 use crate::search::{Pass, Proposal, Search, Width};
+use ahead::Following;
 
 /// What a front end tells the engine about its test cases.
 pub trait Oracle<C>: Sync {
@@ -246,8 +247,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         let jobs = self.options.jobs.max(1);
         std::thread::scope(|scope| {
             // -j 1 needs no executors: the decider runs each candidate itself.
+            let width = self.width();
             let mut dispatcher =
-                (jobs > 1).then(|| Dispatcher::start(scope, jobs, oracle, cache, progress));
+                (jobs > 1).then(|| Dispatcher::start(scope, width, oracle, cache, progress));
             let result = self.run_passes(original, passes, on_accept, dispatcher.as_mut());
             self.stats.wall_time = started.elapsed();
             result
@@ -283,14 +285,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                         return Err(EngineError::Interrupted);
                     }
                     let dispatcher = dispatcher.as_deref_mut();
-                    // The pass that runs next if this one ends now (a new round when this
-                    // one changed something).
-                    let later = passes[index + 1..].iter();
-                    let following = match later.copied().find(|p| !changed || !p.confirms()) {
-                        Some(pass) => Some(pass),
-                        None if changed => passes.first().copied(),
-                        None => None,
-                    };
+                    let following = Following::of(passes, index, changed);
                     let folds = dispatcher.is_some() && !self.options.exact;
                     let context = (&*search, &current, following);
                     let decision = self.decide(&name, batch, dispatcher, context)?;
@@ -327,7 +322,7 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         pass: &str,
         batch: Vec<Proposal<C>>,
         dispatcher: Option<&mut Dispatcher<C>>,
-        (search, current, following): (&dyn Search<C>, &C, Option<&dyn Pass<C>>),
+        (search, current, following): (&dyn Search<C>, &C, Following<'_, C>),
     ) -> Result<Decision<C>, EngineError> {
         let mut decision = Decision {
             accepted: Vec::new(),
@@ -345,31 +340,23 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
         let (verdicts, first) = match dispatcher {
             Some(dispatcher) => {
                 let (oracle, cache) = (self.oracle, self.cache);
-                let jobs = self.options.jobs;
                 let width = self.width();
                 let window = width.window;
-                // The batch that would follow the acceptance of candidate `index`.
-                // With `index` the batch's length: the batch that would follow if all were
-                // rejected, which may be the following pass's first.
+                let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
+                // The batch that would follow the acceptance of candidate `index` (asked
+                // only when deciding one at a time). With `index` the batch's length: the
+                // batch that would follow if all were rejected, which may be the following
+                // pass's first.
                 let mut look_ahead = |index: usize| -> LookAhead<C> {
-                    let Some(mut fork) = search.fork(jobs) else {
-                        return Vec::new();
+                    let all: Vec<usize> = (0..batch.len()).collect();
+                    let premise = |fork: &mut dyn Search<C>| match batch.get(index) {
+                        Some(_) => fork.feedback(Some(index)),
+                        None if window > 1 => fork.feedback_fold(&[], &all),
+                        None => fork.feedback(None),
                     };
-                    let accepted = batch.get(index);
-                    fork.feedback(accepted.map(|_| index));
-                    let base = accepted.map_or(current, |p| &p.case);
-                    let next = match (fork.next_batch(base), accepted, following) {
-                        (Some(next), ..) => Some(next),
-                        (None, None, Some(pass)) => {
-                            let mut search = pass.search(base);
-                            search.set_width(width);
-                            search.next_batch(base)
-                        }
-                        _ => None,
-                    };
-                    let next = next.unwrap_or_default();
-                    let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
-                    next.into_iter().map(|p| (key(&p), p)).collect()
+                    let base = batch.get(index).map_or(current, |p| &p.case);
+                    let following = following.unchanged.filter(|_| index == batch.len());
+                    ahead::batch_after(search, &premise, (base, following), width, &key)
                 };
                 self.stats.sequential_steps += 1;
                 let evaluated = dispatcher.evaluate(
@@ -389,9 +376,9 @@ impl<'a, C: Clone + Send + Sync> Engine<'a, C> {
                     .collect();
                 let mark = self.log.len();
                 if interesting.len() > 1 {
-                    if let Some((members, case)) =
-                        self.fold(pass, (search, current), &interesting, dispatcher)?
-                    {
+                    let window = (&interesting[..], verdicts.len());
+                    let context = (search, current, following.changed);
+                    if let Some((members, case)) = self.fold(pass, context, window, dispatcher)? {
                         decision.accepted = members;
                         decision.case = Some(case);
                     }
@@ -496,6 +483,7 @@ fn eval_error(error: EvalError) -> EngineError {
     }
 }
 
+mod ahead;
 mod fold;
 #[cfg(test)]
 mod tests;

@@ -25,7 +25,9 @@ mod speculation;
 mod temp;
 
 pub use bisect::{Bisect, BuildCut, BuildWitness, Chain, ListChains, OnMinimal};
-pub use combinators::{Exhausted, InnerSearch, MakeOne, OneShot, OpenSearch, Sequence};
+pub use combinators::{
+    Exhausted, InnerSearch, MakeOne, OneShot, OpenSearch, SearchSequence, Sequence,
+};
 pub use ddmin::{split_chunks, Ddmin, MAX_BATCH};
 pub use engine::{Engine, EngineError, EngineOptions, LogEntry, Oracle, Stats};
 pub use probdd::ProbDd;

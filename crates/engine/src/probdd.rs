@@ -12,10 +12,12 @@
 //! a source text applied together). A `build` that returns `None` counts as a failed removal
 //! without running anything.
 
+use std::sync::Arc;
+
 use crate::search::{Proposal, Search, Width};
 
 /// Builds the candidate with `removed` (sorted positions) gone, or `None` if not allowed.
-pub type BuildSubset<C> = Box<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send>;
+pub type BuildSubset<C> = Arc<dyn Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + Sync>;
 
 /// ProbDD as a [`Search`]. Every step depends on the previous one, so a batch is a chain of
 /// speculation: the first candidate, the one the search would try next if the first failed, and
@@ -41,12 +43,12 @@ impl<C> ProbDd<C> {
     pub fn new(
         len: usize,
         prior: f64,
-        build: impl Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + 'static,
+        build: impl Fn(&C, &[usize]) -> Option<Proposal<C>> + Send + Sync + 'static,
     ) -> Self {
         ProbDd {
             p: vec![prior.clamp(1e-6, 0.999); len],
             removed: vec![false; len],
-            build: Box::new(build),
+            build: Arc::new(build),
             width: 1,
             last: Vec::new(),
             failed_alone: None,
@@ -121,6 +123,19 @@ impl<C> ProbDd<C> {
 }
 
 impl<C> Search<C> for ProbDd<C> {
+    fn fork(&self, max_batch: usize) -> Option<Box<dyn Search<C> + '_>> {
+        // The same state and builder; the hook stays with this search (a copy's feedback is
+        // hypothetical). A chain cut shorter is a prefix of this one's.
+        Some(Box::new(ProbDd {
+            p: self.p.clone(),
+            removed: self.removed.clone(),
+            build: Arc::clone(&self.build),
+            width: self.width.min(max_batch.max(1)),
+            last: self.last.clone(),
+            failed_alone: None,
+        }))
+    }
+
     fn next_batch(&mut self, current: &C) -> Option<Vec<Proposal<C>>> {
         // Speculate on a copy of the state: each further step assumes the previous one failed.
         let (p, removed) = (self.p.clone(), self.removed.clone());
@@ -291,6 +306,39 @@ mod tests {
             assert_eq!(wide, one);
             assert_eq!(decided, decided_one, "width {width}");
         }
+    }
+
+    #[test]
+    fn a_copy_told_the_same_feedback_proposes_the_same() {
+        let needed = [3usize, 17];
+        let cases = |batch: &Option<Vec<Proposal<Vec<usize>>>>| {
+            batch
+                .as_ref()
+                .map(|b| b.iter().map(|p| p.case.clone()).collect::<Vec<_>>())
+        };
+        let mut search = removals(30, 0.1).with_width(4);
+        let mut current: Vec<usize> = (0..30).collect();
+        let mut batch = search.next_batch(&current);
+        while let Some(proposals) = &batch {
+            let (interesting, rejected): (Vec<usize>, Vec<usize>) = (0..proposals.len())
+                .partition(|&i| needed.iter().all(|n| proposals[i].case.contains(n)));
+            // Folded: every interesting proposal's removals together (a monotone test keeps
+            // their union interesting).
+            let base = match interesting.as_slice() {
+                [] => current.clone(),
+                [only] => proposals[*only].case.clone(),
+                several => search.combine(&current, several).unwrap().case,
+            };
+            let mut copy = search.fork(4).expect("ProbDD can be copied");
+            copy.feedback_fold(&interesting, &rejected);
+            let ahead = cases(&copy.next_batch(&base));
+            drop(copy);
+            search.feedback_fold(&interesting, &rejected);
+            current = base;
+            batch = search.next_batch(&current);
+            assert_eq!(ahead, cases(&batch));
+        }
+        assert_eq!(current, needed.to_vec());
     }
 
     #[test]

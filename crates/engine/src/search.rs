@@ -86,6 +86,14 @@ pub trait Pass<C>: Sync {
     fn name(&self) -> String;
     /// Opens a search over `current`.
     fn search(&self, current: &C) -> Box<dyn Search<C> + '_>;
+    /// Opens a search over a case that may never become current, for running its first batch
+    /// ahead of the decision (the engine asks for no more): it must propose what
+    /// [`Pass::search`] would on that case and leave the reduction's state as it finds it.
+    /// `None` when the pass cannot. The default is [`Pass::search`], right for a pass whose
+    /// searches keep no state outside themselves.
+    fn peek(&self, current: &C) -> Option<Box<dyn Search<C> + '_>> {
+        Some(self.search(current))
+    }
     /// Whether this pass only confirms a fixpoint: it runs only in a round whose passes before
     /// it changed nothing (e.g. a last check of what the other passes skip or refuse by a
     /// guess), and what it accepts starts another round. `false` by default.

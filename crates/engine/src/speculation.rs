@@ -76,14 +76,27 @@ impl Speculation {
     }
 
     /// Whether the look-ahead candidate `depth` places into the batch that would follow the
-    /// frontier's acceptance may start: it is needed if the frontier is accepted and the
-    /// `depth` candidates before it are not.
-    pub fn ahead_allows(&self, pass: &str, depth: usize, busy: usize, slots: usize) -> bool {
+    /// frontier's acceptance may start, that batch being decided in windows of `window`: it
+    /// is needed if the frontier is accepted and, one at a time, the `depth` candidates before
+    /// it are not; in windows, every candidate of the first window is needed once the frontier
+    /// is accepted (and none after it is run ahead).
+    pub fn ahead_allows(
+        &self,
+        pass: &str,
+        (depth, window): (usize, usize),
+        busy: usize,
+        slots: usize,
+    ) -> bool {
         if busy >= slots || (self.cpu_share >= 0.5 && busy >= self.cores) {
             return false;
         }
         let p = self.acceptance(pass);
-        p * (1.0 - p).powi(depth.min(64) as i32) >= self.bar()
+        let needed = match window {
+            0 | 1 => p * (1.0 - p).powi(depth.min(64) as i32),
+            _ if depth < window => p,
+            _ => 0.0,
+        };
+        needed >= self.bar()
     }
 
     /// Whether the look-ahead candidate `ahead_depth` is likelier to be needed than the batch's
@@ -181,6 +194,25 @@ mod tests {
             !s.prefers_ahead("p", 0, 0),
             "the frontier always goes first"
         );
+    }
+
+    #[test]
+    fn a_premise_makes_a_whole_window_of_the_next_batch_needed() {
+        let mut s = policy(0.0, 2);
+        for _ in 0..4 {
+            s.decided("unions", true);
+        }
+        // p = 0.76: one at a time, the next batch's third candidate is needed with
+        // 0.76 * 0.24^2 < 0.1; in windows of 4, each of the first four with 0.76.
+        assert!(!s.ahead_allows("unions", (2, 1), 0, 16));
+        assert!((0..4).all(|depth| s.ahead_allows("unions", (depth, 4), 0, 16)));
+        assert!(
+            !s.ahead_allows("unions", (4, 4), 0, 16),
+            "past the first window"
+        );
+        // A computing predicate gets no more runs than cores, whatever the premise.
+        let computing = policy(1.0, 2);
+        assert!(!computing.ahead_allows("unions", (0, 4), 2, 16));
     }
 
     #[test]

@@ -199,7 +199,6 @@ pub(crate) fn search<L: Language>(group: L::Group, state: &Arc<SharedState<L>>) 
                     return (Arc::clone(prepared), Arc::clone(levels));
                 }
             }
-            state.mark_current(current);
             let prepared = Arc::new(state.language().prepare(current, group));
             state.follow(&prepared);
             let infos: Vec<SiteInfo<'_>> = prepared.sites().iter().map(L::Prepared::info).collect();

@@ -167,8 +167,7 @@ impl<L: Language> SiteSearches<L> {
         Some(Box::new(self.ddmin(level)))
     }
 
-    /// The prepared `current` without the skipped sites; a text seen for the first time is also
-    /// marked as current (it is).
+    /// The prepared `current` without the skipped sites.
     fn prepared(&self, current: &str) -> Sited<L::Prepared> {
         let mut memo = lock(&self.memo);
         if let Some(sited) = memo.as_ref() {
@@ -176,7 +175,6 @@ impl<L: Language> SiteSearches<L> {
                 return sited.clone();
             }
         }
-        self.state.mark_current(current);
         let (prepared, ids) = self.without_skipped(current, None);
         let sited = Sited {
             prepared: Arc::new(prepared),
@@ -270,7 +268,6 @@ impl<L: Language> SiteSearches<L> {
             base.sites().len(),
             prior,
             move |current: &String, applied: &[usize]| {
-                state.mark_current(current);
                 let judged = {
                     let mut judged = lock(&judged);
                     if judged.source() != current.as_str() {

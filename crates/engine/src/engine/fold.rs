@@ -9,69 +9,110 @@ use std::sync::Arc;
 
 use minrepro_predicate::{Outcome, Status};
 
-use super::{eval_error, Engine, EngineError, LogEntry};
-use crate::dispatch::Dispatcher;
-use crate::search::{Proposal, Search};
+use super::{ahead, eval_error, Engine, EngineError, LogEntry};
+use crate::dispatch::{Dispatcher, LookAhead};
+use crate::search::{Pass, Proposal, Search};
+
+/// What a fold works on: the search whose batch it folds, the current case, and the pass that
+/// runs next if the search ends after an accepted union.
+pub(super) type FoldContext<'a, C> = (&'a dyn Search<C>, &'a C, Option<&'a dyn Pass<C>>);
+
+/// A union of the window's interesting proposals: its candidate and its members (ascending).
+type Union<C> = (Proposal<C>, Vec<usize>);
 
 impl<C: Clone + Send + Sync> Engine<'_, C> {
-    /// Folds the interesting proposals at `interesting` (two or more) of the last batch: their
-    /// union first, then the unions of fewer of them in batch order (the first `k`, largest
-    /// `k` first, judged side by side), each judged before it may be accepted. Returns the
-    /// members of the largest interesting union and its case, or `None` when none was (or
-    /// the search cannot combine), and the first interesting proposal alone stands.
+    /// Folds the interesting proposals at `interesting` (two or more) of the last batch's
+    /// `decided` first proposals: their union first, then the unions of fewer of them in batch
+    /// order (the first `k`, largest `k` first, judged side by side), each judged before it
+    /// may be accepted. Returns the members of the largest interesting union and its case, or
+    /// `None` when none was (or the search cannot combine), and the first interesting
+    /// proposal alone stands.
     pub(super) fn fold(
         &mut self,
         pass: &str,
-        (search, current): (&dyn Search<C>, &C),
-        interesting: &[usize],
+        context: FoldContext<'_, C>,
+        (interesting, decided): (&[usize], usize),
         dispatcher: &mut Dispatcher<C>,
     ) -> Result<Option<(Vec<usize>, C)>, EngineError> {
-        if let Some(all) = search.combine(current, interesting) {
-            if let Some(case) = self.judge_unions(pass, vec![all], dispatcher)?.1 {
-                return Ok(Some((interesting.to_vec(), case)));
+        let (search, current, _) = context;
+        let rejected: Vec<usize> = (0..decided)
+            .filter(|i| interesting.binary_search(i).is_err())
+            .collect();
+        let union = |members: &[usize]| {
+            let proposal = search.combine(current, members)?;
+            Some((proposal, members.to_vec()))
+        };
+        if let Some(all) = union(interesting) {
+            let (first, case) =
+                self.judge_unions(pass, vec![all], (context, &rejected), dispatcher)?;
+            if let Some(case) = case {
+                return Ok(first.map(|_| (interesting.to_vec(), case)));
             }
         }
-        let (sizes, unions): (Vec<usize>, Vec<Proposal<C>>) = (2..interesting.len())
+        let unions: Vec<Union<C>> = (2..interesting.len())
             .rev()
-            .filter_map(|k| search.combine(current, &interesting[..k]).map(|u| (k, u)))
-            .unzip();
+            .filter_map(|k| union(&interesting[..k]))
+            .collect();
         if unions.is_empty() {
             return Ok(None);
         }
-        let (first, case) = self.judge_unions(pass, unions, dispatcher)?;
+        let members: Vec<Vec<usize>> = unions.iter().map(|u| u.1.clone()).collect();
+        let (first, case) = self.judge_unions(pass, unions, (context, &rejected), dispatcher)?;
         Ok(first
             .zip(case)
-            .map(|(index, case)| (interesting[..sizes[index]].to_vec(), case)))
+            .map(|(index, case)| (members[index].clone(), case)))
     }
 
     /// Judges fold candidates side by side (all of them) and logs them; returns the first
-    /// interesting one's index and case.
+    /// interesting one's index and case. While they run, the dispatcher may run ahead the
+    /// batch that follows a union's acceptance (the search told it with the window's
+    /// `rejected` proposals), as likely as the pass's unions were accepted so far.
     fn judge_unions(
         &mut self,
         pass: &str,
-        unions: Vec<Proposal<C>>,
+        unions: Vec<Union<C>>,
+        ((search, _, following), rejected): (FoldContext<'_, C>, &[usize]),
         dispatcher: &mut Dispatcher<C>,
     ) -> Result<(Option<usize>, Option<C>), EngineError> {
-        let unions: Vec<Proposal<C>> = unions
+        let (unions, members): (Vec<Proposal<C>>, Vec<Vec<usize>>) = unions
             .into_iter()
-            .map(|p| Proposal {
-                change: serde_json::json!({ "fold": p.change }),
-                case: p.case,
+            .map(|(p, members)| {
+                let change = serde_json::json!({ "fold": p.change });
+                (
+                    Proposal {
+                        change,
+                        case: p.case,
+                    },
+                    members,
+                )
             })
-            .collect();
+            .unzip();
         let digests: Vec<String> = unions.iter().map(|p| self.oracle.digest(&p.case)).collect();
         let config = &self.options.config_digest;
         let keys: Vec<String> = digests.iter().map(|d| self.cache.key(d, config)).collect();
         let (batch, window) = (Arc::new(unions), keys.len());
-        let mut nothing = |_: usize| Vec::new();
+        let (oracle, cache, width) = (self.oracle, self.cache, self.width());
+        let key = |p: &Proposal<C>| cache.key(&oracle.digest(&p.case), config);
+        let mut look_ahead = |index: usize| -> LookAhead<C> {
+            let (Some(members), Some(union)) = (members.get(index), batch.get(index)) else {
+                return Vec::new();
+            };
+            let premise = |fork: &mut dyn Search<C>| fork.feedback_fold(members, rejected);
+            let next = (&union.case, following);
+            ahead::batch_after(search, &premise, next, width, &key)
+        };
+        // The speculation policy learns how often a pass's unions are accepted apart from
+        // how often its candidates are.
+        let unions_of = format!("{pass} (fold)");
         self.stats.sequential_steps += 1;
         let evaluated = dispatcher.evaluate(
-            pass,
+            &unions_of,
             (batch.clone(), &keys, window),
             self.cache,
-            &mut nothing,
+            &mut look_ahead,
         );
         let (verdicts, first) = evaluated.map_err(eval_error)?;
+        dispatcher.decided(&unions_of, first.is_some());
         let mark = self.log.len();
         self.record_batch(pass, &batch, &digests, verdicts);
         if let Some(first) = first {

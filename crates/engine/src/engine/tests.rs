@@ -449,3 +449,64 @@ fn folding_never_accepts_a_union_that_was_not_itself_judged_interesting() {
     assert_eq!(union[0].outcome.status, Status::Interesting);
     assert!(union[0].accepted);
 }
+
+/// ProbDD over the positions of the list it starts from: a search that can be copied, so the engine runs ahead
+/// of its folds (the batch after a union's acceptance) and of its rejections.
+struct ProbDdPass;
+
+impl Pass<Vec<u32>> for ProbDdPass {
+    fn name(&self) -> String {
+        "probdd".into()
+    }
+    fn search(&self, current: &Vec<u32>) -> Box<dyn crate::Search<Vec<u32>> + '_> {
+        // ProbDD's positions are those of the list the search starts from.
+        let start = current.clone();
+        Box::new(crate::ProbDd::new(
+            start.len(),
+            0.1,
+            move |_: &Vec<u32>, removed: &[usize]| {
+                Some(Proposal {
+                    case: without_indices(&start, removed),
+                    change: serde_json::json!({ "removed": removed }),
+                })
+            },
+        ))
+    }
+}
+
+/// Reduces `0..40` to what needs `required` with ProbDD and then ddmin, folding at `jobs`;
+/// returns the result and the log.
+fn fold_twice(jobs: usize, required: &[u32]) -> (Vec<u32>, String) {
+    let setup = setup(required.to_vec());
+    let options = EngineOptions {
+        exact: false,
+        ..options(jobs)
+    };
+    let mut engine = Engine::new(&setup.oracle, &setup.cache, options, &setup.progress);
+    let original: Vec<u32> = (0..40).collect();
+    engine.check_original(&original).unwrap();
+    let passes: [&dyn Pass<Vec<u32>>; 2] = [&ProbDdPass, &ListPass];
+    let result = engine.reduce(original, &passes, &mut |_| Ok(())).unwrap();
+    let log = engine.log();
+    assert!(log
+        .iter()
+        .filter(|e| e.accepted)
+        .all(|e| e.outcome.status == Status::Interesting));
+    (result, serde_json::to_string(log).unwrap())
+}
+
+#[test]
+fn running_ahead_of_folds_decides_the_same_on_every_rerun() {
+    let required = [3, 17, 18, 39];
+    for jobs in [2, 4, 16] {
+        let (result, log) = fold_twice(jobs, &required);
+        assert_eq!(result, required.to_vec(), "-j {jobs}");
+        for _ in 0..3 {
+            assert_eq!(
+                fold_twice(jobs, &required),
+                (result.clone(), log.clone()),
+                "-j {jobs}"
+            );
+        }
+    }
+}
