@@ -65,9 +65,11 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     let mut sites = Vec::new();
     let mut companions: HashMap<(usize, usize), Vec<Range<usize>>> = HashMap::new();
     let mut stack = vec![tree.root_node()];
+    // One cursor for every node's children: this walk meets every named node.
+    let mut cursor = tree.walk();
     while let Some(node) = stack.pop() {
         let scope = SCOPES.contains(&node.kind());
-        for child in named_children(node) {
+        for child in node.named_children(&mut cursor) {
             // Code that does not parse is left as it is (a deletion around it may still go).
             if child.is_error() || child.is_missing() {
                 continue;
