@@ -21,6 +21,7 @@ use minrepro_text::{
 use crate::facts::Facts;
 use crate::grammars::Grammar;
 use crate::parses::{EditedSyntax, RecentParses};
+use crate::reparse::error_count;
 use crate::sites::{Listing, LITERAL};
 use crate::GrammarError;
 
@@ -156,26 +157,6 @@ impl LoadedGrammar {
             None => Listing::default(),
         }
     }
-}
-
-/// The number of `ERROR` and `MISSING` nodes of `tree`.
-pub fn error_count(tree: &tree_sitter::Tree) -> usize {
-    let root = tree.root_node();
-    if !root.has_error() {
-        return 0;
-    }
-    let mut count = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            count += 1;
-        }
-        if node.has_error() {
-            let mut cursor = node.walk();
-            stack.extend(node.children(&mut cursor));
-        }
-    }
-    count
 }
 
 /// A language-independent language refined by a grammar.

@@ -124,6 +124,26 @@ fn point_after(start: Point, inserted: &[u8]) -> Point {
     }
 }
 
+/// The number of `ERROR` and `MISSING` nodes of `tree`.
+pub fn error_count(tree: &tree_sitter::Tree) -> usize {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
