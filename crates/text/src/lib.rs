@@ -119,7 +119,7 @@ pub use run::{reduce_text, Publish, TextJob, TextRun};
 pub use saver::{SaveError, Saver};
 pub use searches::PROBDD_MAX_SITES;
 pub use single_byte::{CodecError, SingleByte};
-pub use site::{size_key, splice, without_blank_lines, Site, SiteInfo};
+pub use site::{size_key, splice, splice_spans, without_blank_lines, Site, SiteInfo, SplicedSpan};
 pub use sizes::Sizes;
 pub use spec::{
     GroupSpec, Growth, LevelPolicy, ProbDdSpec, SearchSpec, SiteKeys, TextKey, PROBDD_MAX_PRIOR,

@@ -49,9 +49,20 @@ impl Site {
 /// `text` with the `selected` sites replaced; the sites must not overlap and are applied in the
 /// order of their starts.
 pub fn splice(text: &str, selected: &[&Site]) -> String {
+    splice_spans(text, selected).0
+}
+
+/// A span of a text that [`splice_spans`] replaced: its range in the text and the length of
+/// its replacement.
+pub type SplicedSpan = (Range<usize>, usize);
+
+/// [`splice`], with the spans it replaced, in text order: what changed, for a consumer that
+/// updates what it knew of `text` instead of recomputing it (an incremental parse).
+pub fn splice_spans(text: &str, selected: &[&Site]) -> (String, Vec<SplicedSpan>) {
     let mut sorted: Vec<&Site> = selected.to_vec();
     sorted.sort_by_key(|s| (s.range.start, s.range.end));
     let mut out = String::with_capacity(text.len());
+    let mut spans = Vec::with_capacity(sorted.len());
     let mut at = 0;
     for site in sorted {
         if site.range.start < at || site.range.end > text.len() {
@@ -59,10 +70,11 @@ pub fn splice(text: &str, selected: &[&Site]) -> String {
         }
         out.push_str(&text[at..site.range.start]);
         out.push_str(&site.replacement);
+        spans.push((site.range.clone(), site.replacement.len()));
         at = site.range.end;
     }
     out.push_str(&text[at..]);
-    out
+    (out, spans)
 }
 
 /// The text without whitespace-only lines, for a language's tidy candidates
@@ -99,6 +111,10 @@ mod tests {
         assert_eq!(splice("abcdefg", &[&a, &b]), "bcdXfg");
         assert_eq!(splice("abcdefg", &[&a, &c]), "abcdXfg");
         assert_eq!(splice("abc", &[]), "abc");
+        // The spans are those applied, the overlapping one left out.
+        let (text, spans) = splice_spans("abcdefg", &[&c, &b, &a]);
+        assert_eq!(text, "bcdXfg");
+        assert_eq!(spans, [(0..1, 0), (4..5, 1)]);
     }
 
     #[test]

@@ -24,6 +24,7 @@ use std::ops::Range;
 use minrepro_text::{LevelPolicy, Site};
 use tree_sitter::{Node, Tree};
 
+use crate::rewrites::named_children;
 use crate::sites::{lines_of, Listing};
 use crate::walk::preorder;
 
@@ -64,9 +65,11 @@ pub fn coarse_listing(tree: &Tree, text: &str) -> Listing {
     let mut sites = Vec::new();
     let mut companions: HashMap<(usize, usize), Vec<Range<usize>>> = HashMap::new();
     let mut stack = vec![tree.root_node()];
+    // One cursor for every node's children: this walk meets every named node.
+    let mut cursor = tree.walk();
     while let Some(node) = stack.pop() {
         let scope = SCOPES.contains(&node.kind());
-        for child in named_children(node) {
+        for child in node.named_children(&mut cursor) {
             // Code that does not parse is left as it is (a deletion around it may still go).
             if child.is_error() || child.is_missing() {
                 continue;
@@ -122,11 +125,6 @@ fn body_site(definition: Node<'_>) -> Option<Site> {
     })
 }
 
-/// The named children of `node`.
-fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
-}
-
 /// Where each name occurs, and which occurrences declare a name at namespace scope.
 struct References<'t> {
     /// Every name leaf's start byte, by its text (ascending).
@@ -145,7 +143,7 @@ impl<'t> References<'t> {
         let mut declared = Vec::new();
         // Depths (in the walk) of the INNER nodes the walk is in.
         let mut inner: Vec<usize> = Vec::new();
-        preorder(tree, |cursor, depth| {
+        preorder(tree, |cursor, depth, parent| {
             let node = cursor.node();
             while inner.last().is_some_and(|&d| d >= depth) {
                 inner.pop();
@@ -162,7 +160,7 @@ impl<'t> References<'t> {
             occurrences.entry(name).or_default().push(node.start_byte());
             let declares = cursor
                 .field_name()
-                .is_some_and(|f| DECLARING.contains(&f) && !names_a_type(node, f));
+                .is_some_and(|f| DECLARING.contains(&f) && !names_a_type(parent, f));
             if declares && inner.is_empty() {
                 declared.push((node.start_byte(), name));
             }
@@ -261,10 +259,10 @@ fn forward_name<'t>(node: Node<'_>, declared: &[(usize, &'t str)]) -> Option<&'t
     names.all(|other| other == name).then_some(name)
 }
 
-/// Whether `node`, in its parent's `field`, names a type declared elsewhere (`struct a *p`).
-fn names_a_type(node: Node<'_>, field: &str) -> bool {
+/// Whether a node, in its `parent`'s `field`, names a type declared elsewhere (`struct a *p`).
+fn names_a_type(parent: Option<Node<'_>>, field: &str) -> bool {
     field == "name"
-        && node.parent().is_some_and(|parent| {
+        && parent.is_some_and(|parent| {
             parent.kind().ends_with("_specifier") && parent.child_by_field_name("body").is_none()
         })
 }

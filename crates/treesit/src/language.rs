@@ -14,12 +14,14 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use minrepro_text::{
-    splice, EncodeError, Encoded, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec,
-    SearchSpec, Site, SiteInfo,
+    splice_spans, EncodeError, Encoded, GroupSpec, Language, LevelPolicy, Prepared, ProbDdSpec,
+    SearchSpec, Site, SiteInfo, SplicedSpan,
 };
 
 use crate::facts::Facts;
 use crate::grammars::Grammar;
+use crate::parses::{EditedSyntax, RecentParses};
+use crate::reparse::error_count;
 use crate::sites::{Listing, LITERAL};
 use crate::GrammarError;
 
@@ -92,6 +94,19 @@ impl LoadedGrammar {
         self.grammar.parser().ok()?.parse(edited, Some(&old))
     }
 
+    /// [`reparse`](Self::reparse) when `edited` is `source` with `spans` replaced (see
+    /// `crate::reparse::tree_edited_by`): what is kept between the spans is reused too.
+    pub fn reparse_spans(
+        &self,
+        tree: &tree_sitter::Tree,
+        source: &str,
+        edited: &str,
+        spans: &[SplicedSpan],
+    ) -> Option<tree_sitter::Tree> {
+        let old = crate::reparse::tree_edited_by(tree, source, edited, spans);
+        self.grammar.parser().ok()?.parse(edited, Some(&old))
+    }
+
     /// The C-like rewrite sites of `text` (none for other grammars or an unparsable text).
     pub fn rewrites(&self, text: &str) -> Listing {
         self.rewrites_of(self.parse(text).as_ref(), text)
@@ -144,26 +159,6 @@ impl LoadedGrammar {
     }
 }
 
-/// The number of `ERROR` and `MISSING` nodes of `tree`.
-pub fn error_count(tree: &tree_sitter::Tree) -> usize {
-    let root = tree.root_node();
-    if !root.has_error() {
-        return 0;
-    }
-    let mut count = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            count += 1;
-        }
-        if node.has_error() {
-            let mut cursor = node.walk();
-            stack.extend(node.children(&mut cursor));
-        }
-    }
-    count
-}
-
 /// A language-independent language refined by a grammar.
 #[derive(Debug, Clone)]
 pub struct SyntaxAware<F: Language> {
@@ -175,6 +170,8 @@ pub struct SyntaxAware<F: Language> {
     /// The last text prepared and its parse: the next text to prepare is mostly that one with
     /// an accepted candidate's edits, so its parse starts from this tree (`crate::reparse`).
     last_parse: Arc<Mutex<Option<(String, tree_sitter::Tree)>>>,
+    /// The parses of the last candidates checked: the next text prepared is mostly one of them.
+    checked_parses: Arc<RecentParses>,
 }
 
 impl<F: Language> SyntaxAware<F> {
@@ -185,6 +182,7 @@ impl<F: Language> SyntaxAware<F> {
             fallback,
             early: Vec::new(),
             last_parse: Arc::default(),
+            checked_parses: Arc::default(),
         })
     }
 
@@ -224,6 +222,8 @@ pub struct PreparedSyntax<F: Language> {
     tree: Option<tree_sitter::Tree>,
     /// Whether candidates are re-parsed (always in the syntax group).
     checked: bool,
+    /// Where the parses of candidates that pass the check go.
+    checked_parses: Arc<RecentParses>,
     syntax: Arc<LoadedGrammar>,
     fallback: F,
     sites: Sites<F::Prepared>,
@@ -235,7 +235,7 @@ where
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
     type Site = Site;
-    type Edited = String;
+    type Edited = EditedSyntax;
 
     fn source(&self) -> &str {
         &self.source
@@ -263,24 +263,28 @@ where
         site.info()
     }
 
-    fn apply(&self, selected: &[&Site]) -> String {
+    fn apply(&self, selected: &[&Site]) -> EditedSyntax {
         match &self.sites {
             Sites::Syntax(listing) => {
                 let removals = listing.removals(selected);
                 let plain: Vec<&Site> = removals.iter().map(Cow::as_ref).collect();
-                splice(&self.source, &plain)
+                let (text, spans) = splice_spans(&self.source, &plain);
+                EditedSyntax {
+                    text,
+                    spans: Some(spans),
+                }
             }
-            Sites::Other(prepared) => prepared.apply(selected),
+            Sites::Other(prepared) => prepared.apply(selected).into(),
         }
     }
 
-    fn check(&self, edited: &String) -> Option<usize> {
-        if self.checked && self.errors_of(edited) > self.errors {
+    fn check(&self, edited: &EditedSyntax) -> Option<usize> {
+        if self.checked && !self.parses_as_cleanly(edited) {
             return None;
         }
         match &self.sites {
-            Sites::Syntax(_) => Some(self.fallback.size(edited)),
-            Sites::Other(prepared) => prepared.check(edited),
+            Sites::Syntax(_) => Some(self.fallback.size(&edited.text)),
+            Sites::Other(prepared) => prepared.check(&edited.text),
         }
     }
 
@@ -304,7 +308,8 @@ where
         }
     }
 
-    fn admissible(&self, edited: &String, judged: Option<&Self>) -> bool {
+    fn admissible(&self, edited: &EditedSyntax, judged: Option<&Self>) -> bool {
+        let edited = &edited.text;
         match (&self.sites, judged.map(|j| &j.sites)) {
             (Sites::Other(prepared), Some(Sites::Other(judged))) => {
                 prepared.admissible(edited, Some(judged))
@@ -316,13 +321,23 @@ where
 }
 
 impl<F: Language> PreparedSyntax<F> {
-    /// The `ERROR` and `MISSING` nodes of `edited`, a candidate made from the source.
-    fn errors_of(&self, edited: &str) -> usize {
-        let tree = match &self.tree {
-            Some(tree) => self.syntax.reparse(tree, &self.source, edited),
-            None => self.syntax.parse(edited),
+    /// Whether `edited`, a candidate made from the source, has no more `ERROR` and `MISSING`
+    /// nodes than the source; its parse is then remembered for the prepare that may follow.
+    fn parses_as_cleanly(&self, edited: &EditedSyntax) -> bool {
+        let text = &edited.text;
+        let tree = match (&self.tree, &edited.spans) {
+            (Some(tree), Some(spans)) => self.syntax.reparse_spans(tree, &self.source, text, spans),
+            (Some(tree), None) => self.syntax.reparse(tree, &self.source, text),
+            (None, _) => self.syntax.parse(text),
         };
-        tree.map_or(usize::MAX, |tree| error_count(&tree))
+        let Some(tree) = tree else {
+            return false;
+        };
+        let clean = error_count(&tree) <= self.errors;
+        if clean {
+            self.checked_parses.remember(text, &tree);
+        }
+        clean
     }
 }
 
@@ -441,14 +456,16 @@ where
     F: Language + Clone,
     F::Prepared: Prepared<Site = Site, Edited = String>,
 {
-    /// The parse of `text`, a text to prepare, from the last one's tree (which it then
-    /// replaces).
+    /// The parse of `text`, a text to prepare: the last one's or a checked candidate's when it
+    /// is one of those, else from the last one's tree (which it then replaces).
     fn parse_prepared(&self, text: &str) -> Option<tree_sitter::Tree> {
         let mut last = self.last_parse.lock().unwrap_or_else(|e| e.into_inner());
         let tree = match last.as_ref() {
             Some((source, tree)) if source == text => Some(tree.clone()),
-            Some((source, tree)) => self.syntax.reparse(tree, source, text),
-            None => self.syntax.parse(text),
+            last => self.checked_parses.parse_of(text).or_else(|| match last {
+                Some((source, tree)) => self.syntax.reparse(tree, source, text),
+                None => self.syntax.parse(text),
+            }),
         }?;
         *last = Some((text.to_owned(), tree.clone()));
         Some(tree)
@@ -480,6 +497,7 @@ where
             },
             tree,
             checked,
+            checked_parses: Arc::clone(&self.checked_parses),
             syntax: Arc::clone(&self.syntax),
             fallback: self.fallback.clone(),
             sites,

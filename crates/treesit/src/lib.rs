@@ -20,6 +20,7 @@ pub mod facts;
 pub mod grammars;
 pub mod language;
 mod names;
+mod parses;
 mod reparse;
 pub mod rewrites;
 pub mod sites;
@@ -28,7 +29,9 @@ mod tests;
 mod walk;
 
 pub use grammars::{by_name, for_path, Grammar, Literal, GRAMMARS};
-pub use language::{error_count, Group, LoadedGrammar, PreparedSyntax, SyntaxAware};
+pub use language::{Group, LoadedGrammar, PreparedSyntax, SyntaxAware};
+pub use parses::EditedSyntax;
+pub use reparse::error_count;
 pub use sites::Listing;
 
 /// A grammar that cannot be used.

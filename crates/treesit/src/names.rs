@@ -123,7 +123,7 @@ struct Leaf<'t> {
 fn leaves<'t>(tree: &Tree, text: &'t str) -> Vec<Leaf<'t>> {
     let mut out = Vec::new();
     let (mut item, mut item_declared) = (0, false);
-    preorder(tree, |cursor, depth| {
+    preorder(tree, |cursor, depth, parent| {
         let node = cursor.node();
         if depth == 1 {
             item += 1;
@@ -135,7 +135,7 @@ fn leaves<'t>(tree: &Tree, text: &'t str) -> Vec<Leaf<'t>> {
         let Some(name) = text.get(node.byte_range()) else {
             return;
         };
-        let declared = cursor.field_name().is_some_and(|f| declares(node, f));
+        let declared = cursor.field_name().is_some_and(|f| declares(parent, f));
         out.push(Leaf {
             name,
             at: node.start_byte(),
@@ -154,12 +154,12 @@ fn is_name(kind: &str) -> bool {
     kind == "identifier" || kind.ends_with("_identifier")
 }
 
-/// Whether `node`, in its parent's `field`, declares its name.
-fn declares(node: Node<'_>, field: &str) -> bool {
+/// Whether a node, in its `parent`'s `field`, declares its name.
+fn declares(parent: Option<Node<'_>>, field: &str) -> bool {
     if !DECLARING.contains(&field) {
         return false;
     }
-    let Some(parent) = node.parent() else {
+    let Some(parent) = parent else {
         return false;
     };
     // `struct account *a` names a type declared elsewhere; `struct account {…}` declares it.

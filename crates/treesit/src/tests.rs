@@ -314,13 +314,13 @@ fn candidates_with_new_syntax_errors_are_refused_in_the_syntax_group_only() {
     for site in tree.sites() {
         let edited = tree.apply(&[site]);
         if let Some(size) = tree.check(&edited) {
-            assert!(size < 10, "{edited}");
-            assert_eq!(error_count(&syntax("c").parse(&edited).unwrap()), 0);
+            assert!(size < 10, "{}", edited.text);
+            assert_eq!(error_count(&syntax("c").parse(&edited.text).unwrap()), 0);
         }
     }
     // A broken text made from it is refused, never sized.
     assert_eq!(
-        tree.check(&"int main ( void ) { return 0 ; \n".to_owned()),
+        tree.check(&"int main ( void ) { return 0 ; \n".to_owned().into()),
         None
     );
 }
@@ -466,7 +466,7 @@ fn the_outer_group_offers_the_outermost_sites_only() {
     assert!(all.sites().len() > outer.sites().len());
     // Checked like the syntax group.
     let broken = text.replace("int x;", "int x");
-    assert_eq!(outer.check(&broken), None);
+    assert_eq!(outer.check(&broken.into()), None);
 }
 
 #[test]

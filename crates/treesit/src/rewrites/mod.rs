@@ -54,7 +54,7 @@ pub(crate) fn collect_errors(node: Node<'_>, out: &mut Vec<Range<usize>>) {
         out.push(node.byte_range());
         return;
     }
-    for child in (0..node.child_count()).filter_map(|i| node.child(i)) {
+    for child in children(node) {
         collect_errors(child, out);
     }
 }
@@ -64,9 +64,22 @@ fn within(node: Node<'_>, outer: Node<'_>) -> bool {
     outer.start_byte() <= node.start_byte() && node.end_byte() <= outer.end_byte()
 }
 
-/// The named children of `node`.
-fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
+/// The named children of `node`, in order. Walked with one cursor: tree-sitter finds a child
+/// by its index by walking the siblings before it, so indexing every child of a node costs the
+/// square of their number (a translation unit's thousands of top-level declarations).
+pub(crate) fn named_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    children(node).filter(|child| child.is_named())
+}
+
+/// The children of `node`, in order, walked with one cursor (see [`named_children`]).
+fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut cursor = node.walk();
+    let mut more = cursor.goto_first_child();
+    std::iter::from_fn(move || {
+        let child = more.then(|| cursor.node())?;
+        more = cursor.goto_next_sibling();
+        Some(child)
+    })
 }
 
 /// The function definitions at the top of `root` that parse without error: a rewrite edits a
