@@ -18,7 +18,7 @@ use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_gro
 use minrepro_predicate::process::{
     run_supervised, run_tag_prefix, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
 };
-use minrepro_predicate::{register_group, Executor, StartError};
+use minrepro_predicate::{register_group, Executor, StartError, TEMP_VARS};
 
 use crate::preload::{Preload, Ready};
 
@@ -277,8 +277,12 @@ impl RunnerPool {
         preload: &Preload,
         env: &[(String, String)],
     ) -> Result<Self, StartError> {
-        let env: Vec<(OsString, OsString)> =
-            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        let fifo_dir = tempfile::Builder::new()
+            .prefix(&format!("{TEMP_PREFIX}runner-"))
+            .tempdir()
+            .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
+        guard_directory(fifo_dir.path());
+        let env = helper_env(env, fifo_dir.path())?;
         let asked = preload.automatic.clone();
         let mut preload = preload.clone();
         let mut unfit = Vec::new();
@@ -301,11 +305,6 @@ impl RunnerPool {
         ready
             .skipped
             .sort_by_key(|(name, _)| asked.iter().position(|m| m == name));
-        let fifo_dir = tempfile::Builder::new()
-            .prefix(&format!("{TEMP_PREFIX}runner-"))
-            .tempdir()
-            .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
-        guard_directory(fifo_dir.path());
         Ok(RunnerPool {
             interpreter: interpreter.to_path_buf(),
             preload,
@@ -423,6 +422,23 @@ impl RunnerPool {
         }
         Ok(raw)
     }
+}
+
+/// The helpers' environment: `env`, and as their temporary directory (`TMPDIR`, `TMP`, `TEMP`)
+/// one inside the runner's own `dir`. What a preloaded module makes there at import (a helper is
+/// killed, never runs its exit handlers) goes with that directory, not into the user's; each
+/// candidate still gets its run's private one.
+fn helper_env(env: &[(String, String)], dir: &Path) -> Result<Vec<(OsString, OsString)>, String> {
+    let temp = dir.join("helper-tmp");
+    std::fs::create_dir(&temp)
+        .map_err(|e| format!("cannot create the runner helpers' temporary directory: {e}"))?;
+    let temp_vars = TEMP_VARS.map(|var| (var.to_owned(), temp.to_string_lossy().into_owned()));
+    Ok(env
+        .iter()
+        .filter(|(k, _)| !TEMP_VARS.contains(&k.as_str()))
+        .chain(temp_vars.iter())
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect())
 }
 
 struct RemoveOnDrop(Vec<PathBuf>);
