@@ -162,7 +162,7 @@ def report_section(python, args, started, rows, fixpoint):
         kept, why = keeps_the_bug(python, r["out"]) if r["out"].exists() else (False, "no output")
         recording = "-" if r.get("recording_runs") is None else "%s, %.1f" % (
             r["recording_runs"], r["recording_seconds"])
-        ratio = "%.2f" % (r["wall"] / autodd[0]) if autodd else "-"
+        ratio = "%.3f" % (r["wall"] / autodd[0]) if autodd else "-"
         lines.append("| %s | %s | %s | %.1f | %s | %s | %s (%s) | %s |" % (
             r["tool"], tokens, r["runs"], r["wall"], ratio, recording, "yes" if kept else "**no**", why, r["load"]))
         print(lines[-1], flush=True)

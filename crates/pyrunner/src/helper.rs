@@ -1,10 +1,9 @@
 //! The helper processes and the protocol spoken with them.
 
-use std::ffi::{CString, OsString};
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -13,14 +12,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use minrepro_predicate::guardian::{guard_directory, TEMP_PREFIX};
 use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_group};
 use minrepro_predicate::process::{
     run_supervised, run_tag_prefix, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
 };
-use minrepro_predicate::{register_group, Executor, StartError, TEMP_VARS};
+use minrepro_predicate::{register_group, Executor, StartError};
 
 use crate::preload::{Preload, Ready};
+use crate::rundir::{helper_env, make_fifo, runner_dir, RemoveOnDrop};
 
 const HELPER_SOURCE: &str = include_str!("helper.py");
 /// The helper's `-c` program: it reads the helper's source (its length is the second argument)
@@ -184,15 +183,6 @@ fn set_nonblocking(file: &File) {
     }
 }
 
-fn make_fifo(path: &Path) -> std::io::Result<()> {
-    let c = CString::new(path.as_os_str().as_bytes())?;
-    // SAFETY: valid NUL-terminated path.
-    if unsafe { libc::mkfifo(c.as_ptr(), 0o600) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
-}
-
 /// The forked child of a helper, as seen by the supervision loop.
 struct ForkedChild<'a> {
     helper: &'a mut Helper,
@@ -277,11 +267,7 @@ impl RunnerPool {
         preload: &Preload,
         env: &[(String, String)],
     ) -> Result<Self, StartError> {
-        let fifo_dir = tempfile::Builder::new()
-            .prefix(&format!("{TEMP_PREFIX}runner-"))
-            .tempdir()
-            .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
-        guard_directory(fifo_dir.path());
+        let fifo_dir = runner_dir()?;
         let env = helper_env(env, fifo_dir.path())?;
         let asked = preload.automatic.clone();
         let mut preload = preload.clone();
@@ -421,33 +407,6 @@ impl RunnerPool {
             return Err(error.clone());
         }
         Ok(raw)
-    }
-}
-
-/// The helpers' environment: `env`, and as their temporary directory (`TMPDIR`, `TMP`, `TEMP`)
-/// one inside the runner's own `dir`. What a preloaded module makes there at import (a helper is
-/// killed, never runs its exit handlers) goes with that directory, not into the user's; each
-/// candidate still gets its run's private one.
-fn helper_env(env: &[(String, String)], dir: &Path) -> Result<Vec<(OsString, OsString)>, String> {
-    let temp = dir.join("helper-tmp");
-    std::fs::create_dir(&temp)
-        .map_err(|e| format!("cannot create the runner helpers' temporary directory: {e}"))?;
-    let temp_vars = TEMP_VARS.map(|var| (var.to_owned(), temp.to_string_lossy().into_owned()));
-    Ok(env
-        .iter()
-        .filter(|(k, _)| !TEMP_VARS.contains(&k.as_str()))
-        .chain(temp_vars.iter())
-        .map(|(k, v)| (k.into(), v.into()))
-        .collect())
-}
-
-struct RemoveOnDrop(Vec<PathBuf>);
-
-impl Drop for RemoveOnDrop {
-    fn drop(&mut self) {
-        for path in &self.0 {
-            let _ = std::fs::remove_file(path);
-        }
     }
 }
 
