@@ -2,10 +2,11 @@
 #
 # The helper imports the --preload modules once (and, unless turned off, the third-party modules
 # the program imports at its top level, when they import cleanly and leave the process safe to
-# fork: see _preload_automatically), then serves candidates: for each request it
-# forks a child that runs the candidate as __main__ with fds 0/1/2 redirected at the descriptor
-# level, and reports the child's pid and then its exit status. The helper itself never runs
-# candidate code, so nothing leaks from one candidate to the next.
+# fork: see _preload_automatically), then serves candidates: for each request it hands the
+# request to a child forked in advance (the spare, see _fork_spare) that runs the candidate as
+# __main__ with fds 0/1/2 redirected at the descriptor level, reports the child's pid, forks the
+# next spare and then reports the child's exit status. The helper itself never runs candidate
+# code, so nothing leaks from one candidate to the next.
 #
 # Protocol on the helper's original stdin/stdout: 4-byte big-endian length + UTF-8 JSON.
 #   request:  {"script", "argv", "cwd", "stdout", "stderr", "env"}
@@ -103,13 +104,21 @@ def _die_with(parent, prctl):
         os._exit(1)
 
 
-def _child(request, out_fd, err_fd, protocol_fds, parent, prctl):
+def _forget_helper_finalizers():
+    """Keeps the weakref finalizers of the helper's own objects (those of its imports) from
+    running when the candidate exits: they release the helper's resources, not the candidate's.
+    The candidate's copies of those objects vanish with its process anyway, and what lies outside
+    it (a temporary directory a module made at import) belongs to the helper and the candidates
+    after this one. The candidate's own finalizers still run, as in a fresh interpreter."""
+    import weakref
+
+    for info in list(weakref.finalize._registry.values()):
+        info.atexit = False
+
+
+def _child(request, out_fd, err_fd):
     code = 1
     try:
-        _die_with(parent, prctl)
-        os.setpgid(0, 0)
-        for fd in protocol_fds:
-            os.close(fd)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(out_fd, 1)
@@ -129,6 +138,7 @@ def _child(request, out_fd, err_fd, protocol_fds, parent, prctl):
         # The run's private TMPDIR: tempfile remembers the directory it chose before the fork.
         if "tempfile" in sys.modules:
             sys.modules["tempfile"].tempdir = None
+        _forget_helper_finalizers()
         script = request["script"]
         sys.argv = list(request["argv"])
         sys.path[0] = os.path.dirname(script)
@@ -159,6 +169,95 @@ def _child(request, out_fd, err_fd, protocol_fds, parent, prctl):
             os.kill(os.getpid(), -code)
     finally:
         os._exit(code if code >= 0 else 1)
+
+
+def _fork_spare(protocol_fds, parent, prctl):
+    """Forks the child that runs the next candidate before that candidate is asked for, so that
+    forking (copying the page tables of a helper that may hold large libraries) happens while the
+    previous candidate runs, not between two candidates. The spare stays in the helper's process
+    group (killed with it) and waits on a socket for its request and output descriptors. Returns
+    (its pid, the helper's end of the socket)."""
+    import socket
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        ours.close()
+        _spare(theirs, protocol_fds, parent, prctl)
+    theirs.close()
+    return pid, ours
+
+
+def _spare(channel, protocol_fds, parent, prctl):
+    """The spare child: the same helper state as a child forked on request, then the request."""
+    try:
+        _die_with(parent, prctl)
+        for fd in protocol_fds:
+            os.close(fd)
+        request, out_fd, err_fd = _receive_request(channel)
+        channel.close()
+    except BaseException:
+        os._exit(1)
+    if request is None:  # the helper is gone
+        os._exit(0)
+    os.setpgid(0, 0)
+    _child(request, out_fd, err_fd)
+
+
+def _hand_over(channel, body, out_fd, err_fd):
+    """Sends the spare its request `body` with its stdout and stderr descriptors; False if the
+    spare is gone."""
+    import array
+    import socket
+
+    fds = array.array("i", [out_fd, err_fd]).tobytes()
+    try:
+        channel.sendmsg([struct.pack(">I", len(body)) + body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+    except OSError:
+        return False
+    return True
+
+
+def _receive_request(channel):
+    """(request, stdout fd, stderr fd) as sent by _hand_over, or (None, None, None) at end of file."""
+    import array
+    import socket
+
+    data, ancillary, _, _ = channel.recvmsg(4096, socket.CMSG_LEN(2 * array.array("i").itemsize))
+    if not data:
+        return None, None, None
+    fds = array.array("i")
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+    length = struct.unpack(">I", data[:4])[0]
+    body = data[4:]
+    while len(body) < length:
+        chunk = channel.recv(length - len(body))
+        if not chunk:
+            return None, None, None
+        body += chunk
+    return json.loads(body), fds[0], fds[1]
+
+
+def _start_candidate(spare, body, request, protocol_fds, parent, prctl):
+    """Hands the candidate `request` (`body` as received) to the spare child (a fresh one if the
+    spare died meanwhile); returns the candidate's pid."""
+    out_fd = os.open(request["stdout"], os.O_WRONLY)
+    err_fd = os.open(request["stderr"], os.O_WRONLY)
+    pid, channel = spare
+    while not _hand_over(channel, body, out_fd, err_fd):
+        channel.close()
+        os.waitpid(pid, 0)
+        pid, channel = _fork_spare(protocol_fds, parent, prctl)
+    channel.close()
+    os.close(out_fd)
+    os.close(err_fd)
+    try:  # also from this side, so minrepro can kill the candidate's group from the first moment
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    return pid
 
 
 def _kill_tagged():
@@ -363,6 +462,8 @@ def main():
         __import__(module)
     report = _preload_automatically(preload["automatic"], preload["program_dir"])
     report["ready"] = os.getpid()
+    protocol_fds = (proto_in, proto_out)
+    spare = _fork_spare(protocol_fds, me, prctl)
     _send(proto_out, report)
     while True:
         header = _read_exact(proto_in, 4)
@@ -371,15 +472,9 @@ def main():
         body = _read_exact(proto_in, struct.unpack(">I", header)[0])
         if body is None:
             _parent_gone()
-        request = json.loads(body)
-        out_fd = os.open(request["stdout"], os.O_WRONLY)
-        err_fd = os.open(request["stderr"], os.O_WRONLY)
-        pid = os.fork()
-        if pid == 0:
-            _child(request, out_fd, err_fd, (proto_in, proto_out), me, prctl)
-        os.close(out_fd)
-        os.close(err_fd)
+        pid = _start_candidate(spare, body, json.loads(body), protocol_fds, me, prctl)
         _reply(proto_out, {"pid": pid}, pid)
+        spare = _fork_spare(protocol_fds, me, prctl)
         status = _wait(pid, proto_in)
         _reply(proto_out, {"status": os.waitstatus_to_exitcode(status)})
 

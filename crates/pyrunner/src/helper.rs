@@ -1,10 +1,9 @@
 //! The helper processes and the protocol spoken with them.
 
-use std::ffi::{CString, OsString};
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -13,7 +12,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use minrepro_predicate::guardian::{guard_directory, TEMP_PREFIX};
 use minrepro_predicate::interrupt::{kill_group, spawn_registered, unregister_group};
 use minrepro_predicate::process::{
     run_supervised, run_tag_prefix, RawRun, RunEnd, RunRequest, Supervisee, RUN_TAG_VAR,
@@ -21,6 +19,7 @@ use minrepro_predicate::process::{
 use minrepro_predicate::{register_group, Executor, StartError};
 
 use crate::preload::{Preload, Ready};
+use crate::rundir::{helper_env, make_fifo, runner_dir, RemoveOnDrop};
 
 const HELPER_SOURCE: &str = include_str!("helper.py");
 /// The helper's `-c` program: it reads the helper's source (its length is the second argument)
@@ -184,15 +183,6 @@ fn set_nonblocking(file: &File) {
     }
 }
 
-fn make_fifo(path: &Path) -> std::io::Result<()> {
-    let c = CString::new(path.as_os_str().as_bytes())?;
-    // SAFETY: valid NUL-terminated path.
-    if unsafe { libc::mkfifo(c.as_ptr(), 0o600) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
-}
-
 /// The forked child of a helper, as seen by the supervision loop.
 struct ForkedChild<'a> {
     helper: &'a mut Helper,
@@ -277,8 +267,8 @@ impl RunnerPool {
         preload: &Preload,
         env: &[(String, String)],
     ) -> Result<Self, StartError> {
-        let env: Vec<(OsString, OsString)> =
-            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        let fifo_dir = runner_dir()?;
+        let env = helper_env(env, fifo_dir.path())?;
         let asked = preload.automatic.clone();
         let mut preload = preload.clone();
         let mut unfit = Vec::new();
@@ -301,11 +291,6 @@ impl RunnerPool {
         ready
             .skipped
             .sort_by_key(|(name, _)| asked.iter().position(|m| m == name));
-        let fifo_dir = tempfile::Builder::new()
-            .prefix(&format!("{TEMP_PREFIX}runner-"))
-            .tempdir()
-            .map_err(|e| format!("cannot create the runner's directory: {e}"))?;
-        guard_directory(fifo_dir.path());
         Ok(RunnerPool {
             interpreter: interpreter.to_path_buf(),
             preload,
@@ -422,16 +407,6 @@ impl RunnerPool {
             return Err(error.clone());
         }
         Ok(raw)
-    }
-}
-
-struct RemoveOnDrop(Vec<PathBuf>);
-
-impl Drop for RemoveOnDrop {
-    fn drop(&mut self) {
-        for path in &self.0 {
-            let _ = std::fs::remove_file(path);
-        }
     }
 }
 

@@ -13,6 +13,7 @@
 
 mod helper;
 mod preload;
+mod rundir;
 
 pub use helper::RunnerPool;
 pub use preload::{Preload, Ready};

@@ -226,3 +226,27 @@ fn helper_command_line_is_short() {
         assert!(line.len() < 300 && !line.contains("def main"), "{line}");
     }
 }
+
+/// What a preloaded module made at import (here a temporary directory, removed by its weakref
+/// finalizer at exit) belongs to the helper: a candidate's exit leaves it for the candidates
+/// after it, while the candidate's own finalizers still run at its exit.
+#[test]
+fn a_candidate_exit_leaves_what_the_helper_imported() {
+    let (modules, _) = minrepro_testkit::temp_file(
+        "made_at_import.py",
+        "import tempfile\nDIRECTORY = tempfile.TemporaryDirectory()\n",
+    );
+    let py = python();
+    let env = [(
+        "PYTHONPATH".to_owned(),
+        modules.path().to_string_lossy().into_owned(),
+    )];
+    let pool = RunnerPool::start(&py, &["made_at_import".into()], &env).unwrap();
+    let source = "import os, weakref, made_at_import\nclass Own: pass\nown = Own()\nweakref.finalize(own, print, 'own finalizer NEEDLE')\nprint(os.path.isdir(made_at_import.DIRECTORY.name))\n";
+    let candidate = case(source);
+    for _ in 0..2 {
+        let run = run_with(Some(&pool), &py, &candidate, 30.0);
+        assert_eq!(run.end, RunEnd::Exited(0));
+        assert_eq!(run.stdout.head, "True\nown finalizer NEEDLE\n");
+    }
+}
