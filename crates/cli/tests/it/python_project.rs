@@ -106,7 +106,11 @@ fn a_module_the_failure_names_stays_a_module_and_the_run_says_why() {
     )
     .unwrap();
     let out = dir.path().join("out");
+    // The root given: the nearest pyproject.toml upwards may be another project's (the test
+    // directory can sit inside one), and the directory's files are named relative to the root.
     let assert = python_command(&entry, "registry has no handler", &out)
+        .arg("--root")
+        .arg(&project)
         .assert()
         .code(0);
     let said = all_output(assert.get_output());
