@@ -10,7 +10,9 @@ Every tool gets a fresh copy of the project and the same wall-clock cap (--timeo
 - minrepro: `minrepro python ENTRY --err-msg MSG -o OUT -j 1` (its defaults otherwise: runner
   backend, origin fidelity); OUT is one file or, when that does not reproduce, a directory.
 - pysource-minimize: its multi-file mode (`minimize_all`, drivers/pysource_minimize_project_driver.py).
-- shrinkray: Shrink Ray on the project directory (`shrinkray TEST .`).
+- shrinkray: Shrink Ray on the project directory (`shrinkray --no-history TEST .`: with its
+  history on, 26.7.6.1 fails on a file in a subdirectory, opening a log file below a directory
+  it did not create).
 - autodd: TileLang's AutoDD on the project's files concatenated into one file (concatenate(),
   below: modules in the order Python first imports them, local imports removed, `alias.name`
   read as `name`), where that concatenation still reproduces.
@@ -46,10 +48,13 @@ from pathlib import Path
 
 import common
 import gen_projects
+import run
 
 OUT = common.OUT_DIR
 PROJECTS_DIR = OUT / "projects"
-RUNS_DIR = OUT / "projects-runs"
+# Each tool's copy of a project runs outside this repository: its pyproject.toml would otherwise
+# be the nearest one above the copy, and minrepro's default --root (the project's root).
+RUNS_DIR = Path(tempfile.gettempdir()) / "minrepro-bench-projects"
 RESULTS_DIR = OUT / "projects-results"
 LIBS = OUT / "project-libs"        # links to the third-party packages the cases need (numpy)
 REFERENCES = common.PY_DIR / "project_references"
@@ -86,8 +91,16 @@ def files_of(result, entry):
         return {entry: result.read_text(encoding="utf-8", errors="replace")}
     if not result.is_dir():
         return {}
-    return {str(p.relative_to(result)): p.read_text(encoding="utf-8", errors="replace")
-            for p in sorted(result.rglob("*.py")) if "__pycache__" not in p.parts}
+    files = {str(p.relative_to(result)): p.read_text(encoding="utf-8", errors="replace")
+             for p in sorted(result.rglob("*.py"))
+             if not any(part == "__pycache__" or part.startswith(".") for part in p.relative_to(result).parts)}
+    if entry not in files:
+        # A directory whose tree starts above the project (a root further up): from the entry's
+        # directory on.
+        found = [rel[:-len(entry)] for rel in files if rel.endswith("/" + entry)]
+        if len(found) == 1:
+            files = {rel[len(found[0]):]: text for rel, text in files.items() if rel.startswith(found[0])}
+    return files
 
 
 def innermost(stderr, tmp):
@@ -236,20 +249,6 @@ def concatenate(project, entry):
 # Runs
 
 
-def stop(proc):
-    for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, None)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=grace)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    proc.wait()
-
-
 def run_tool(tool, case, args):
     """Run one tool on one case; return its record (None when the tool does not apply)."""
     project = PROJECTS_DIR / case["name"]
@@ -277,7 +276,7 @@ def run_tool(tool, case, args):
     elif tool == "shrinkray":
         result = work
         argv = [str(args.venv312 / "bin" / "shrinkray"), "--parallelism", "1", "--timeout", t,
-                "--ui", "basic", str(common.PY_DIR / "project_interesting.sh"), "."]
+                "--ui", "basic", "--no-history", str(common.PY_DIR / "project_interesting.sh"), "."]
     elif tool == "autodd":
         single = run_dir / "single" / entry
         single.parent.mkdir(parents=True, exist_ok=True)
@@ -302,22 +301,7 @@ def run_tool(tool, case, args):
         env["PYTHONPATH"] = env_extra["PYTHONPATH"]
     load_before = open("/proc/loadavg").read().split()[0]
     print("[%s] %s on %s (load %s) ..." % (time.strftime("%H:%M:%S"), tool, case["name"], load_before), flush=True)
-    start = time.monotonic()
-    status = "ok"
-    with open(run_dir / "stdout.log", "wb") as out, open(run_dir / "stderr.log", "wb") as err:
-        proc = subprocess.Popen(argv, cwd=work, env=env, stdout=out, stderr=err,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            code = proc.wait(timeout=args.timeout_per_run)
-            if code != 0:
-                status = "error (exit %d)" % code
-        except subprocess.TimeoutExpired:
-            status = "timeout"
-            stop(proc)
-        except BaseException:
-            stop(proc)
-            raise
-    wall = time.monotonic() - start
+    status, wall = run.run_capped(argv, work, env, run_dir, args.timeout_per_run)
     runs = len(counter.read_text().splitlines())
     if tool == "minrepro" and (run_dir / "stats.json").exists():
         runs = json.loads((run_dir / "stats.json").read_text())["predicate_runs"]
@@ -353,6 +337,7 @@ def yes(flag):
 
 def write_report(records, cases, started, args):
     ref = {c["name"]: common.count_tokens((REFERENCES / (c["name"] + ".py")).read_text()) for c in cases}
+    records = [r for r in records if r["case"] in ref]
     by = {(r["case"], r["tool"]): r for r in records}
     lines = ["# `minrepro python` on multi-module projects (issue 37): results", "",
              "Generated by `python3 bench/python/run_projects.py` (see its docstring); every figure below",
@@ -448,7 +433,7 @@ def main():
     parser.add_argument("--report-only", action="store_true", help="rewrite the report from saved results")
     parser.add_argument("--report-file")
     args = parser.parse_args()
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, run.raise_interrupt)
     cases = gen_projects.load(args.cases.split(",") if args.cases else None)
     started_file = OUT / "projects-started.txt"
     if args.report_only:
