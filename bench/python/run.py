@@ -221,6 +221,29 @@ def stop_tool(proc):
     proc.wait()
 
 
+def run_capped(argv, cwd, env, log_dir, cap):
+    """Run a tool in its own session, its output in log_dir/stdout.log and stderr.log, stopped
+    after `cap` seconds; return (status: "ok", "error (exit N)" or "timeout", wall seconds)."""
+    start = time.monotonic()
+    status = "ok"
+    with open(log_dir / "stdout.log", "wb") as out, open(log_dir / "stderr.log", "wb") as err:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            code = proc.wait(timeout=cap)
+            if code != 0:
+                status = "error (exit %d)" % code
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+            stop_tool(proc)
+        except BaseException:
+            # The harness itself is interrupted (Ctrl-C, or SIGTERM turned into KeyboardInterrupt
+            # by main): the tool runs in its own session, so stop it too before leaving.
+            stop_tool(proc)
+            raise
+    return status, time.monotonic() - start
+
+
 def raise_interrupt(signum, frame):
     """SIGTERM handler: unwinds like Ctrl-C, so the running tool is stopped (see run_one)."""
     raise KeyboardInterrupt
@@ -249,24 +272,7 @@ def run_one(tool, peers, case, args):
         **env_extra,
     })
     print("[%s] %s on %s ..." % (time.strftime("%H:%M:%S"), tool, case["name"]), flush=True)
-    start = time.monotonic()
-    status = "ok"
-    with open(run_dir / "stdout.log", "wb") as out, open(run_dir / "stderr.log", "wb") as err:
-        proc = subprocess.Popen(argv, cwd=work, env=env, stdout=out, stderr=err,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            code = proc.wait(timeout=args.timeout_per_run)
-            if code != 0:
-                status = "error (exit %d)" % code
-        except subprocess.TimeoutExpired:
-            status = "timeout"
-            stop_tool(proc)
-        except BaseException:
-            # The harness itself is interrupted (Ctrl-C, or SIGTERM turned into KeyboardInterrupt
-            # by main): the tool runs in its own session, so stop it too before leaving.
-            stop_tool(proc)
-            raise
-    wall = time.monotonic() - start
+    status, wall = run_capped(argv, work, env, run_dir, args.timeout_per_run)
     runs = len(counter.read_text().splitlines())
     stats_file = run_dir / "minrepro-stats.json"
     if tool in MINREPRO_VARIANTS and stats_file.exists():

@@ -364,7 +364,19 @@ fn fidelity_guard(
             let also =
                 (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
                     .then_some(own_file);
-            (Some(guard::same_origin_check_in(&kind, origin, also)), keep)
+            // Inlined, a class a local module defines prints without its module's name.
+            let inlined = also
+                .as_ref()
+                .zip(source.project_root.as_ref())
+                .and_then(|(_, root)| project::inlined_type_name(&kind, root, &source.file_name));
+            let check = guard::same_origin_check_in(&kind, origin.clone(), also.clone());
+            let check = match inlined {
+                Some(bare) => {
+                    project::either_check(check, guard::same_origin_check_in(&bare, origin, also))
+                }
+                None => check,
+            };
+            (Some(check), keep)
         }
         (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
     }

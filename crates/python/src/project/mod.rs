@@ -14,8 +14,10 @@ pub mod standalone;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use minrepro_driver::RunError;
+use minrepro_predicate::{OutputCheck, RunRecord};
 use minrepro_text::{Content, Doc};
 
 use layout::{imported_modules, is_package, module_name};
@@ -163,6 +165,29 @@ fn relative(path: &Path, root: &Path) -> Option<String> {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The name the exception type `kind` prints as once the project's modules are inlined into
+/// its entry `entry` (relative to `root`): a class a local module defines prints qualified
+/// (`shop.discounts.DiscountError`), the same class defined in the single file (`__main__`)
+/// bare (`DiscountError`). `None` when `kind` is not qualified by a module found below the
+/// entry's directory, as the entry's `sys.path[0]` finds them.
+pub fn inlined_type_name(kind: &str, root: &Path, entry: &str) -> Option<String> {
+    let (module, name) = kind.rsplit_once('.')?;
+    let path = root.join(entry).parent()?.join(module.replace('.', "/"));
+    let local = path.with_extension("py").is_file() || path.join("__init__.py").is_file();
+    local.then(|| name.to_owned())
+}
+
+/// A check accepting what `first` or `second` accepts.
+pub fn either_check(first: OutputCheck, second: OutputCheck) -> OutputCheck {
+    let (a, b) = (first.check, second.check);
+    OutputCheck {
+        description: format!("{} or {}", first.description, second.description),
+        check: Arc::new(move |record: &RunRecord, workspace: &Path| {
+            a(record, workspace) || b(record, workspace)
+        }),
+    }
 }
 
 #[cfg(test)]

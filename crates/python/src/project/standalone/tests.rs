@@ -7,6 +7,7 @@ use std::process::Command;
 use minrepro_text::{Content, Doc};
 
 use super::inline_all;
+use crate::project::inlined_type_name;
 
 fn docs(files: &[(&str, &str)]) -> Vec<Doc> {
     files
@@ -31,8 +32,8 @@ fn run(dir: &Path, entry: &str) -> (String, String) {
     (String::from_utf8_lossy(&out.stdout).into_owned(), last)
 }
 
-/// The single file of `files` (entry first), after checking that it runs like the project.
-fn inlined_like_the_project(files: &[(&str, &str)]) -> String {
+/// The project `files` in a temporary directory, and its single file (entry first) in another.
+fn project_and_single_file(files: &[(&str, &str)]) -> (impl AsRef<Path>, impl AsRef<Path>, String) {
     let set = docs(files);
     let single = inline_all(&set, "").unwrap_or_else(|why| panic!("not one file: {why}"));
     let (project, _) = minrepro_testkit::temp_path("project");
@@ -44,9 +45,15 @@ fn inlined_like_the_project(files: &[(&str, &str)]) -> String {
     let (alone, _) = minrepro_testkit::temp_path("alone");
     let text = single.content.text().unwrap().to_owned();
     std::fs::write(alone.path().join(files[0].0), &text).unwrap();
+    (project, alone, text)
+}
+
+/// The single file of `files` (entry first), after checking that it runs like the project.
+fn inlined_like_the_project(files: &[(&str, &str)]) -> String {
+    let (project, alone, text) = project_and_single_file(files);
     assert_eq!(
-        run(alone.path(), files[0].0),
-        run(project.path(), files[0].0),
+        run(alone.as_ref(), files[0].0),
+        run(project.as_ref(), files[0].0),
         "the single file runs otherwise:\n{text}"
     );
     text
@@ -149,4 +156,43 @@ fn a_set_that_cannot_be_one_file_says_why() {
         ("b.py", "Y = 1\n"),
     ]);
     assert!(inner.contains("inside a function"), "{inner}");
+}
+
+/// An exception class a local module defines prints qualified by that module in the project's
+/// traceback and bare in the single file's (it is `__main__`'s there): the name the fidelity
+/// guard also accepts once modules may be inlined (`inlined_type_name`, issue 37's corpus).
+#[test]
+fn an_exception_class_of_a_local_module_prints_bare_once_inlined() {
+    let files = [
+        (
+            "main.py",
+            "from shop import checkout\n\n\ncheckout(100.0, 120.0)\n",
+        ),
+        ("shop/__init__.py", "from .pricing import checkout\n"),
+        (
+            "shop/pricing.py",
+            "from .errors import DiscountError\n\n\ndef checkout(subtotal, off):\n\
+             \x20   if off > subtotal:\n        raise DiscountError('%s > %s' % (off, subtotal))\n",
+        ),
+        (
+            "shop/errors.py",
+            "class DiscountError(ValueError):\n    pass\n",
+        ),
+    ];
+    let (project, alone, text) = project_and_single_file(&files);
+    let (_, in_project) = run(project.as_ref(), "main.py");
+    let (_, in_single) = run(alone.as_ref(), "main.py");
+    assert_eq!(in_project, "shop.errors.DiscountError: 120.0 > 100.0");
+    assert_eq!(in_single, "DiscountError: 120.0 > 100.0", "{text}");
+    let bare = inlined_type_name("shop.errors.DiscountError", project.as_ref(), "main.py");
+    assert_eq!(bare.as_deref(), Some("DiscountError"));
+    // Not a local module's class: a builtin, the standard library's.
+    assert_eq!(
+        inlined_type_name("ValueError", project.as_ref(), "main.py"),
+        None
+    );
+    assert_eq!(
+        inlined_type_name("json.decoder.JSONDecodeError", project.as_ref(), "main.py"),
+        None
+    );
 }

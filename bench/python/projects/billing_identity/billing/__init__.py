@@ -1,0 +1,1 @@
+"""Billing documents and their encoders."""

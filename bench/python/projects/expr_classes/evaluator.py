@@ -1,0 +1,5 @@
+"""Evaluation entry point."""
+
+
+def run(tree, env):
+    return tree.evaluate(env)

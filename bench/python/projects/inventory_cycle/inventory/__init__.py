@@ -1,0 +1,1 @@
+"""Warehouses, stock levels and an audit trail."""

@@ -1,0 +1,1 @@
+"""A tiny modelling pipeline on numpy."""
