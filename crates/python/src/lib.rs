@@ -423,8 +423,6 @@ fn value_recorder(
         Some("under a remote --launcher")
     } else if source.encoding.is_some() {
         Some("for a source not in UTF-8")
-    } else if source.project_root.is_some() {
-        Some("for a project of several modules (for now)")
     } else {
         None
     };

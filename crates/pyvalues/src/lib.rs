@@ -144,6 +144,8 @@ impl ValueRecorder {
             .tempdir_in(&self.temp)
             .ok()?;
         let program = dir.path().join(&self.program.file_name);
+        // A project's entry may sit in a directory below the project's root.
+        std::fs::create_dir_all(program.parent()?).ok()?;
         let instrumented = dir.path().join("instrumented.py.txt");
         let recorder = dir.path().join("minrepro_recorder.py");
         let out = dir.path().join("values.json");

@@ -45,10 +45,20 @@ fn a_package_with_relative_imports_becomes_one_standalone_file() {
     let mut outputs = Vec::new();
     for jobs in ["1", "3"] {
         let out = dir.path().join(format!("out{jobs}.py"));
+        let stats = dir.path().join(format!("stats{jobs}.json"));
         let assert = python_command(&entry, "LookupError", &out)
             .args(["-j", jobs])
+            .arg("--stats-json")
+            .arg(&stats)
             .assert()
             .code(0);
+        // Values are recorded from the entry once the modules are inlined into it.
+        let stats: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        assert!(
+            stats["value_recording_runs"].as_u64() > Some(0),
+            "-j {jobs}: {stats}"
+        );
         let said = all_output(assert.get_output());
         assert!(said.contains("one standalone file"), "{said}");
         assert!(

@@ -28,6 +28,12 @@ pub fn language(
             python.keep_function = keep
                 .filter(|(name, _)| *name == doc.name)
                 .map(|(_, f)| f.clone());
+            // Values are recorded by running the entry alone: that finds the project's modules
+            // only once they are inlined into it (before, its imports fail and record nothing),
+            // and a module's own text is no program to run.
+            if doc.name != project.entry() {
+                python.values = None;
+            }
             (doc.name.clone(), python)
         })
         .collect();
