@@ -1,0 +1,4 @@
+import toml
+
+
+toml.loads("a = edge")
