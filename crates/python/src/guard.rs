@@ -177,21 +177,38 @@ pub fn same_origin_check(kind: &str, origin: Origin) -> OutputCheck {
     same_origin_check_in(kind, origin, None)
 }
 
-/// [`same_origin_check`], also accepting the same function in the file `also` (a project's
-/// entry, which its modules' definitions may be inlined into, as `{workspace}/NAME`).
-pub fn same_origin_check_in(kind: &str, origin: Origin, also: Option<String>) -> OutputCheck {
+/// Where a project's failure may also be once its modules are inlined into its entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inlined {
+    /// The entry, as `{workspace}/NAME`: the failing function may move there.
+    pub file: String,
+    /// The exception type's name there, when a local module defines it: the class then prints
+    /// without its module's name (`shop.errors.DiscountError` becomes `DiscountError`).
+    pub kind: Option<String>,
+}
+
+/// [`same_origin_check`], also accepting what `inlined` says the failure may become.
+pub fn same_origin_check_in(kind: &str, origin: Origin, inlined: Option<Inlined>) -> OutputCheck {
     let mut description = format!(
         "python-uncaught-exception-type={kind} origin={}:{}",
         origin.file, origin.function
     );
+    let also = inlined.as_ref().map(|i| i.file.clone());
+    let bare = inlined.and_then(|i| i.kind);
     if let Some(also) = &also {
         description.push_str(&format!(" or {also}"));
+    }
+    if let Some(bare) = &bare {
+        description.push_str(&format!(" (or type {bare})"));
     }
     let kind = kind.to_owned();
     let known: Mutex<HashMap<(String, usize, String), String>> = Mutex::default();
     let check = move |record: &RunRecord, workspace: &Path| {
         let tail = &record.stderr.tail;
-        if exception_type(tail).as_deref() != Some(kind.as_str()) {
+        let found = exception_type(tail);
+        let same_type =
+            found.as_deref() == Some(kind.as_str()) || (found.is_some() && found == bare);
+        if !same_type {
             return false;
         }
         let Some(frame) = innermost_frame(tail) else {

@@ -360,22 +360,17 @@ fn fidelity_guard(
                     .unwrap_or(&origin.file);
                 (file.to_owned(), origin.function.clone())
             });
-            // A project's modules may be inlined into its entry: the function may move there.
-            let also =
+            // A project's modules may be inlined into its entry: the function may move there,
+            // and a class a local module defines then prints without its module's name.
+            let inlined =
                 (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
-                    .then_some(own_file);
-            // Inlined, a class a local module defines prints without its module's name.
-            let inlined = also
-                .as_ref()
-                .zip(source.project_root.as_ref())
-                .and_then(|(_, root)| project::inlined_type_name(&kind, root, &source.file_name));
-            let check = guard::same_origin_check_in(&kind, origin.clone(), also.clone());
-            let check = match inlined {
-                Some(bare) => {
-                    project::either_check(check, guard::same_origin_check_in(&bare, origin, also))
-                }
-                None => check,
-            };
+                    .then(|| guard::Inlined {
+                        kind: source.project_root.as_ref().and_then(|root| {
+                            project::inlined_type_name(&kind, root, &source.file_name)
+                        }),
+                        file: own_file,
+                    });
+            let check = guard::same_origin_check_in(&kind, origin, inlined);
             (Some(check), keep)
         }
         (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),

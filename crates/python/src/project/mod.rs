@@ -14,10 +14,8 @@ pub mod standalone;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use minrepro_driver::RunError;
-use minrepro_predicate::{OutputCheck, RunRecord};
 use minrepro_text::{Content, Doc};
 
 use layout::{imported_modules, is_package, module_name};
@@ -177,17 +175,6 @@ pub fn inlined_type_name(kind: &str, root: &Path, entry: &str) -> Option<String>
     let path = root.join(entry).parent()?.join(module.replace('.', "/"));
     let local = path.with_extension("py").is_file() || path.join("__init__.py").is_file();
     local.then(|| name.to_owned())
-}
-
-/// A check accepting what `first` or `second` accepts.
-pub fn either_check(first: OutputCheck, second: OutputCheck) -> OutputCheck {
-    let (a, b) = (first.check, second.check);
-    OutputCheck {
-        description: format!("{} or {}", first.description, second.description),
-        check: Arc::new(move |record: &RunRecord, workspace: &Path| {
-            a(record, workspace) || b(record, workspace)
-        }),
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::path::Path;
 use minrepro_predicate::{CapturedStream, RunRecord};
 use minrepro_python::guard::{
     exception_type, innermost_frame, needle_outside_traceback, same_exception_check,
-    same_origin_check, Frame, Origin,
+    same_origin_check, same_origin_check_in, Frame, Inlined, Origin,
 };
 
 const PLAIN: &str = "Traceback (most recent call last):\n  File \"/x/p.py\", line 3, in <module>\n    raise ValueError(\"needle\")\nValueError: needle\n";
@@ -163,4 +163,38 @@ fn the_origin_check_compares_file_and_qualified_function() {
         "File \"/lib/q.py\", line 3",
     );
     assert!(!(check.check)(&run(&elsewhere), dir.path()));
+}
+
+#[test]
+fn the_origin_check_follows_a_project_failure_into_its_entry() {
+    let module = "class DiscountError(ValueError):\n    pass\n\ndef apply():\n    raise DiscountError('x')\n";
+    let entry = "class DiscountError(ValueError):\n    pass\n\ndef apply():\n    raise DiscountError('x')\napply()\n";
+    let (dir, _) = minrepro_testkit::temp_path("project");
+    std::fs::write(dir.path().join("main.py"), entry).unwrap();
+    std::fs::write(dir.path().join("errors.py"), module).unwrap();
+    let failing = |file: &str, kind: &str| {
+        format!("Traceback (most recent call last):\n  File \"{{workspace}}/{file}\", line 5, in apply\n    raise DiscountError('x')\n{kind}: x\n")
+    };
+    let read = |file: &str| (file == "{workspace}/errors.py").then(|| module.to_owned());
+    let original = failing("errors.py", "errors.DiscountError");
+    let origin = Origin::of(&original, &read).unwrap();
+    let inlined = Inlined {
+        file: "{workspace}/main.py".into(),
+        kind: Some("DiscountError".into()),
+    };
+    let check = same_origin_check_in("errors.DiscountError", origin, Some(inlined));
+    // In the module under its qualified name, or inlined into the entry under its bare one.
+    assert!((check.check)(&run(&original), dir.path()));
+    assert!((check.check)(
+        &run(&failing("main.py", "DiscountError")),
+        dir.path()
+    ));
+    // Another type, or no exception at all, is refused wherever it is raised.
+    assert!(!(check.check)(
+        &run(&failing("main.py", "ValueError")),
+        dir.path()
+    ));
+    let no_exception =
+        "Traceback (most recent call last):\n  File \"{workspace}/main.py\", line 5, in apply\n";
+    assert!(!(check.check)(&run(no_exception), dir.path()));
 }
