@@ -30,9 +30,16 @@ install_if_missing() {
 }
 
 write_config() {
-  local host cpus mem
+  local host cpus mem overrides=""
   host=$(hostname -s)
   cpus=$(nproc)
+  # MINREPRO_SLURM_CPUS declares more CPUs than the machine has, so that N job steps whose
+  # predicate waits (sleeps, as a GPU or a remote node would) run at once, as on N nodes;
+  # config_overrides makes slurmd accept the node as declared.
+  if [ -n "${MINREPRO_SLURM_CPUS:-}" ]; then
+    cpus=$MINREPRO_SLURM_CPUS
+    overrides="SlurmdParameters=config_overrides"
+  fi
   # A bit under the free memory: slurmd refuses a node that claims more than it has.
   mem=$(awk '/MemAvailable/ {print int($2 / 1024 * 0.8)}' /proc/meminfo)
   mkdir -p "$dir/state" "$dir/spool" "$dir/log"
@@ -61,6 +68,7 @@ AcctGatherEnergyType=acct_gather_energy/none
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
+$overrides
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF

@@ -193,9 +193,14 @@ def table(case: str, rows: list[dict]) -> str:
 
 def slurm_run(args, paths, work: Path) -> str:
     """The file case through a single-node Slurm at -j 1 and -j 8 (1 s predicate)."""
-    sys.path.insert(0, str(REPO / "bench" / "slurm"))
-    import run as slurm_bench  # noqa: E402  (bench/slurm/run.py's cluster)
+    import importlib.util  # bench/slurm/run.py by path: this script is a run.py too
+    spec = importlib.util.spec_from_file_location("slurm_bench", REPO / "bench" / "slurm" / "run.py")
+    slurm_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(slurm_bench)
     rows = []
+    # Eight job steps at once need eight CPUs on the single node: the predicate sleeps, so
+    # declaring them models eight nodes waiting, not eight computing on 2 cores.
+    os.environ.setdefault("MINREPRO_SLURM_CPUS", "8")
     with slurm_bench.cluster(work / "slurm") as env:
         for jobs in (1, 8):
             out = work / f"slurm-out-{jobs}.txt"
@@ -235,7 +240,7 @@ def main() -> None:
                         help="an extra minrepro flag (repeatable)")
     args = parser.parse_args()
     jobs = [int(j) for j in args.jobs.split(",")]
-    cases = args.cases.split(",")
+    cases = [c for c in args.cases.split(",") if c]  # --cases "" with --slurm: Slurm alone
     print(f"load before: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="parallel-bench-") as tmp:
         work = Path(tmp)

@@ -15,6 +15,7 @@ in one run, interleaving the two sides so that drift of the machine's speed hits
 Usage: python3 bench/slurm/run.py [PAIRS]   (default 30). Not part of the test suite.
 """
 
+import contextlib
 import os
 import statistics
 import subprocess
@@ -76,26 +77,33 @@ def reductions(work, tmp):
               f" outputs {'identical' if local[2] == remote[2] else 'DIFFERENT'}")
 
 
+@contextlib.contextmanager
+def cluster(env_dir):
+    """A single-node Slurm started for the block (scripts/slurm-local.sh, root) and stopped after
+    it; yields the environment that points srun and minrepro's launcher at it."""
+    env = dict(os.environ, MINREPRO_SLURM_DIR=str(env_dir))
+    started = subprocess.run([SCRIPT, "start"], capture_output=True, text=True, env=env)
+    if started.returncode != 0:
+        sys.exit(f"cannot start the local Slurm: {started.stderr.strip()}")
+    env["SLURM_CONF"] = os.path.join(str(env_dir), "slurm.conf")
+    try:
+        yield env
+    finally:
+        subprocess.run([SCRIPT, "stop"], check=False, env=env)
+
+
 def main():
     pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     subprocess.run(["cargo", "build", "--quiet", "--release", "-p", "minrepro"], cwd=ROOT,
                    check=True)
     with tempfile.TemporaryDirectory(prefix="minrepro-slurm-bench-") as tmp:
-        env_dir = os.path.join(tmp, "cluster")
-        os.environ["MINREPRO_SLURM_DIR"] = env_dir
-        started = subprocess.run([SCRIPT, "start"], capture_output=True, text=True)
-        if started.returncode != 0:
-            sys.exit(f"cannot start the local Slurm: {started.stderr.strip()}")
-        os.environ["SLURM_CONF"] = os.path.join(env_dir, "slurm.conf")
-        try:
+        with cluster(os.path.join(tmp, "cluster")) as env:
+            os.environ.update(env)
             work = os.path.join(tmp, "work")
             os.mkdir(work)
             print(f"{os.cpu_count()} CPUs; single-node Slurm on 127.0.0.1")
             step_overhead(work, pairs)
             reductions(work, tmp)
-        finally:
-            subprocess.run([SCRIPT, "stop"], check=False)
-
 
 if __name__ == "__main__":
     main()
