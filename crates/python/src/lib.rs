@@ -9,6 +9,7 @@
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
+mod candidates;
 mod checks;
 pub mod deep;
 pub mod encoding;
@@ -22,22 +23,19 @@ mod timeout_factor;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use minrepro_driver::{claim_output, open_cache, ReportRequest, RunError, StatsExtra, StrategyArg};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
-use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
-use minrepro_pyrunner::RunnerPool;
-use minrepro_pyvalues::{Program, ValueRecorder};
+use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, Status};
 use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
 pub use args::{Backend, Fidelity, PythonArgs};
 pub use deep::beyond_cpython;
 pub use timeout_factor::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
-use crate::checks::{
-    check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
-};
+use crate::candidates::{how_to_run, predicate_config, value_recorder};
+use crate::checks::{check_output, check_stats_file, refuse_existing_output, working_dir};
 use crate::timeout_factor::{apply_timeout_factor, timeouts_note, Timeouts};
 
 use crate::language::Python;
@@ -390,149 +388,3 @@ fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
     }
 }
 
-/// The instrumented runs of runtime-value substitution, unless turned off
-/// (`--no-value-substitution`) or not applicable: with `--predicate` (minrepro does not know how
-/// the predicate runs the program), under a remote launcher (the program may need the nodes), or
-/// for a source in another encoding than UTF-8. A run may take as long as a predicate run
-/// (`--timeout`), or 50 times the original's run time when that is longer (the recording slows
-/// the program), at most ten times `--timeout`. Under the runner backend the runs fork from its
-/// warm helpers, as candidates do. Never less than `--timeout`: a shorter limit
-/// that a loaded machine overruns would make the values, and so the result, depend on the load.
-#[allow(clippy::too_many_arguments)]
-fn value_recorder(
-    args: &PythonArgs,
-    source: &Source,
-    python: &Path,
-    launch: &minrepro_predicate::Launch,
-    working_dir: Option<&Path>,
-    temp: &TempRoot,
-    original_seconds: f64,
-    (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
-) -> Option<Arc<ValueRecorder>> {
-    if args.no_value_substitution {
-        return None;
-    }
-    let why_not = if args.predicate.predicate.is_some() {
-        Some("with --predicate")
-    } else if launch.is_remote() {
-        Some("under a remote --launcher")
-    } else if source.encoding.is_some() {
-        Some("for a source not in UTF-8")
-    } else {
-        None
-    };
-    if let Some(why) = why_not {
-        progress.message(&format!("runtime-value substitution is off {why}"));
-        return None;
-    }
-    let env = candidate_env(args, source);
-    let timeout = args.predicate.timeout;
-    let seconds = (original_seconds * 50.0).clamp(timeout, timeout * 10.0);
-    let program = Program {
-        python: python.to_path_buf(),
-        script_args: args.script_args.clone(),
-        env,
-        cwd: working_dir.map(Path::to_path_buf),
-        file_name: source.file_name.clone(),
-    };
-    // The last value (the evaluation closest before the failure), not only values every
-    // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
-    let last_values = true;
-    let recorder = ValueRecorder::new(
-        program,
-        temp.path().to_path_buf(),
-        Duration::from_secs_f64(seconds),
-        last_values,
-    );
-    // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
-    // interpreter would import the preloaded modules again for every recorded text.
-    Some(Arc::new(match runner {
-        Some(pool) => recorder.with_executor(Arc::clone(pool) as _),
-        None => recorder,
-    }))
-}
-
-/// The command that runs the result as the candidates were run (without `--predicate`: the
-/// interpreter, the output and the `--arg` values), quoted for a POSIX shell.
-fn how_to_run(args: &PythonArgs, output: &str) -> String {
-    // --arg and --predicate exclude each other: with --predicate there are no program arguments.
-    let program_args = args.script_args.iter().map(String::as_str);
-    let words: Vec<&str> = [args.python.as_str(), output]
-        .into_iter()
-        .chain(program_args)
-        .collect();
-    words
-        .iter()
-        .map(|w| shell_quoted(w))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
-/// message, the optional exception-type guard, and the candidate environment.
-fn predicate_config(
-    args: &PythonArgs,
-    source: &Source,
-    python: &Path,
-    guard: Option<OutputCheck>,
-    backend_tag: &str,
-    working_dir: Option<&Path>,
-) -> Result<PredicateConfig, RunError> {
-    let executable = match &args.predicate.predicate {
-        Some(exe) => exe.clone(),
-        None => python.to_string_lossy().into_owned(),
-    };
-    let env = candidate_env(args, source);
-    let mut config = args.predicate.config_matching(
-        executable,
-        PLACEHOLDERS.to_vec(),
-        args.err_msg.as_deref(),
-        guard,
-        env,
-    );
-    if let Some(dir) = working_dir {
-        // Relative paths the program reads resolve there: another directory, another verdict.
-        config.cache_tags.push(format!("cwd={}", dir.display()));
-    }
-    if args.predicate.predicate.is_none() {
-        config.args = std::iter::once("{file}".to_owned())
-            .chain(args.script_args.iter().cloned())
-            .collect();
-        // The backend and preloaded modules are part of what a verdict depends on.
-        config.cache_tags.push(backend_tag.to_owned());
-    } else if config.args.iter().any(|a| a.contains("{python}")) {
-        config.cache_dependencies.push(python.to_path_buf());
-    }
-    Ok(config)
-}
-
-/// The environment of every candidate run: the source's directory first on the module search
-/// path, no bytecode files, a fixed hash seed, then the `--env` assignments.
-fn candidate_env(args: &PythonArgs, source: &Source) -> Vec<(String, String)> {
-    // A project's modules are imported from the workspace (the entry's directory there is
-    // `sys.path[0]`), never from the original tree.
-    let dir = match source.project_root {
-        None => Some(source.dir.to_string_lossy().into_owned()),
-        Some(_) => None,
-    };
-    let existing = std::env::var("PYTHONPATH")
-        .ok()
-        .map(|p| match &source.project_root {
-            Some(root) => project::outside_root(&p, root),
-            None => p,
-        });
-    let existing = existing.filter(|p| !p.is_empty());
-    let python_path = match (dir, existing) {
-        (Some(dir), Some(existing)) => Some(format!("{dir}:{existing}")),
-        (Some(one), None) | (None, Some(one)) => Some(one),
-        (None, None) => None,
-    };
-    let fixed = python_path
-        .map(|path| ("PYTHONPATH".to_owned(), path))
-        .into_iter()
-        .chain([
-            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-            ("PYTHONHASHSEED".into(), "0".into()),
-        ]);
-    fixed.into_iter().chain(args.env.iter().cloned()).collect()
-}

@@ -8,7 +8,8 @@ use minrepro_engine::Progress;
 use minrepro_pyrunner::{Preload, RunnerPool};
 
 use crate::source::Source;
-use crate::{candidate_env, Backend, PythonArgs};
+use crate::candidates::candidate_env;
+use crate::{Backend, PythonArgs};
 
 /// Starts the runner backend when it applies (`--backend runner` without `--predicate`, local
 /// runs); falls back to fresh interpreters with a one-line warning when its helper cannot start,
