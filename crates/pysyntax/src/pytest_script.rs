@@ -44,8 +44,10 @@ struct Fixture<'a> {
 /// `source`, a test module, as a plain script running `test` (see the module documentation);
 /// `Err` says why it cannot be one.
 pub fn pytest_script(source: &str, test: &PytestTest) -> Result<String, String> {
-    crate::analyse(source, |parsed, _| convert(source, &parsed.syntax().body, test))
-        .map_err(|p| format!("the test module is not valid Python: {p}"))?
+    crate::analyse(source, |parsed, _| {
+        convert(source, &parsed.syntax().body, test)
+    })
+    .map_err(|p| format!("the test module is not valid Python: {p}"))?
 }
 
 fn convert(source: &str, body: &[Stmt], test: &PytestTest) -> Result<String, String> {
@@ -70,7 +72,9 @@ fn convert(source: &str, body: &[Stmt], test: &PytestTest) -> Result<String, Str
             other => other,
         };
         let chain = dotted(callee);
-        if chain.first().map(String::as_str) == Some("pytest") && chain.get(1).map(String::as_str) == Some("mark") {
+        if chain.first().map(String::as_str) == Some("pytest")
+            && chain.get(1).map(String::as_str) == Some("mark")
+        {
             if chain.get(2).map(String::as_str) == Some("parametrize") {
                 let Expr::Call(call) = expr else {
                     return Err("a bare @pytest.mark.parametrize".into());
@@ -144,7 +148,11 @@ impl Resolve<'_, '_> {
         if self.bound.iter().any(|b| b == name) {
             return Ok(true);
         }
-        if let Some((names, value)) = self.parametrized.iter().find(|(n, _)| n.iter().any(|n| n == name)) {
+        if let Some((names, value)) = self
+            .parametrized
+            .iter()
+            .find(|(n, _)| n.iter().any(|n| n == name))
+        {
             self.lines.push(format!("{} = {value}", names.join(", ")));
             self.bound.extend(names.iter().cloned());
             return Ok(true);
@@ -167,7 +175,12 @@ impl Resolve<'_, '_> {
         self.pending.push(name.to_owned());
         let mut args = Vec::new();
         let parameters = &fixture.def.parameters;
-        for param in parameters.posonlyargs.iter().chain(&parameters.args).chain(&parameters.kwonlyargs) {
+        for param in parameters
+            .posonlyargs
+            .iter()
+            .chain(&parameters.args)
+            .chain(&parameters.kwonlyargs)
+        {
             let asked = param.parameter.name.as_str();
             if self.name(asked, Some(param.default.is_some()))? {
                 args.push(format!("{asked}={asked}"));
@@ -224,11 +237,16 @@ fn fixture_of(def: &ast::StmtFunctionDef) -> Option<Result<Fixture<'_>, String>>
         };
         for keyword in call.iter().flat_map(|c| c.arguments.keywords.iter()) {
             match (keyword.arg.as_ref().map(|a| a.as_str()), &keyword.value) {
-                (Some("name"), Expr::StringLiteral(s)) => fixture.name = s.value.to_str().to_owned(),
+                (Some("name"), Expr::StringLiteral(s)) => {
+                    fixture.name = s.value.to_str().to_owned()
+                }
                 (Some("autouse"), Expr::BooleanLiteral(b)) => fixture.autouse = b.value,
                 (Some("params"), _) => fixture.parametrized = true,
                 (Some("name" | "autouse"), _) => {
-                    return Some(Err(format!("the fixture {} has a computed name= or autouse=", def.name)))
+                    return Some(Err(format!(
+                        "the fixture {} has a computed name= or autouse=",
+                        def.name
+                    )))
                 }
                 _ => {}
             }
@@ -241,16 +259,30 @@ fn fixture_of(def: &ast::StmtFunctionDef) -> Option<Result<Fixture<'_>, String>>
 }
 
 /// The argument names of a `parametrize(...)` and the source of the chosen case's values.
-fn chosen_case(source: &str, call: &ast::ExprCall, test: &PytestTest) -> Result<(Vec<String>, String), String> {
+fn chosen_case(
+    source: &str,
+    call: &ast::ExprCall,
+    test: &PytestTest,
+) -> Result<(Vec<String>, String), String> {
     let arguments = &call.arguments;
-    if arguments.keywords.iter().any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "indirect")) {
+    if arguments
+        .keywords
+        .iter()
+        .any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "indirect"))
+    {
         return Err("a parametrize is indirect (its values go through fixtures)".into());
     }
     let (Some(names), Some(values)) = (arguments.args.first(), arguments.args.get(1)) else {
         return Err("a parametrize without literal names and values".into());
     };
     let names: Vec<String> = match names {
-        Expr::StringLiteral(s) => s.value.to_str().split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect(),
+        Expr::StringLiteral(s) => s
+            .value
+            .to_str()
+            .split(',')
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect(),
         Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => elts
             .iter()
             .map(|e| match e {
@@ -267,14 +299,25 @@ fn chosen_case(source: &str, call: &ast::ExprCall, test: &PytestTest) -> Result<
     let index = match names.first().and_then(|n| test.indices.get(n)) {
         Some(&index) => index,
         None if cases.len() == 1 => 0,
-        None => return Err(format!("which case of parametrize({:?}) ran is not known", names.join(","))),
+        None => {
+            return Err(format!(
+                "which case of parametrize({:?}) ran is not known",
+                names.join(",")
+            ))
+        }
     };
-    let case = cases.get(index).ok_or_else(|| format!("parametrize({:?}) has no case {index}", names.join(",")))?;
+    let case = cases
+        .get(index)
+        .ok_or_else(|| format!("parametrize({:?}) has no case {index}", names.join(",")))?;
     let text = |e: &Expr| source[e.range()].to_owned();
     let value = match case {
-        Expr::Call(param) if dotted(&param.func) == ["pytest", "param"] => {
-            param.arguments.args.iter().map(text).collect::<Vec<_>>().join(", ")
-        }
+        Expr::Call(param) if dotted(&param.func) == ["pytest", "param"] => param
+            .arguments
+            .args
+            .iter()
+            .map(text)
+            .collect::<Vec<_>>()
+            .join(", "),
         // One name gets the case itself (a tuple case stays a tuple); several unpack it.
         other => text(other),
     };
@@ -326,7 +369,9 @@ fn yields(def: &ast::StmtFunctionDef) -> bool {
 /// `range` (a decorator, after its `@`) widened to its whole lines, with the line break.
 fn whole_lines(text: &str, range: &Range<usize>) -> Range<usize> {
     let start = text[..range.start].rfind('\n').map_or(0, |p| p + 1);
-    let end = text[range.end..].find('\n').map_or(text.len(), |p| range.end + p + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |p| range.end + p + 1);
     start..end
 }
 

@@ -94,14 +94,15 @@ pub(crate) fn how_to_run(args: &PythonArgs, output: &str) -> String {
 }
 
 /// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
-/// message, the optional exception-type guard, and the candidate environment.
+/// message, the optional exception-type guard, and the candidate environment; under pytest
+/// (`pytest_args`: the arguments of its run) the test's run instead.
 pub(crate) fn predicate_config(
     args: &PythonArgs,
     source: &Source,
     python: &Path,
     guard: Option<OutputCheck>,
     backend_tag: &str,
-    working_dir: Option<&Path>,
+    (working_dir, pytest_args): (Option<&Path>, Option<Vec<String>>),
 ) -> Result<PredicateConfig, RunError> {
     let executable = match &args.predicate.predicate {
         Some(exe) => exe.clone(),
@@ -119,7 +120,12 @@ pub(crate) fn predicate_config(
         // Relative paths the program reads resolve there: another directory, another verdict.
         config.cache_tags.push(format!("cwd={}", dir.display()));
     }
-    if args.predicate.predicate.is_none() {
+    if let Some(pytest_args) = pytest_args {
+        // The candidate's files are in the workspace, where the run starts: pytest finds the
+        // test by its node id there, and no `{file}` is named.
+        config.args = pytest_args;
+        config.cache_tags.push("pytest".to_owned());
+    } else if args.predicate.predicate.is_none() {
         config.args = std::iter::once("{file}".to_owned())
             .chain(args.script_args.iter().cloned())
             .collect();

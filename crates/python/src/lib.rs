@@ -17,6 +17,7 @@ pub mod guard;
 pub mod interpreter;
 pub mod language;
 pub mod project;
+pub mod pytest;
 mod runner;
 pub mod source;
 mod timeout_factor;
@@ -47,18 +48,40 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
-    minrepro_driver::check_input_exists(&args.source, "the source")?;
-    let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
+    let node = pytest::NodeId::of(args.pytest.as_deref())?;
+    let source_path = match (&node, &args.source) {
+        (Some(node), _) => node.file.clone(),
+        (None, Some(source)) => source.clone(),
+        (None, None) => return Err(RunError::Usage("give a SOURCE or --pytest NODEID".into())),
+    };
+    minrepro_driver::check_input_exists(&source_path, "the source")?;
+    // A pytest test runs where `python -m pytest` would: in (the workspace's copy of) the root.
+    let working_dir = match node {
+        Some(_) => None,
+        None => working_dir(args.isolated_cwd, args.cwd.as_deref())?,
+    };
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
-    let mut source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
-    let root = project::root_of(&source.dir, args.root.as_deref())?;
-    let project = project::discover(&source.path, &source.text, &root, &args.preload)?;
-    if let Some(found) = &project {
+    let mut source = source::read_source(&source_path, &interpreter.path, interpreter.minor)?;
+    let root = match node {
+        Some(_) => pytest::root_of(&source.dir, args.root.as_deref())?,
+        None => project::root_of(&source.dir, args.root.as_deref(), None)?,
+    };
+    let project = project::discover(
+        &source.path,
+        &source.text,
+        &root,
+        &args.preload,
+        node.is_some(),
+    )?;
+    if let Some(node) = &node {
+        pytest::take_root(&mut source, &root, node, project.as_ref(), &progress)?;
+        project::run::check_env_path(&args.env, &root)?;
+    } else if let Some(found) = &project {
         project::run::check_env_path(&args.env, &found.root)?;
         source.project_root = Some(found.root.clone());
         source.file_name = found.entry().to_owned();
@@ -79,7 +102,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         refuse_existing_output("minrepro python", &args.output, args.force)?;
     }
     let stats_file = args.common.stats_json.as_deref();
-    check_stats_file(stats_file, &args.source, &args.output)?;
+    check_stats_file(stats_file, &source_path, &args.output)?;
     minrepro_driver::check_report_path(
         args.common.report.as_deref(),
         &[&source.path, &args.output],
@@ -94,20 +117,26 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // First judge the original without the guard, to learn which exception it ends in.
     let backend_tag = runner::backend_tag(args, runner.as_deref());
     // The predicate with the exception guard `guard` (none: any ending).
-    let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
+    // Under pytest (`test`) or as a program.
+    let predicate_for = |guard: Option<OutputCheck>, test: bool| -> Result<Predicate, RunError> {
+        let pytest_args = node
+            .as_ref()
+            .filter(|_| test)
+            .map(|node| node.predicate_args(&source.file_name));
         let config = predicate_config(
             args,
             &source,
             &python,
             guard,
             &backend_tag,
-            working_dir.as_deref(),
+            (working_dir.as_deref(), pytest_args),
         )?;
         Ok(Predicate::new(config)
             .map_err(|e| RunError::Usage(e.to_string()))?
             .with_working_dir(working_dir.clone())
             .with_launch(launch.clone()))
     };
+    let predicate_with = |guard: Option<OutputCheck>| predicate_for(guard, true);
     let unguarded = predicate_with(None)?;
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     if let Some(found) = &project {
@@ -123,27 +152,17 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         values: None,
         keep_function: None,
     };
-    let mut job = TextJob {
-        front_end: "minrepro python",
-        original: &original_text,
-        original_outcome: None,
-        predicate: &unguarded,
+    let base = JobBase {
+        args,
         executor,
         temp: &temp,
         cache: &cache,
         progress: &progress,
-        file_name: source.file_name.clone(),
-        placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
-        output: &args.output,
-        publish: None,
-        strategy: match args.strategy {
-            StrategyArg::ProbDd => Strategy::ProbDd,
-            StrategyArg::Ddmin => Strategy::Ddmin,
-        },
-        jobs: args.common.jobs as usize,
-        exact: args.common.exact_order(),
-        rejudge: Rejudge::Never,
+        file_name: &source.file_name,
+        python: &python,
     };
+    let mut job = base.job(&original_text, &unguarded);
+    job.rejudge = Rejudge::Never;
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
@@ -188,28 +207,81 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .as_ref()
         .is_none_or(|check| keep.is_some() || (check.check)(&first.last_run, temp.path()));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
-    language.values = value_recorder(
-        args,
-        &source,
-        &python,
-        &launch,
-        working_dir.as_deref(),
-        &temp,
-        original_seconds,
-        (runner.as_ref(), &progress),
-    );
+    let recorder_in = |runner| {
+        value_recorder(
+            args,
+            &source,
+            &python,
+            &launch,
+            working_dir.as_deref(),
+            &temp,
+            original_seconds,
+            (runner, &progress),
+        )
+    };
+    // A test module is no program to run: its values are recorded once it is a plain script.
+    language.values = match node {
+        Some(_) => None,
+        None => recorder_in(runner.as_ref()),
+    };
     job.predicate = &predicate;
     job.rejudge = args.rejudge_timeouts.into();
     let recorder = language.values.clone();
     let publish = |text: &str| project::run::publish(&args.output, text, &source.file_name);
+    let keep_function = keep.as_ref().map(|(_, function)| function.clone());
     let run = match &project {
         Some(found) => {
             job.publish = Some(&publish);
             reduce_text(project::run::language(found, &language, keep.as_ref()), job)
         }
         None => {
-            language.keep_function = keep.map(|(_, function)| function);
-            reduce_text(language, job)
+            language.keep_function = keep_function.clone();
+            reduce_text(language.clone(), job)
+        }
+    };
+    let (run, stays, recorder) = match &node {
+        None => (run, None, recorder),
+        Some(node) => {
+            // The test's run limit: a script runs in less time than pytest around it.
+            let script_predicate =
+                predicate_for(guard.clone(), false)?.with_run_limit(predicate.run_limit());
+            let script_language = Python {
+                values: recorder_in(None),
+                keep_function,
+                ..language.clone()
+            };
+            let test_set = project
+                .as_ref()
+                .map(|found| project::run::language(found, &language, None));
+            let judge_test = |text: &str| {
+                let job = base.job(text, &predicate);
+                match &test_set {
+                    Some(set) => judge_original(set, &job, false),
+                    None => judge_original(&language, &job, false),
+                }
+            };
+            let as_text = |e: RunError| e.to_string();
+            let conversion = pytest::plain::Conversion {
+                entry: &source.file_name,
+                minor: interpreter.minor,
+                judge_test: &|text| judge_test(text).map_err(as_text),
+                judge_script: &|text| {
+                    judge_original(&script_language, &base.job(text, &script_predicate), true)
+                        .map_err(as_text)
+                },
+                reduce_script: &|text, outcome| {
+                    let mut job = base.job(text, &script_predicate);
+                    job.original_outcome = (args.predicate.predicate_runs <= 1).then_some(outcome);
+                    reduce_text(script_language.clone(), job)
+                },
+                progress: &progress,
+            };
+            let (run, stays) = pytest::plain::finish(node, run, &conversion);
+            let recorder = stays
+                .is_none()
+                .then(|| script_language.values.clone())
+                .flatten();
+            (run, stays, recorder)
         }
     };
     let stats = &run.stats;
@@ -243,23 +315,67 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         extra,
         report,
     )?;
-    if let Some(found) = &project {
-        let run_with = |file: &str| how_to_run(args, file);
-        return Ok(project::run::success_line(
-            &args.output,
-            found,
-            run.reduced.as_deref(),
-            &run_with,
-        ));
+    let run_with = |file: &str| match (&node, &stays) {
+        (Some(node), Some(_)) => pytest::how_to_run(&args.python, file, node),
+        _ => how_to_run(args, file),
+    };
+    let line = match &project {
+        Some(found) => {
+            project::run::success_line(&args.output, found, run.reduced.as_deref(), &run_with)
+        }
+        None => format!(
+            "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
+            args.output.display(),
+            stats.size_after,
+            stats.size_before,
+            timeouts_note(&timeouts),
+            run_with(&args.output.to_string_lossy())
+        ),
+    };
+    Ok(match (&node, stays) {
+        (Some(_), None) => format!("{line} (a plain script: the test without pytest)"),
+        (Some(_), Some(why)) => format!("{line}; it stays a pytest test: {why}"),
+        (None, _) => line,
+    })
+}
+
+/// What every reduction and judgement of a run shares.
+struct JobBase<'a> {
+    args: &'a PythonArgs,
+    executor: &'a dyn Executor,
+    temp: &'a TempRoot,
+    cache: &'a minrepro_cache::OutcomeCache,
+    progress: &'a Progress,
+    file_name: &'a str,
+    python: &'a Path,
+}
+
+impl<'a> JobBase<'a> {
+    /// The reduction of `original` under `predicate`, written to the output.
+    fn job<'b>(&'b self, original: &'b str, predicate: &'b Predicate) -> TextJob<'b> {
+        let args = self.args;
+        TextJob {
+            front_end: "minrepro python",
+            original,
+            original_outcome: None,
+            predicate,
+            executor: self.executor,
+            temp: self.temp,
+            cache: self.cache,
+            progress: self.progress,
+            file_name: self.file_name.to_owned(),
+            placeholders: vec![("python".into(), self.python.to_string_lossy().into_owned())],
+            output: &args.output,
+            publish: None,
+            strategy: match args.strategy {
+                StrategyArg::ProbDd => Strategy::ProbDd,
+                StrategyArg::Ddmin => Strategy::Ddmin,
+            },
+            jobs: args.common.jobs as usize,
+            exact: args.common.exact_order(),
+            rejudge: args.rejudge_timeouts.into(),
+        }
     }
-    Ok(format!(
-        "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
-        args.output.display(),
-        stats.size_after,
-        stats.size_before,
-        timeouts_note(&timeouts),
-        how_to_run(args, &args.output.to_string_lossy())
-    ))
 }
 
 /// A hint when the original failed to open a relative path (`FileNotFoundError: [Errno 2] No
@@ -364,7 +480,12 @@ fn fidelity_guard(
                 (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
                     .then(|| guard::Inlined {
                         kind: source.project_root.as_ref().and_then(|root| {
-                            project::inlined_type_name(&kind, root, &source.file_name)
+                            let name = &source.file_name;
+                            let search = match args.pytest {
+                                Some(_) => "",
+                                None => name.rfind('/').map_or("", |at| &name[..=at]),
+                            };
+                            project::inlined_type_name(&kind, root, search, name)
                         }),
                         file: own_file,
                     });
@@ -387,4 +508,3 @@ fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
         function => format!("in {function} ({file})"),
     }
 }
-

@@ -17,6 +17,11 @@ pub fn is_package(doc: &str) -> bool {
     doc == "__init__.py" || doc.ends_with("/__init__.py")
 }
 
+/// Whether `doc` is a conftest.py file (pytest loads it itself, nobody imports it).
+pub fn is_conftest(doc: &str) -> bool {
+    doc == "conftest.py" || doc.ends_with("/conftest.py")
+}
+
 /// The absolute module `import`'s `from` part names in the module `importer` (`None`: the
 /// entry, whose relative imports fail), or `None` when a relative import climbs too far.
 pub fn from_module(import: &Import, importer: Option<&str>, package: bool) -> Option<String> {

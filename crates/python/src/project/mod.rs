@@ -39,8 +39,14 @@ impl Project {
 }
 
 /// The root `--root` gives, else the nearest directory from the entry's upwards holding
-/// `pyproject.toml` or `setup.py`, else the entry's directory.
-pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunError> {
+/// `pyproject.toml` or `setup.py`, else `fallback` or the entry's directory. The search stops
+/// at a version-control root (a directory holding `.git`, `.hg` or `.svn`): a project does not
+/// reach beyond its repository, and a checkout inside another project's tree is its own.
+pub fn root_of(
+    entry_dir: &Path,
+    root: Option<&Path>,
+    fallback: Option<&Path>,
+) -> Result<PathBuf, RunError> {
     if let Some(root) = root {
         let root = root
             .canonicalize()
@@ -54,34 +60,55 @@ pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunErro
         }
         return Ok(root);
     }
-    let marked = entry_dir
-        .ancestors()
-        .find(|dir| dir.join("pyproject.toml").is_file() || dir.join("setup.py").is_file());
-    Ok(marked.unwrap_or(entry_dir).to_path_buf())
+    let marked =
+        |dir: &Path| dir.join("pyproject.toml").is_file() || dir.join("setup.py").is_file();
+    let vcs_root = |dir: &Path| [".git", ".hg", ".svn"].iter().any(|m| dir.join(m).exists());
+    for dir in entry_dir.ancestors() {
+        if marked(dir) {
+            return Ok(dir.to_path_buf());
+        }
+        if vcs_root(dir) {
+            break;
+        }
+    }
+    Ok(fallback.unwrap_or(entry_dir).to_path_buf())
 }
 
 /// The project of the entry `entry` (absolute path, its text `text`) under `root`: `None` when
 /// it imports no local module (then it is reduced as a single file, exactly as before). The
 /// modules in `stay` (the `--preload` ones: the runner's helpers import them once, so they must
 /// stay modules) and their submodules are left out, as modules outside the root are.
+///
+/// A pytest test (`pytest`) finds modules in the root (`python -m pytest` puts its working
+/// directory, the root, first on `sys.path`), and the conftest.py files on the way to it are
+/// part of its project.
 pub fn discover(
     entry: &Path,
     text: &str,
     root: &Path,
     stay: &[String],
+    pytest: bool,
 ) -> Result<Option<Project>, RunError> {
     let failed = RunError::Failed;
     let entry_name = relative(entry, root)
         .ok_or_else(|| failed(format!("{} is outside the root", entry.display())))?;
     let search = match entry_name.rfind('/') {
-        Some(at) => entry_name[..=at].to_owned(),
-        None => String::new(),
+        Some(at) if !pytest => entry_name[..=at].to_owned(),
+        _ => String::new(),
     };
     let mut docs = vec![Doc {
         name: entry_name.clone(),
         content: Content::Text(text.to_owned()),
     }];
-    let mut seen: BTreeSet<String> = BTreeSet::from([entry_name]);
+    if pytest {
+        for name in crate::pytest::conftests(root, &entry_name) {
+            docs.push(Doc {
+                content: Content::Text(read_module(root, &name)?),
+                name,
+            });
+        }
+    }
+    let mut seen: BTreeSet<String> = docs.iter().map(|d| d.name.clone()).collect();
     let mut next = 0;
     while next < docs.len() {
         let name = docs[next].name.clone();
@@ -156,7 +183,7 @@ pub fn outside_root(path: &str, root: &Path) -> String {
 }
 
 /// `path` relative to `root`, `/`-separated.
-fn relative(path: &Path, root: &Path) -> Option<String> {
+pub(crate) fn relative(path: &Path, root: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
     let parts: Vec<String> = rel
         .components()
@@ -166,14 +193,17 @@ fn relative(path: &Path, root: &Path) -> Option<String> {
 }
 
 /// The name the exception type `kind` prints as once the project's modules are inlined into
-/// its entry `entry` (relative to `root`): a class a local module defines prints qualified
-/// (`shop.discounts.DiscountError`), the same class defined in the single file (`__main__`)
-/// bare (`DiscountError`). `None` when `kind` is not qualified by a module found below the
-/// entry's directory, as the entry's `sys.path[0]` finds them.
-pub fn inlined_type_name(kind: &str, root: &Path, entry: &str) -> Option<String> {
+/// its entry `entry` (relative to `root`; modules found in `search`, see [`Project::search`]):
+/// a class a local module defines prints qualified (`shop.discounts.DiscountError`), the same
+/// class defined in the single file (`__main__`) bare (`DiscountError`); so does a class of a
+/// pytest test module, which pytest imports under its file's stem. `None` when `kind` is not
+/// qualified by a local module.
+pub fn inlined_type_name(kind: &str, root: &Path, search: &str, entry: &str) -> Option<String> {
     let (module, name) = kind.rsplit_once('.')?;
-    let path = root.join(entry).parent()?.join(module.replace('.', "/"));
-    let local = path.with_extension("py").is_file() || path.join("__init__.py").is_file();
+    let path = root.join(search).join(module.replace('.', "/"));
+    let stem = entry.rsplit('/').next()?.strip_suffix(".py")?;
+    let local =
+        path.with_extension("py").is_file() || path.join("__init__.py").is_file() || module == stem;
     local.then(|| name.to_owned())
 }
 
@@ -195,20 +225,22 @@ mod tests {
         let entry = root.join("app/main.py");
         let text = "import os\nfrom pkg import run\nrun()\n";
         std::fs::write(&entry, text).unwrap();
-        let found = root_of(&root.join("app"), None).unwrap();
+        let found = root_of(&root.join("app"), None, None).unwrap();
         assert_eq!(found, root);
-        let project = discover(&entry, text, &found, &[]).unwrap().unwrap();
+        let project = discover(&entry, text, &found, &[], false).unwrap().unwrap();
         let names: Vec<&str> = project.docs.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(
             names,
             ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]
         );
         assert_eq!(project.search, "app/");
-        assert!(discover(&entry, "import os\n", &found, &[])
+        assert!(discover(&entry, "import os\n", &found, &[], false)
             .unwrap()
             .is_none());
         // A preloaded package stays a module: then nothing local is left to reduce with it.
         let stay = ["pkg".to_owned()];
-        assert!(discover(&entry, text, &found, &stay).unwrap().is_none());
+        assert!(discover(&entry, text, &found, &stay, false)
+            .unwrap()
+            .is_none());
     }
 }

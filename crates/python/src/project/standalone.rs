@@ -14,7 +14,7 @@ use std::ops::Range;
 use minrepro_pysyntax::{module_facts, Import, ModuleFacts};
 use minrepro_text::{Content, Doc, SetRewrites};
 
-use super::layout::{from_module, is_package, module_name, prefixes};
+use super::layout::{from_module, is_conftest, is_package, module_name, prefixes};
 use names::Names;
 
 mod names;
@@ -68,6 +68,12 @@ pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
         }
         units.push(analyse(doc, text, module, &modules)?);
     }
+    // pytest loads the conftest.py files on the way to a test before the test module itself:
+    // inlined, their fixtures come first, as if the entry imported them before anything.
+    let conftests: Vec<usize> = (1..docs.len())
+        .filter(|&i| is_conftest(&docs[i].name) && !units[0].deps.contains(&i))
+        .collect();
+    units[0].deps.splice(0..0, conftests.iter().copied());
     let order = dependency_order(&units, docs)?;
     let names = Names::assign(&units, &order, docs)?;
     let mut block = String::new();
@@ -85,15 +91,14 @@ pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
         block.push_str(&text);
     }
     let entry = &units[0];
-    let first = entry
-        .local_imports
-        .first()
-        .ok_or("the entry imports no local module")?
-        .clone();
     let mut text = edited(entry, 0, &units, &names, docs)?;
     // The entry's edits keep its first local import's range free (it became ""), so the block
-    // goes at its start, shifted by the edits before it.
-    let at = shifted(entry, &names, 0, first.start, &units, docs)?;
+    // goes at its start, shifted by the edits before it; with conftest files only, at the top.
+    let at = match entry.local_imports.first() {
+        Some(first) => shifted(entry, &names, 0, first.start, &units, docs)?,
+        None if !conftests.is_empty() => 0,
+        None => return Err("the entry imports no local module".into()),
+    };
     text.insert_str(at, &block);
     text.insert_str(0, &futures);
     Ok(Doc {
