@@ -212,6 +212,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_default_root_does_not_climb_out_of_a_repository() {
+        let (_dir, top) = minrepro_testkit::temp_path("roots");
+        let repo = top.join("outer/repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("src")).unwrap();
+        std::fs::write(top.join("outer/pyproject.toml"), "").unwrap();
+        let src = repo.join("src");
+        assert_eq!(root_of(&src, None, None).unwrap(), src);
+        assert_eq!(root_of(&src, None, Some(&repo)).unwrap(), repo);
+        std::fs::write(repo.join("setup.py"), "").unwrap();
+        assert_eq!(root_of(&src, None, None).unwrap(), repo);
+        // Without a repository, the nearest marked directory upwards.
+        std::fs::remove_dir(repo.join(".git")).unwrap();
+        std::fs::remove_file(repo.join("setup.py")).unwrap();
+        assert_eq!(root_of(&src, None, None).unwrap(), top.join("outer"));
+    }
+
+    #[test]
     fn finds_local_modules_through_each_other_and_leaves_the_rest() {
         let (_dir, root) = minrepro_testkit::temp_path("project");
         std::fs::create_dir(&root).unwrap();
@@ -237,6 +255,14 @@ mod tests {
         assert!(discover(&entry, "import os\n", &found, &[], false)
             .unwrap()
             .is_none());
+        // A pytest test finds modules in the root, and its conftest.py files are in its set.
+        std::fs::write(root.join("app/conftest.py"), "from pkg import run\n").unwrap();
+        let test = discover(&entry, "import os\n", &found, &[], true)
+            .unwrap()
+            .unwrap();
+        let names: Vec<&str> = test.docs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["app/main.py", "app/conftest.py"]);
+        assert_eq!(test.search, "");
         // A preloaded package stays a module: then nothing local is left to reduce with it.
         let stay = ["pkg".to_owned()];
         assert!(discover(&entry, text, &found, &stay, false)

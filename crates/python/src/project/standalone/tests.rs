@@ -184,15 +184,20 @@ fn an_exception_class_of_a_local_module_prints_bare_once_inlined() {
     let (_, in_single) = run(alone.as_ref(), "main.py");
     assert_eq!(in_project, "shop.errors.DiscountError: 120.0 > 100.0");
     assert_eq!(in_single, "DiscountError: 120.0 > 100.0", "{text}");
-    let bare = inlined_type_name("shop.errors.DiscountError", project.as_ref(), "main.py");
+    let bare = inlined_type_name("shop.errors.DiscountError", project.as_ref(), "", "main.py");
     assert_eq!(bare.as_deref(), Some("DiscountError"));
     // Not a local module's class: a builtin, the standard library's.
     assert_eq!(
-        inlined_type_name("ValueError", project.as_ref(), "main.py"),
+        inlined_type_name("ValueError", project.as_ref(), "", "main.py"),
         None
     );
     assert_eq!(
-        inlined_type_name("json.decoder.JSONDecodeError", project.as_ref(), "main.py"),
+        inlined_type_name(
+            "json.decoder.JSONDecodeError",
+            project.as_ref(),
+            "",
+            "main.py"
+        ),
         None
     );
 }
