@@ -126,6 +126,18 @@ machine, so with --launcher slurm minrepro runs fresh interpreters instead (`sub
 one-line notice); --preload is then a usage error. The interpreter's path must exist on the\n\
 nodes.\n\
 \n\
+With --pytest NODEID the program is a pytest test: candidates run `PYTHON -c BOOTSTRAP -x -q -p\n\
+no:cacheprovider NODEID` (pytest's main with one plugin object, as `python -m pytest` would) in\n\
+their workspace, a copy of the project root, and the plugin prints the exception pytest\n\
+reports for the test (setup, call or teardown; not a collection error) as an uncaught\n\
+exception's traceback, which the fidelity guard reads as for a script. The test file, the\n\
+conftest.py files from the root down to it and the local modules they import are reduced\n\
+together. The reduced test then becomes a plain script (its fixtures called directly, a\n\
+`yield` fixture's first value bound, the parametrize case that ran bound, the pytest.mark and\n\
+fixture decorators gone, the test called at the end), kept only if `PYTHON SCRIPT` without\n\
+pytest fails the same way, and reduced further as a script; otherwise OUTPUT stays the\n\
+reduced pytest test and the last line says why.\n\
+\n\
 OUTPUT is replaced atomically whenever a smaller candidate is accepted and holds the smallest\n\
 one at the end (the original when nothing could be removed). The source is never modified.\n\
 ";
@@ -268,8 +280,9 @@ pub struct PythonArgs {
     /// then inlined into it, so that OUTPUT is one standalone file (a directory when that does
     /// not reproduce; the run says why). Modules outside the root (site-packages, the standard
     /// library) are never touched. [default: the nearest directory from SOURCE's upwards that
-    /// holds pyproject.toml or setup.py, else SOURCE's directory (with --pytest: else the
-    /// current directory, where `python -m pytest` would run)]
+    /// holds pyproject.toml or setup.py, not beyond a version-control root (.git, .hg, .svn),
+    /// else SOURCE's directory (with --pytest: else the current directory, where `python -m
+    /// pytest` would run)]
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that
