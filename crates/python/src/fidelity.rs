@@ -2,7 +2,7 @@
 //! run tells the user where the failure must stay.
 
 use minrepro_engine::Progress;
-use minrepro_predicate::OutputCheck;
+use minrepro_predicate::{OutputCheck, RunRecord};
 
 use crate::source::Source;
 use crate::{guard, project, Fidelity, PythonArgs};
@@ -16,10 +16,10 @@ pub(crate) fn fidelity_guard(
     first: &minrepro_predicate::RunRecord,
     source: &Source,
     progress: &Progress,
-) -> (Option<OutputCheck>, Option<(String, String)>) {
+) -> (Option<OutputCheck>, Option<(String, String)>, Expected) {
     let level = args.fidelity_level();
     if level == Fidelity::Message {
-        return (None, None);
+        return (None, None, Expected::default());
     }
     let found = guard::exception_type(&first.stderr.tail);
     let own_file = format!("{{workspace}}/{}", source.file_name);
@@ -47,6 +47,10 @@ pub(crate) fn fidelity_guard(
             progress.message(&note);
         }
     }
+    let expected = Expected {
+        kind: found.clone(),
+        function: origin.as_ref().map(|o| o.function.clone()),
+    };
     match (found, origin) {
         (Some(kind), Some(origin)) => {
             let keep = (origin.in_program() && origin.function != "<module>").then(|| {
@@ -72,18 +76,67 @@ pub(crate) fn fidelity_guard(
                         file: own_file,
                     });
             let check = guard::same_origin_check_in(&kind, origin, inlined);
-            (Some(check), keep)
+            (Some(check), keep, expected)
         }
-        (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
+        (found, _) => (
+            Some(guard::same_exception_check(found.as_deref())),
+            None,
+            expected,
+        ),
+    }
+}
+
+/// How the original fails, as far as the guard keeps it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Expected {
+    /// The uncaught exception's type (`None`: without one, or not kept).
+    kind: Option<String>,
+    /// The qualified name of the function raising it, at `--fidelity origin`.
+    function: Option<String>,
+}
+
+impl Expected {
+    /// Which check the run `run` fails, in words: `--err-msg`, the exception's type, or where it
+    /// is raised. Types and functions are compared by their last names (a class a local module
+    /// defines prints bare once inlined).
+    pub(crate) fn failed_check(&self, run: &RunRecord, err_msg: Option<&str>) -> String {
+        let tail = &run.stderr.tail;
+        let found = guard::exception_type(tail);
+        let ends = match &found {
+            Some(kind) => format!("it ends in {kind}"),
+            None => "it ends without an uncaught exception".to_owned(),
+        };
+        let last = |name: &str| name.rsplit('.').next().unwrap_or(name).to_owned();
+        if let Some(needle) = err_msg {
+            if !run.stdout.contains_needle && !run.stderr.contains_needle {
+                return format!("--err-msg {needle:?} is not in its output ({ends})");
+            }
+        }
+        if self.kind.as_deref().map(last) != found.as_deref().map(last) {
+            let wanted = self.kind.as_deref().unwrap_or("no uncaught exception");
+            return format!("the exception-type check failed: {ends}, not {wanted}");
+        }
+        let raised = guard::innermost_frame(tail).map(|frame| frame.function);
+        match &self.function {
+            Some(function) if raised.as_deref() != Some(last(function).as_str()) => format!(
+                "the origin check failed: its {} is raised in {}, not in {function}",
+                found.unwrap_or_default(),
+                raised.as_deref().unwrap_or("no function")
+            ),
+            _ => "it failed the same way once more, alone: the reduction's verdict was not \
+                  stable (flaky or timed out)"
+                .to_owned(),
+        }
     }
 }
 
 /// Where a failure happens, as the user knows it: `in F (the program NAME)`, `at the top level
 /// of the program NAME`, `in F (/path/of/the/library.py)`.
 fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
-    let file = match origin.in_program() {
-        true => format!("the program {file_name}"),
-        false => origin.file.clone(),
+    let file = match origin.file.strip_prefix("{workspace}/") {
+        Some(name) if name == file_name => format!("the program {file_name}"),
+        Some(module) => format!("the program's module {module}"),
+        None => origin.file.clone(),
     };
     match origin.function.as_str() {
         "<module>" => format!("at the top level of {file}"),

@@ -190,7 +190,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
         return Err(error);
     }
-    let (guard, keep) = fidelity_guard(args, &first.last_run, &source, &progress);
+    let (guard, keep, expected) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
@@ -322,7 +322,14 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     };
     let line = match &project {
         Some(found) => {
-            project::run::success_line(&args.output, found, run.reduced.as_deref(), &run_with)
+            // Why the kept files, inlined, are not the output: that file run once more alone.
+            let failed_check = |single: &str| {
+                let outcome = judge_original(&language, &base.job(single, &predicate), false);
+                let outcome = outcome.ok()?;
+                Some(expected.failed_check(&outcome.last_run, args.err_msg.as_deref()))
+            };
+            let reduced = run.reduced.as_deref();
+            project::run::success_line(&args.output, found, reduced, &run_with, &failed_check)
         }
         None => format!(
             "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
