@@ -317,7 +317,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         report,
     )?;
     let run_with = |file: &str| match (&node, &stays) {
-        (Some(node), Some(_)) => pytest::how_to_run(&args.python, file, node),
+        (Some(node), Some(_)) => pytest::how_to_run(&args.python, &args.output, file, node),
         _ => how_to_run(args, file),
     };
     let line = match &project {

@@ -131,13 +131,24 @@ pub fn take_root(
     Ok(())
 }
 
-/// How to run the output `file` when it stays a pytest test.
-pub fn how_to_run(python: &str, file: &str, node: &NodeId) -> String {
-    [python, "-m", "pytest", &format!("{file}::{}", node.rest)]
-        .iter()
-        .map(|w| shell_quoted(w))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// How to run the output `file` when it stays a pytest test: in `output` when that is a
+/// directory holding it (its modules are found there, as in the root).
+pub fn how_to_run(python: &str, output: &Path, file: &str, node: &NodeId) -> String {
+    let command = |file: &str| {
+        [python, "-m", "pytest", &format!("{file}::{}", node.rest)]
+            .iter()
+            .map(|w| shell_quoted(w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match Path::new(file).strip_prefix(output) {
+        Ok(inside) if !inside.as_os_str().is_empty() => format!(
+            "cd {} && {}",
+            shell_quoted(&output.to_string_lossy()),
+            command(&inside.to_string_lossy())
+        ),
+        _ => command(file),
+    }
 }
 
 /// The chosen parametrize case a candidate's run names (see `bootstrap.py`).

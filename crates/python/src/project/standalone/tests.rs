@@ -201,3 +201,39 @@ fn an_exception_class_of_a_local_module_prints_bare_once_inlined() {
         None
     );
 }
+
+/// A pytest test's conftest.py files go ahead of the test module's own code (pytest loads them
+/// first), outermost first, with the modules they import before them; the test module itself
+/// may import no local module.
+#[test]
+fn conftest_files_go_first_outermost_first() {
+    let set = docs(&[
+        (
+            "tests/test_a.py",
+            "import pytest\n\n\ndef test_a(db):\n    assert db == 2\n",
+        ),
+        ("conftest.py", "from shop import make\n"),
+        (
+            "tests/conftest.py",
+            "import pytest\n\n\n@pytest.fixture\ndef db():\n    return 1\n",
+        ),
+        ("shop.py", "def make():\n    return 1\n"),
+    ]);
+    let single = inline_all(&set, "").unwrap();
+    let text = single.content.text().unwrap();
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} in {text}"))
+    };
+    assert!(
+        at("def make") < at("def db") && at("def db") < at("def test_a"),
+        "{text}"
+    );
+    assert!(!text.contains("from shop"), "{text}");
+    // A class of the test module prints under the file's stem under pytest, bare in a script.
+    let (_dir, root) = minrepro_testkit::temp_path("stem");
+    assert_eq!(
+        inlined_type_name("test_a.RateError", &root, "", "tests/test_a.py").as_deref(),
+        Some("RateError")
+    );
+}
