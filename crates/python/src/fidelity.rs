@@ -61,10 +61,12 @@ pub(crate) fn fidelity_guard(
                 (file.to_owned(), origin.function.clone())
             });
             // A project's modules may be inlined into its entry: the function may move there,
-            // and a class a local module defines then prints without its module's name.
+            // and a class a local module defines then prints without its module's name. So
+            // does a class of a pytest test module once the test is a plain script.
+            let moves = origin.file != own_file || args.pytest.is_some();
             let inlined =
-                (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
-                    .then(|| guard::Inlined {
+                (source.project_root.is_some() && origin.in_program() && moves).then(|| {
+                    guard::Inlined {
                         kind: source.project_root.as_ref().and_then(|root| {
                             let name = &source.file_name;
                             let search = match args.pytest {
@@ -74,7 +76,8 @@ pub(crate) fn fidelity_guard(
                             project::inlined_type_name(&kind, root, search, name)
                         }),
                         file: own_file,
-                    });
+                    }
+                });
             let check = guard::same_origin_check_in(&kind, origin, inlined);
             (Some(check), keep, expected)
         }

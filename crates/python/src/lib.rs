@@ -275,6 +275,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
                     job.original_outcome = (args.predicate.predicate_runs <= 1).then_some(outcome);
                     reduce_text(script_language.clone(), job)
                 },
+                failed_check: &|run| expected.failed_check(run, args.err_msg.as_deref()),
                 progress: &progress,
             };
             let (run, stays) = pytest::plain::finish(node, run, &conversion);

@@ -10,7 +10,6 @@ use minrepro_predicate::{Outcome, Status};
 use minrepro_text::{split_docs, TextRun};
 
 use super::{case_indices, NodeId};
-use crate::guard;
 
 /// What the conversion needs of the run around it.
 pub struct Conversion<'a> {
@@ -26,6 +25,8 @@ pub struct Conversion<'a> {
     /// Reduces the script (known to reproduce, with its verdict) as a single file; writes the
     /// output.
     pub reduce_script: &'a dyn Fn(&str, Outcome) -> TextRun,
+    /// Which check of the failure a run fails, in words.
+    pub failed_check: &'a dyn Fn(&minrepro_predicate::RunRecord) -> String,
     /// Where the steps are told.
     pub progress: &'a minrepro_engine::Progress,
 }
@@ -73,13 +74,9 @@ fn script_of(node: &NodeId, run: &TextRun, with: &Conversion) -> Result<(String,
     );
     let outcome = (with.judge_script)(&script)?;
     if outcome.status != Status::Interesting {
-        let tail = &outcome.last_run.stderr.tail;
-        let ended = match guard::exception_type(tail) {
-            Some(kind) => format!("ends in {kind}"),
-            None => "ends without the failure".to_owned(),
-        };
         return Err(format!(
-            "as a plain script (`python3 SCRIPT`, no pytest) it does not fail as the test does: it {ended}"
+            "as a plain script (`python3 SCRIPT`, no pytest) it does not fail as the test does: {}",
+            (with.failed_check)(&outcome.last_run)
         ));
     }
     Ok((script, outcome))
