@@ -70,10 +70,12 @@ pub(crate) fn fidelity_guard(
                         kind: source.project_root.as_ref().and_then(|root| {
                             let name = &source.file_name;
                             let search = match args.pytest {
-                                Some(_) => "",
-                                None => name.rfind('/').map_or("", |at| &name[..=at]),
+                                Some(_) => crate::pytest::search(root, name),
+                                None => project::Search::one(
+                                    name.rfind('/').map_or("", |at| &name[..=at]),
+                                ),
                             };
-                            project::inlined_type_name(&kind, root, search, name)
+                            project::inlined_type_name(&kind, root, &search, name)
                         }),
                         file: own_file,
                     }

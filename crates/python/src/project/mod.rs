@@ -18,15 +18,16 @@ use std::path::{Path, PathBuf};
 use minrepro_driver::RunError;
 use minrepro_text::{Content, Doc};
 
-use layout::{imported_modules, is_package, module_name};
+pub use layout::Search;
+use layout::{imported_modules, is_package};
 
 /// The project of an entry that imports local modules.
 #[derive(Debug, Clone)]
 pub struct Project {
     /// The root (absolute).
     pub root: PathBuf,
-    /// The directory modules are found in, relative to the root, `/`-terminated ("" = root).
-    pub search: String,
+    /// The directories modules are found in (see [`Search`]).
+    pub search: Search,
     /// The entry first, then each local module in the order it was found.
     pub docs: Vec<Doc>,
 }
@@ -93,8 +94,9 @@ pub fn discover(
     let entry_name = relative(entry, root)
         .ok_or_else(|| failed(format!("{} is outside the root", entry.display())))?;
     let search = match entry_name.rfind('/') {
-        Some(at) if !pytest => entry_name[..=at].to_owned(),
-        _ => String::new(),
+        _ if pytest => crate::pytest::search(root, &entry_name),
+        Some(at) => Search::one(&entry_name[..=at]),
+        None => Search::one(""),
     };
     let mut docs = vec![Doc {
         name: entry_name.clone(),
@@ -116,7 +118,7 @@ pub fn discover(
         next += 1;
         let facts = minrepro_pysyntax::module_facts(&source)
             .map_err(|p| failed(format!("{name} is not valid Python: {p}")))?;
-        let importer = (next > 1).then(|| module_name(&name, &search)).flatten();
+        let importer = (next > 1).then(|| search.module_name(&name)).flatten();
         for import in &facts.imports {
             for module in imported_modules(import, importer.as_deref(), is_package(&name)) {
                 if stay
@@ -145,10 +147,10 @@ pub fn discover(
 }
 
 /// The root-relative name of the file of `module`, if it is a package's `__init__.py` or a
-/// `.py` file below the search directory (a package before a module, as Python looks).
-fn resolve(root: &Path, search: &str, module: &str) -> Option<String> {
-    let base = format!("{search}{}", module.replace('.', "/"));
-    [format!("{base}/__init__.py"), format!("{base}.py")]
+/// `.py` file below a search directory (see [`Search::candidates`]).
+fn resolve(root: &Path, search: &Search, module: &str) -> Option<String> {
+    search
+        .candidates(module)
         .into_iter()
         .find(|name| root.join(name).is_file())
 }
@@ -198,12 +200,14 @@ pub(crate) fn relative(path: &Path, root: &Path) -> Option<String> {
 /// class defined in the single file (`__main__`) bare (`DiscountError`); so does a class of a
 /// pytest test module, which pytest imports under its file's stem. `None` when `kind` is not
 /// qualified by a local module.
-pub fn inlined_type_name(kind: &str, root: &Path, search: &str, entry: &str) -> Option<String> {
+pub fn inlined_type_name(kind: &str, root: &Path, search: &Search, entry: &str) -> Option<String> {
     let (module, name) = kind.rsplit_once('.')?;
-    let path = root.join(search).join(module.replace('.', "/"));
     let stem = entry.rsplit('/').next()?.strip_suffix(".py")?;
-    let local =
-        path.with_extension("py").is_file() || path.join("__init__.py").is_file() || module == stem;
+    let local = search
+        .candidates(module)
+        .iter()
+        .any(|file| root.join(file).is_file())
+        || module == stem;
     local.then(|| name.to_owned())
 }
 
@@ -251,18 +255,28 @@ mod tests {
             names,
             ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]
         );
-        assert_eq!(project.search, "app/");
+        assert_eq!(project.search, Search::one("app/"));
         assert!(discover(&entry, "import os\n", &found, &[], false)
             .unwrap()
             .is_none());
-        // A pytest test finds modules in the root, and its conftest.py files are in its set.
+        // A pytest test's conftest.py files are in its set, and it finds modules in its
+        // basedir (app/, which has no __init__.py: pytest puts it first on sys.path), then in
+        // the root.
         std::fs::write(root.join("app/conftest.py"), "from pkg import run\n").unwrap();
         let test = discover(&entry, "import os\n", &found, &[], true)
             .unwrap()
             .unwrap();
         let names: Vec<&str> = test.docs.iter().map(|d| d.name.as_str()).collect();
-        assert_eq!(names, ["app/main.py", "app/conftest.py"]);
-        assert_eq!(test.search, "");
+        assert_eq!(
+            names,
+            [
+                "app/main.py",
+                "app/conftest.py",
+                "app/pkg/__init__.py",
+                "app/pkg/core.py"
+            ]
+        );
+        assert_eq!(test.search, Search(vec!["app/".into(), String::new()]));
         // A preloaded package stays a module: then nothing local is left to reduce with it.
         let stay = ["pkg".to_owned()];
         assert!(discover(&entry, text, &found, &stay, false)

@@ -14,7 +14,7 @@ use std::ops::Range;
 use minrepro_pysyntax::{module_facts, Import, ModuleFacts};
 use minrepro_text::{Content, Doc, SetRewrites};
 
-use super::layout::{from_module, is_conftest, is_package, module_name, prefixes};
+use super::layout::{from_module, is_conftest, is_package, prefixes, Search};
 use names::Names;
 
 mod names;
@@ -49,12 +49,12 @@ struct Unit {
 }
 
 /// The set `docs` (entry first) as one file, or why it cannot be.
-pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
+pub fn inline_all(docs: &[Doc], search: &Search) -> Result<Doc, String> {
     let modules: BTreeMap<String, usize> = docs
         .iter()
         .enumerate()
         .skip(1)
-        .filter_map(|(i, d)| Some((module_name(&d.name, search)?, i)))
+        .filter_map(|(i, d)| Some((search.module_name(&d.name)?, i)))
         .collect();
     let mut units = Vec::new();
     for (i, doc) in docs.iter().enumerate() {
@@ -62,7 +62,7 @@ pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
             .content
             .text()
             .ok_or_else(|| format!("{} is not text", doc.name))?;
-        let module = (i > 0).then(|| module_name(&doc.name, search)).flatten();
+        let module = (i > 0).then(|| search.module_name(&doc.name)).flatten();
         if i > 0 && module.is_none() {
             return Err(format!("{} is not a module the entry can import", doc.name));
         }
@@ -426,8 +426,8 @@ fn shifted(
 /// documentation).
 #[derive(Debug, Clone)]
 pub struct Standalone {
-    /// The directory modules are found in (see `Project::search`).
-    pub search: String,
+    /// The directories modules are found in (see `Project::search`).
+    pub search: Search,
     /// The Python 3 minor version the file must be valid for.
     pub minor: u8,
 }

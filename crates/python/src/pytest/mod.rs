@@ -18,7 +18,7 @@ use minrepro_engine::Progress;
 use minrepro_pysyntax::PytestTest;
 
 use crate::checks::shell_quoted;
-use crate::project::Project;
+use crate::project::{Project, Search};
 use crate::source::Source;
 
 /// The pytest entry every candidate runs (see the module documentation).
@@ -149,6 +149,26 @@ pub fn how_to_run(python: &str, output: &Path, file: &str, node: &NodeId) -> Str
         ),
         _ => command(file),
     }
+}
+
+/// Where a pytest test `entry` (root-relative) finds modules: in its default ("prepend")
+/// import mode pytest puts the test's basedir (the nearest directory upwards from the test's
+/// own without an `__init__.py`) first on `sys.path`, and `python -m pytest` puts the root (its
+/// working directory) there as well.
+pub fn search(root: &Path, entry: &str) -> Search {
+    let mut dir = match entry.rfind('/') {
+        Some(at) => entry[..=at].to_owned(),
+        None => String::new(),
+    };
+    while !dir.is_empty() && root.join(&dir).join("__init__.py").is_file() {
+        let parent = dir[..dir.len() - 1].rfind('/').map_or(0, |at| at + 1);
+        dir.truncate(parent);
+    }
+    let mut dirs = vec![dir];
+    if !dirs[0].is_empty() {
+        dirs.push(String::new());
+    }
+    Search(dirs)
 }
 
 /// The chosen parametrize case a candidate's run names (see `bootstrap.py`).
