@@ -222,5 +222,13 @@ mod tests {
             conftests(&root, "tests/unit/test_a.py"),
             ["conftest.py", "tests/unit/conftest.py"]
         );
+        // Modules: in the basedir first (tests/unit/ without __init__.py), then the root.
+        let dirs = |entry: &str| search(&root, entry).0;
+        assert_eq!(dirs("tests/unit/test_a.py"), ["tests/unit/", ""]);
+        std::fs::write(root.join("tests/unit/__init__.py"), "").unwrap();
+        assert_eq!(dirs("tests/unit/test_a.py"), ["tests/", ""]);
+        std::fs::write(root.join("tests/__init__.py"), "").unwrap();
+        assert_eq!(dirs("tests/unit/test_a.py"), [""]);
+        assert_eq!(dirs("test_a.py"), [""]);
     }
 }
