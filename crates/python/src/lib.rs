@@ -184,7 +184,10 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         let mut error = expected.not_reproduced(&first);
         if let (RunError::NotReproduced { explanation, .. }, Some(hint)) = (
             &mut error,
-            relative_path_hint(&first.last_run, working_dir.as_deref()),
+            match node {
+                Some(_) => pytest::missing_pytest_hint(&first.last_run.stderr.tail),
+                None => relative_path_hint(&first.last_run, working_dir.as_deref()),
+            },
         ) {
             explanation.push_str(&hint);
         }

@@ -171,6 +171,15 @@ pub fn search(root: &Path, entry: &str) -> Search {
     Search(dirs)
 }
 
+/// A hint when the original's run could not import pytest (`stderr`: its output's tail).
+pub fn missing_pytest_hint(stderr: &str) -> Option<String> {
+    stderr.contains("No module named 'pytest'").then(|| {
+        "\nhint: --pytest runs pytest with the interpreter --python names, and it cannot import \
+         pytest: install pytest for it, or pass --python PATH of one that can"
+            .to_owned()
+    })
+}
+
 /// The chosen parametrize case a candidate's run names (see `bootstrap.py`).
 pub fn case_indices(stderr: &str) -> BTreeMap<String, usize> {
     stderr
