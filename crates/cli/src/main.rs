@@ -101,7 +101,7 @@ fn main() -> ExitCode {
 /// source, output, `--force`, strategy, predicate and common flags, the Python grammar.
 fn file_args_for(args: &minrepro_python::PythonArgs) -> minrepro_file::FileArgs {
     minrepro_file::FileArgs {
-        operands: vec![args.source.clone()],
+        operands: args.source.iter().cloned().collect(),
         output: Some(args.output.clone()),
         in_place: false,
         err_msg: None,

@@ -32,6 +32,7 @@ mod modules;
 mod names;
 mod origin;
 mod prepared;
+mod pytest_script;
 mod rewrites;
 mod scopes;
 mod text;
@@ -48,6 +49,7 @@ pub use modules::{module_facts, AttrChain, Import, ImportedName, ModuleFacts, Na
 pub use names::NameUse;
 pub use origin::{definition_offset, qualified_name};
 pub use prepared::{Edited, Prepared};
+pub use pytest_script::{pytest_script, PytestTest};
 pub use values::{instrument, value_rewrites, value_sites, RECORD_BEGIN, RECORD_END};
 
 /// A source that is not valid Python, with the 1-based line of the problem.

@@ -126,6 +126,18 @@ machine, so with --launcher slurm minrepro runs fresh interpreters instead (`sub
 one-line notice); --preload is then a usage error. The interpreter's path must exist on the\n\
 nodes.\n\
 \n\
+With --pytest NODEID the program is a pytest test: candidates run `PYTHON -c BOOTSTRAP -x -q -p\n\
+no:cacheprovider NODEID` (pytest's main with one plugin object, as `python -m pytest` would) in\n\
+their workspace, a copy of the project root, and the plugin prints the exception pytest\n\
+reports for the test (setup, call or teardown; not a collection error) as an uncaught\n\
+exception's traceback, which the fidelity guard reads as for a script. The test file, the\n\
+conftest.py files from the root down to it and the local modules they import are reduced\n\
+together. The reduced test then becomes a plain script (its fixtures called directly, a\n\
+`yield` fixture's first value bound, the parametrize case that ran bound, the pytest.mark and\n\
+fixture decorators gone, the test called at the end), kept only if `PYTHON SCRIPT` without\n\
+pytest fails the same way, and reduced further as a script; otherwise OUTPUT stays the\n\
+reduced pytest test and the last line says why.\n\
+\n\
 OUTPUT is replaced atomically whenever a smaller candidate is accepted and holds the smallest\n\
 one at the end (the original when nothing could be removed). The source is never modified.\n\
 ";
@@ -134,9 +146,30 @@ one at the end (the original when nothing could be removed). The source is never
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_long_help = LONG_HELP)]
 pub struct PythonArgs {
-    /// The Python program to reduce (never modified).
-    #[arg(value_name = "SOURCE")]
-    pub source: PathBuf,
+    /// The Python program to reduce (never modified). Not with --pytest, whose node id names
+    /// the test file.
+    #[arg(
+        value_name = "SOURCE",
+        required_unless_present = "pytest",
+        conflicts_with = "pytest"
+    )]
+    pub source: Option<PathBuf>,
+    /// Reduce a failing pytest test instead of a program: NODEID as pytest names it
+    /// (`tests/test_orders.py::test_discount[gold]`, its path relative to the current
+    /// directory). Candidates run `PYTHON -m pytest -x -q -p no:cacheprovider NODEID` in a
+    /// copy of the project root (--root) holding the candidate's files; the failure is the
+    /// test's (its exception type and the function raising it, read by a small pytest plugin).
+    /// The test file, the conftest.py files from the root down to it, and the local modules
+    /// they import are reduced together. Then the test becomes a plain script (its fixtures
+    /// called directly, the chosen parametrize case bound, the test called at the end), kept
+    /// only if `PYTHON SCRIPT` without pytest still fails the same way, and reduced further as
+    /// a script; otherwise OUTPUT stays a pytest test and the run says why.
+    #[arg(
+        long,
+        value_name = "NODEID",
+        conflicts_with_all = ["predicate", "script_args", "cwd", "isolated_cwd", "preload"]
+    )]
+    pub pytest: Option<String>,
     /// Case-sensitive substring that must occur in a candidate's stdout or stderr. Required
     /// unless --predicate is given (then it is an extra condition on the predicate's output).
     #[arg(
@@ -247,7 +280,9 @@ pub struct PythonArgs {
     /// then inlined into it, so that OUTPUT is one standalone file (a directory when that does
     /// not reproduce; the run says why). Modules outside the root (site-packages, the standard
     /// library) are never touched. [default: the nearest directory from SOURCE's upwards that
-    /// holds pyproject.toml or setup.py, else SOURCE's directory]
+    /// holds pyproject.toml or setup.py, not beyond a version-control root (.git, .hg, .svn),
+    /// else SOURCE's directory (with --pytest: else the current directory, where `python -m
+    /// pytest` would run)]
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Replace OUTPUT even though it exists (without this, an existing OUTPUT is refused, so that

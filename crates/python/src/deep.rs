@@ -27,13 +27,15 @@ pub fn beyond_cpython(args: &PythonArgs) -> Option<String> {
     if predicate.predicate.is_none() || python_only {
         return None;
     }
-    let text = String::from_utf8(std::fs::read(&args.source).ok()?).ok()?;
+    // --pytest excludes --predicate: a source here is SOURCE.
+    let source = args.source.as_ref()?;
+    let text = String::from_utf8(std::fs::read(source).ok()?).ok()?;
     let problem = minrepro_pysyntax::beyond_cpython_nesting(&text)?;
     Some(format!(
         "{} is nested beyond what CPython parses (line {}: {}); the --predicate judges its \
          candidates, so it is reduced with minrepro file's passes (tree-sitter's Python \
          grammar and the language-independent passes, which have no such limit)",
-        args.source.display(),
+        source.display(),
         problem.line,
         problem.message
     ))

@@ -9,39 +9,39 @@
 //! runtime-value substitution are `minrepro-pyvalues`'s, the runner backend `minrepro-pyrunner`'s.
 
 pub mod args;
+mod candidates;
 mod checks;
 pub mod deep;
 pub mod encoding;
+mod fidelity;
 pub mod guard;
 pub mod interpreter;
 pub mod language;
 pub mod project;
+pub mod pytest;
 mod runner;
 pub mod source;
 mod timeout_factor;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use minrepro_driver::{claim_output, open_cache, ReportRequest, RunError, StatsExtra, StrategyArg};
 use minrepro_engine::{Engine, EngineOptions, Progress, TempRoot};
-use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, PredicateConfig, Status};
-use minrepro_pyrunner::RunnerPool;
-use minrepro_pyvalues::{Program, ValueRecorder};
+use minrepro_predicate::{Executor, Outcome, OutputCheck, Predicate, Status};
 use minrepro_text::{reduce_text, Language, Rejudge, Strategy, TextJob, TextOracle};
 
 pub use args::{Backend, Fidelity, PythonArgs};
 pub use deep::beyond_cpython;
 pub use timeout_factor::{parse_timeout_factor, TimeoutFactor, TimeoutFactorError};
 
-use crate::checks::{
-    check_output, check_stats_file, refuse_existing_output, shell_quoted, working_dir,
-};
+use crate::candidates::{how_to_run, predicate_config, value_recorder};
+use crate::checks::{check_output, check_stats_file, refuse_existing_output, working_dir};
+use crate::fidelity::fidelity_guard;
 use crate::timeout_factor::{apply_timeout_factor, timeouts_note, Timeouts};
 
 use crate::language::Python;
-use crate::source::Source;
 
 /// Placeholders a `--predicate`'s arguments may use.
 const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
@@ -49,18 +49,40 @@ const PLACEHOLDERS: [&str; 3] = ["file", "workspace", "python"];
 /// Runs a Python reduction; returns the success line.
 pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     let has_predicate = args.predicate.predicate.is_some();
-    minrepro_driver::check_input_exists(&args.source, "the source")?;
-    let working_dir = working_dir(args.isolated_cwd, args.cwd.as_deref())?;
+    let node = pytest::NodeId::of(args.pytest.as_deref())?;
+    let source_path = match (&node, &args.source) {
+        (Some(node), _) => node.file.clone(),
+        (None, Some(source)) => source.clone(),
+        (None, None) => return Err(RunError::Usage("give a SOURCE or --pytest NODEID".into())),
+    };
+    minrepro_driver::check_input_exists(&source_path, "the source")?;
+    // A pytest test runs where `python -m pytest` would: in (the workspace's copy of) the root.
+    let working_dir = match node {
+        Some(_) => None,
+        None => working_dir(args.isolated_cwd, args.cwd.as_deref())?,
+    };
     let launch = args.predicate.launch()?;
     let progress = Progress::new("minrepro python", "tokens", args.common.quiet);
     let temp = TempRoot::new_in(args.predicate.work_dir.as_deref())
         .map_err(|e| RunError::Failed(format!("cannot create a temporary directory: {e}")))?;
     let interpreter =
         interpreter::resolve_python(&args.python, temp.path(), args.predicate.timeout)?;
-    let mut source = source::read_source(&args.source, &interpreter.path, interpreter.minor)?;
-    let root = project::root_of(&source.dir, args.root.as_deref())?;
-    let project = project::discover(&source.path, &source.text, &root, &args.preload)?;
-    if let Some(found) = &project {
+    let mut source = source::read_source(&source_path, &interpreter.path, interpreter.minor)?;
+    let root = match node {
+        Some(_) => pytest::root_of(&source.dir, args.root.as_deref())?,
+        None => project::root_of(&source.dir, args.root.as_deref(), None)?,
+    };
+    let project = project::discover(
+        &source.path,
+        &source.text,
+        &root,
+        &args.preload,
+        node.is_some(),
+    )?;
+    if let Some(node) = &node {
+        pytest::take_root(&mut source, &root, node, project.as_ref(), &progress)?;
+        project::run::check_env_path(&args.env, &root)?;
+    } else if let Some(found) = &project {
         project::run::check_env_path(&args.env, &found.root)?;
         source.project_root = Some(found.root.clone());
         source.file_name = found.entry().to_owned();
@@ -81,7 +103,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         refuse_existing_output("minrepro python", &args.output, args.force)?;
     }
     let stats_file = args.common.stats_json.as_deref();
-    check_stats_file(stats_file, &args.source, &args.output)?;
+    check_stats_file(stats_file, &source_path, &args.output)?;
     minrepro_driver::check_report_path(
         args.common.report.as_deref(),
         &[&source.path, &args.output],
@@ -96,20 +118,26 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
     // First judge the original without the guard, to learn which exception it ends in.
     let backend_tag = runner::backend_tag(args, runner.as_deref());
     // The predicate with the exception guard `guard` (none: any ending).
-    let predicate_with = |guard: Option<OutputCheck>| -> Result<Predicate, RunError> {
+    // Under pytest (`test`) or as a program.
+    let predicate_for = |guard: Option<OutputCheck>, test: bool| -> Result<Predicate, RunError> {
+        let pytest_args = node
+            .as_ref()
+            .filter(|_| test)
+            .map(|node| node.predicate_args(&source.file_name));
         let config = predicate_config(
             args,
             &source,
             &python,
             guard,
             &backend_tag,
-            working_dir.as_deref(),
+            (working_dir.as_deref(), pytest_args),
         )?;
         Ok(Predicate::new(config)
             .map_err(|e| RunError::Usage(e.to_string()))?
             .with_working_dir(working_dir.clone())
             .with_launch(launch.clone()))
     };
+    let predicate_with = |guard: Option<OutputCheck>| predicate_for(guard, true);
     let unguarded = predicate_with(None)?;
     let mut protected: Vec<PathBuf> = vec![source.path.clone()];
     if let Some(found) = &project {
@@ -125,27 +153,17 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         values: None,
         keep_function: None,
     };
-    let mut job = TextJob {
-        front_end: "minrepro python",
-        original: &original_text,
-        original_outcome: None,
-        predicate: &unguarded,
+    let base = JobBase {
+        args,
         executor,
         temp: &temp,
         cache: &cache,
         progress: &progress,
-        file_name: source.file_name.clone(),
-        placeholders: vec![("python".into(), python.to_string_lossy().into_owned())],
-        output: &args.output,
-        publish: None,
-        strategy: match args.strategy {
-            StrategyArg::ProbDd => Strategy::ProbDd,
-            StrategyArg::Ddmin => Strategy::Ddmin,
-        },
-        jobs: args.common.jobs as usize,
-        exact: args.common.exact_order(),
-        rejudge: Rejudge::Never,
+        file_name: &source.file_name,
+        python: &python,
     };
+    let mut job = base.job(&original_text, &unguarded);
+    job.rejudge = Rejudge::Never;
     // The adaptive limit needs the original's own run time, so it is never taken from the cache.
     let from_cache = args.timeout_factor == TimeoutFactor::Off;
     let probe_started = Instant::now();
@@ -166,13 +184,16 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         let mut error = expected.not_reproduced(&first);
         if let (RunError::NotReproduced { explanation, .. }, Some(hint)) = (
             &mut error,
-            relative_path_hint(&first.last_run, working_dir.as_deref()),
+            match node {
+                Some(_) => pytest::missing_pytest_hint(&first.last_run.stderr.tail),
+                None => relative_path_hint(&first.last_run, working_dir.as_deref()),
+            },
         ) {
             explanation.push_str(&hint);
         }
         return Err(error);
     }
-    let (guard, keep) = fidelity_guard(args, &first.last_run, &source, &progress);
+    let (guard, keep, expected) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
@@ -190,28 +211,82 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         .as_ref()
         .is_none_or(|check| keep.is_some() || (check.check)(&first.last_run, temp.path()));
     job.original_outcome = (args.predicate.predicate_runs <= 1 && guard_holds).then_some(first);
-    language.values = value_recorder(
-        args,
-        &source,
-        &python,
-        &launch,
-        working_dir.as_deref(),
-        &temp,
-        original_seconds,
-        (runner.as_ref(), &progress),
-    );
+    let recorder_in = |runner| {
+        value_recorder(
+            args,
+            &source,
+            &python,
+            &launch,
+            working_dir.as_deref(),
+            &temp,
+            original_seconds,
+            (runner, &progress),
+        )
+    };
+    // A test module is no program to run: its values are recorded once it is a plain script.
+    language.values = match node {
+        Some(_) => None,
+        None => recorder_in(runner.as_ref()),
+    };
     job.predicate = &predicate;
     job.rejudge = args.rejudge_timeouts.into();
     let recorder = language.values.clone();
     let publish = |text: &str| project::run::publish(&args.output, text, &source.file_name);
+    let keep_function = keep.as_ref().map(|(_, function)| function.clone());
     let run = match &project {
         Some(found) => {
             job.publish = Some(&publish);
             reduce_text(project::run::language(found, &language, keep.as_ref()), job)
         }
         None => {
-            language.keep_function = keep.map(|(_, function)| function);
-            reduce_text(language, job)
+            language.keep_function = keep_function.clone();
+            reduce_text(language.clone(), job)
+        }
+    };
+    let (run, stays, recorder) = match &node {
+        None => (run, None, recorder),
+        Some(node) => {
+            // The test's run limit: a script runs in less time than pytest around it.
+            let script_predicate =
+                predicate_for(guard.clone(), false)?.with_run_limit(predicate.run_limit());
+            let script_language = Python {
+                values: recorder_in(None),
+                keep_function,
+                ..language.clone()
+            };
+            let test_set = project
+                .as_ref()
+                .map(|found| project::run::language(found, &language, None));
+            let judge_test = |text: &str| {
+                let job = base.job(text, &predicate);
+                match &test_set {
+                    Some(set) => judge_original(set, &job, false),
+                    None => judge_original(&language, &job, false),
+                }
+            };
+            let as_text = |e: RunError| e.to_string();
+            let conversion = pytest::plain::Conversion {
+                entry: &source.file_name,
+                minor: interpreter.minor,
+                judge_test: &|text| judge_test(text).map_err(as_text),
+                judge_script: &|text| {
+                    judge_original(&script_language, &base.job(text, &script_predicate), true)
+                        .map_err(as_text)
+                },
+                reduce_script: &|text, outcome| {
+                    let mut job = base.job(text, &script_predicate);
+                    job.original_outcome = (args.predicate.predicate_runs <= 1).then_some(outcome);
+                    reduce_text(script_language.clone(), job)
+                },
+                failed_check: &|run| expected.failed_check(run, args.err_msg.as_deref()),
+                progress: &progress,
+            };
+            let (run, stays) = pytest::plain::finish(node, run, &conversion);
+            let recorder = stays
+                .is_none()
+                .then(|| script_language.values.clone())
+                .flatten();
+            (run, stays, recorder)
         }
     };
     let stats = &run.stats;
@@ -245,23 +320,74 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         extra,
         report,
     )?;
-    if let Some(found) = &project {
-        let run_with = |file: &str| how_to_run(args, file);
-        return Ok(project::run::success_line(
-            &args.output,
-            found,
-            run.reduced.as_deref(),
-            &run_with,
-        ));
+    let run_with = |file: &str| match (&node, &stays) {
+        (Some(node), Some(_)) => pytest::how_to_run(&args.python, &args.output, file, node),
+        _ => how_to_run(args, file),
+    };
+    let line = match &project {
+        Some(found) => {
+            // Why the kept files, inlined, are not the output: that file run once more alone.
+            let failed_check = |single: &str| {
+                let outcome = judge_original(&language, &base.job(single, &predicate), false);
+                let outcome = outcome.ok()?;
+                Some(expected.failed_check(&outcome.last_run, args.err_msg.as_deref()))
+            };
+            let reduced = run.reduced.as_deref();
+            project::run::success_line(&args.output, found, reduced, &run_with, &failed_check)
+        }
+        None => format!(
+            "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
+            args.output.display(),
+            stats.size_after,
+            stats.size_before,
+            timeouts_note(&timeouts),
+            run_with(&args.output.to_string_lossy())
+        ),
+    };
+    Ok(match (&node, stays) {
+        (Some(_), None) => format!("{line} (a plain script: the test without pytest)"),
+        (Some(_), Some(why)) => format!("{line}; it stays a pytest test: {why}"),
+        (None, _) => line,
+    })
+}
+
+/// What every reduction and judgement of a run shares.
+struct JobBase<'a> {
+    args: &'a PythonArgs,
+    executor: &'a dyn Executor,
+    temp: &'a TempRoot,
+    cache: &'a minrepro_cache::OutcomeCache,
+    progress: &'a Progress,
+    file_name: &'a str,
+    python: &'a Path,
+}
+
+impl<'a> JobBase<'a> {
+    /// The reduction of `original` under `predicate`, written to the output.
+    fn job<'b>(&'b self, original: &'b str, predicate: &'b Predicate) -> TextJob<'b> {
+        let args = self.args;
+        TextJob {
+            front_end: "minrepro python",
+            original,
+            original_outcome: None,
+            predicate,
+            executor: self.executor,
+            temp: self.temp,
+            cache: self.cache,
+            progress: self.progress,
+            file_name: self.file_name.to_owned(),
+            placeholders: vec![("python".into(), self.python.to_string_lossy().into_owned())],
+            output: &args.output,
+            publish: None,
+            strategy: match args.strategy {
+                StrategyArg::ProbDd => Strategy::ProbDd,
+                StrategyArg::Ddmin => Strategy::Ddmin,
+            },
+            jobs: args.common.jobs as usize,
+            exact: args.common.exact_order(),
+            rejudge: args.rejudge_timeouts.into(),
+        }
     }
-    Ok(format!(
-        "minrepro python: wrote {} ({} tokens, was {}{}); run it with: {}",
-        args.output.display(),
-        stats.size_after,
-        stats.size_before,
-        timeouts_note(&timeouts),
-        how_to_run(args, &args.output.to_string_lossy())
-    ))
 }
 
 /// A hint when the original failed to open a relative path (`FileNotFoundError: [Errno 2] No
@@ -309,230 +435,4 @@ fn judge_original<L: Language>(
     };
     let engine = Engine::new(&probe, job.cache, options, job.progress);
     Ok(engine.judge(&job.original.to_owned(), from_cache)?)
-}
-
-/// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
-/// one-line explanation; and, when the failure must stay in a function of the program itself,
-/// that function's file (relative to the workspace) and qualified name (so the language does
-/// not offer to inline it away).
-fn fidelity_guard(
-    args: &PythonArgs,
-    first: &minrepro_predicate::RunRecord,
-    source: &Source,
-    progress: &Progress,
-) -> (Option<OutputCheck>, Option<(String, String)>) {
-    let level = args.fidelity_level();
-    if level == Fidelity::Message {
-        return (None, None);
-    }
-    let found = guard::exception_type(&first.stderr.tail);
-    let own_file = format!("{{workspace}}/{}", source.file_name);
-    let read = |file: &str| match (file.strip_prefix("{workspace}/"), &source.project_root) {
-        _ if file == own_file => Some(source.text.clone()),
-        (Some(name), Some(root)) => std::fs::read_to_string(root.join(name)).ok(),
-        _ => std::fs::read_to_string(file).ok(),
-    };
-    let origin = match (&found, level) {
-        (Some(_), Fidelity::Origin) => guard::Origin::of(&first.stderr.tail, &read),
-        _ => None,
-    };
-    progress.message(&match (&found, &origin) {
-        (Some(kind), Some(origin)) => format!(
-            "the original fails {} with an uncaught {kind}; candidates must fail there too (--fidelity type keeps only the exception type)",
-            where_shown(origin, &source.file_name),
-        ),
-        (Some(kind), None) => format!(
-            "the original ends in an uncaught {kind}; candidates must too (--fidelity message turns this off)"
-        ),
-        (None, _) => "the original ends without an uncaught Python exception; candidates must too (--fidelity message turns this off)".to_owned(),
-    });
-    if let (Some(kind), Some(needle)) = (&found, args.err_msg.as_deref()) {
-        if let Some(note) = guard::needle_outside_traceback(first, needle, kind) {
-            progress.message(&note);
-        }
-    }
-    match (found, origin) {
-        (Some(kind), Some(origin)) => {
-            let keep = (origin.in_program() && origin.function != "<module>").then(|| {
-                let file = origin
-                    .file
-                    .strip_prefix("{workspace}/")
-                    .unwrap_or(&origin.file);
-                (file.to_owned(), origin.function.clone())
-            });
-            // A project's modules may be inlined into its entry: the function may move there,
-            // and a class a local module defines then prints without its module's name.
-            let inlined =
-                (source.project_root.is_some() && origin.in_program() && origin.file != own_file)
-                    .then(|| guard::Inlined {
-                        kind: source.project_root.as_ref().and_then(|root| {
-                            project::inlined_type_name(&kind, root, &source.file_name)
-                        }),
-                        file: own_file,
-                    });
-            let check = guard::same_origin_check_in(&kind, origin, inlined);
-            (Some(check), keep)
-        }
-        (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
-    }
-}
-
-/// Where a failure happens, as the user knows it: `in F (the program NAME)`, `at the top level
-/// of the program NAME`, `in F (/path/of/the/library.py)`.
-fn where_shown(origin: &guard::Origin, file_name: &str) -> String {
-    let file = match origin.in_program() {
-        true => format!("the program {file_name}"),
-        false => origin.file.clone(),
-    };
-    match origin.function.as_str() {
-        "<module>" => format!("at the top level of {file}"),
-        function => format!("in {function} ({file})"),
-    }
-}
-
-/// The instrumented runs of runtime-value substitution, unless turned off
-/// (`--no-value-substitution`) or not applicable: with `--predicate` (minrepro does not know how
-/// the predicate runs the program), under a remote launcher (the program may need the nodes), or
-/// for a source in another encoding than UTF-8. A run may take as long as a predicate run
-/// (`--timeout`), or 50 times the original's run time when that is longer (the recording slows
-/// the program), at most ten times `--timeout`. Under the runner backend the runs fork from its
-/// warm helpers, as candidates do. Never less than `--timeout`: a shorter limit
-/// that a loaded machine overruns would make the values, and so the result, depend on the load.
-#[allow(clippy::too_many_arguments)]
-fn value_recorder(
-    args: &PythonArgs,
-    source: &Source,
-    python: &Path,
-    launch: &minrepro_predicate::Launch,
-    working_dir: Option<&Path>,
-    temp: &TempRoot,
-    original_seconds: f64,
-    (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
-) -> Option<Arc<ValueRecorder>> {
-    if args.no_value_substitution {
-        return None;
-    }
-    let why_not = if args.predicate.predicate.is_some() {
-        Some("with --predicate")
-    } else if launch.is_remote() {
-        Some("under a remote --launcher")
-    } else if source.encoding.is_some() {
-        Some("for a source not in UTF-8")
-    } else {
-        None
-    };
-    if let Some(why) = why_not {
-        progress.message(&format!("runtime-value substitution is off {why}"));
-        return None;
-    }
-    let env = candidate_env(args, source);
-    let timeout = args.predicate.timeout;
-    let seconds = (original_seconds * 50.0).clamp(timeout, timeout * 10.0);
-    let program = Program {
-        python: python.to_path_buf(),
-        script_args: args.script_args.clone(),
-        env,
-        cwd: working_dir.map(Path::to_path_buf),
-        file_name: source.file_name.clone(),
-    };
-    // The last value (the evaluation closest before the failure), not only values every
-    // evaluation agreed on: see minrepro-pyvalues and bench/python/RESULTS.md.
-    let last_values = true;
-    let recorder = ValueRecorder::new(
-        program,
-        temp.path().to_path_buf(),
-        Duration::from_secs_f64(seconds),
-        last_values,
-    );
-    // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
-    // interpreter would import the preloaded modules again for every recorded text.
-    Some(Arc::new(match runner {
-        Some(pool) => recorder.with_executor(Arc::clone(pool) as _),
-        None => recorder,
-    }))
-}
-
-/// The command that runs the result as the candidates were run (without `--predicate`: the
-/// interpreter, the output and the `--arg` values), quoted for a POSIX shell.
-fn how_to_run(args: &PythonArgs, output: &str) -> String {
-    // --arg and --predicate exclude each other: with --predicate there are no program arguments.
-    let program_args = args.script_args.iter().map(String::as_str);
-    let words: Vec<&str> = [args.python.as_str(), output]
-        .into_iter()
-        .chain(program_args)
-        .collect();
-    words
-        .iter()
-        .map(|w| shell_quoted(w))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The predicate configuration: `PYTHON {file}` (or the user's `--predicate`), the failure
-/// message, the optional exception-type guard, and the candidate environment.
-fn predicate_config(
-    args: &PythonArgs,
-    source: &Source,
-    python: &Path,
-    guard: Option<OutputCheck>,
-    backend_tag: &str,
-    working_dir: Option<&Path>,
-) -> Result<PredicateConfig, RunError> {
-    let executable = match &args.predicate.predicate {
-        Some(exe) => exe.clone(),
-        None => python.to_string_lossy().into_owned(),
-    };
-    let env = candidate_env(args, source);
-    let mut config = args.predicate.config_matching(
-        executable,
-        PLACEHOLDERS.to_vec(),
-        args.err_msg.as_deref(),
-        guard,
-        env,
-    );
-    if let Some(dir) = working_dir {
-        // Relative paths the program reads resolve there: another directory, another verdict.
-        config.cache_tags.push(format!("cwd={}", dir.display()));
-    }
-    if args.predicate.predicate.is_none() {
-        config.args = std::iter::once("{file}".to_owned())
-            .chain(args.script_args.iter().cloned())
-            .collect();
-        // The backend and preloaded modules are part of what a verdict depends on.
-        config.cache_tags.push(backend_tag.to_owned());
-    } else if config.args.iter().any(|a| a.contains("{python}")) {
-        config.cache_dependencies.push(python.to_path_buf());
-    }
-    Ok(config)
-}
-
-/// The environment of every candidate run: the source's directory first on the module search
-/// path, no bytecode files, a fixed hash seed, then the `--env` assignments.
-fn candidate_env(args: &PythonArgs, source: &Source) -> Vec<(String, String)> {
-    // A project's modules are imported from the workspace (the entry's directory there is
-    // `sys.path[0]`), never from the original tree.
-    let dir = match source.project_root {
-        None => Some(source.dir.to_string_lossy().into_owned()),
-        Some(_) => None,
-    };
-    let existing = std::env::var("PYTHONPATH")
-        .ok()
-        .map(|p| match &source.project_root {
-            Some(root) => project::outside_root(&p, root),
-            None => p,
-        });
-    let existing = existing.filter(|p| !p.is_empty());
-    let python_path = match (dir, existing) {
-        (Some(dir), Some(existing)) => Some(format!("{dir}:{existing}")),
-        (Some(one), None) | (None, Some(one)) => Some(one),
-        (None, None) => None,
-    };
-    let fixed = python_path
-        .map(|path| ("PYTHONPATH".to_owned(), path))
-        .into_iter()
-        .chain([
-            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-            ("PYTHONHASHSEED".into(), "0".into()),
-        ]);
-    fixed.into_iter().chain(args.env.iter().cloned()).collect()
 }

@@ -7,8 +7,9 @@ use minrepro_driver::RunError;
 use minrepro_engine::Progress;
 use minrepro_pyrunner::{Preload, RunnerPool};
 
+use crate::candidates::candidate_env;
 use crate::source::Source;
-use crate::{candidate_env, Backend, PythonArgs};
+use crate::{Backend, PythonArgs};
 
 /// Starts the runner backend when it applies (`--backend runner` without `--predicate`, local
 /// runs); falls back to fresh interpreters with a one-line warning when its helper cannot start,
@@ -22,6 +23,9 @@ pub(crate) fn start_runner(
 ) -> Result<Option<RunnerPool>, RunError> {
     let why_not = if args.backend != Backend::Runner {
         Some("--preload needs --backend runner")
+    } else if args.pytest.is_some() {
+        // pytest imports the test and its modules itself, in each candidate's own interpreter.
+        Some("--preload has no effect with --pytest")
     } else if args.predicate.predicate.is_some() {
         Some("--preload has no effect with --predicate (the predicate runs the candidates)")
     } else if launch.is_remote() {

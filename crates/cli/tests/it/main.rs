@@ -34,6 +34,7 @@ mod python_fidelity;
 mod python_fixpoint;
 mod python_interrupt;
 mod python_project;
+mod python_pytest;
 mod python_reduce;
 mod python_runner;
 mod python_timeout;

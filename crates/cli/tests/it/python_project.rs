@@ -129,6 +129,13 @@ fn a_module_the_failure_names_stays_a_module_and_the_run_says_why() {
             && said.contains("not one file: the modules inlined into one file did not reproduce"),
         "{said}"
     );
+    // The check the single file failed, by name: inlined, the message says `__main__`.
+    assert!(
+        said.contains(
+            "(--err-msg \"registry has no handler\" is not in its output (it ends in KeyError))"
+        ),
+        "{said}"
+    );
     let kept = out.join("registry.py");
     assert!(out.join("main.py").is_file() && kept.is_file(), "{said}");
     assert!(

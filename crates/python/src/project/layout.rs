@@ -3,6 +3,38 @@
 
 use minrepro_pysyntax::Import;
 
+/// The directories a project's modules are found in, as `sys.path` lists them, first first:
+/// each a `/`-terminated prefix of root-relative names, or "" for the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Search(pub Vec<String>);
+
+impl Search {
+    /// One directory.
+    pub fn one(dir: &str) -> Search {
+        Search(vec![dir.to_owned()])
+    }
+
+    /// The module name of the file `doc`: the first directory's that holds it.
+    pub fn module_name(&self, doc: &str) -> Option<String> {
+        self.0.iter().find_map(|dir| module_name(doc, dir))
+    }
+
+    /// The root-relative files a module `module` may be, in the order Python looks (each
+    /// directory in turn, a package before a module).
+    pub fn candidates(&self, module: &str) -> Vec<String> {
+        let path = module.replace('.', "/");
+        self.0
+            .iter()
+            .flat_map(|dir| {
+                [
+                    format!("{dir}{path}/__init__.py"),
+                    format!("{dir}{path}.py"),
+                ]
+            })
+            .collect()
+    }
+}
+
 /// `pkg/mod.py` → `pkg.mod`, `pkg/__init__.py` → `pkg`, relative to `search` (a `/`-terminated
 /// prefix of the root-relative name, or ""); `None` outside it or for a file that is no module.
 pub fn module_name(doc: &str, search: &str) -> Option<String> {
@@ -15,6 +47,11 @@ pub fn module_name(doc: &str, search: &str) -> Option<String> {
 /// Whether `doc` is a package's `__init__.py`.
 pub fn is_package(doc: &str) -> bool {
     doc == "__init__.py" || doc.ends_with("/__init__.py")
+}
+
+/// Whether `doc` is a conftest.py file (pytest loads it itself, nobody imports it).
+pub fn is_conftest(doc: &str) -> bool {
+    doc == "conftest.py" || doc.ends_with("/conftest.py")
 }
 
 /// The absolute module `import`'s `from` part names in the module `importer` (`None`: the

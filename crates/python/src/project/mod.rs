@@ -18,15 +18,16 @@ use std::path::{Path, PathBuf};
 use minrepro_driver::RunError;
 use minrepro_text::{Content, Doc};
 
-use layout::{imported_modules, is_package, module_name};
+pub use layout::Search;
+use layout::{imported_modules, is_package};
 
 /// The project of an entry that imports local modules.
 #[derive(Debug, Clone)]
 pub struct Project {
     /// The root (absolute).
     pub root: PathBuf,
-    /// The directory modules are found in, relative to the root, `/`-terminated ("" = root).
-    pub search: String,
+    /// The directories modules are found in (see [`Search`]).
+    pub search: Search,
     /// The entry first, then each local module in the order it was found.
     pub docs: Vec<Doc>,
 }
@@ -39,8 +40,14 @@ impl Project {
 }
 
 /// The root `--root` gives, else the nearest directory from the entry's upwards holding
-/// `pyproject.toml` or `setup.py`, else the entry's directory.
-pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunError> {
+/// `pyproject.toml` or `setup.py`, else `fallback` or the entry's directory. The search stops
+/// at a version-control root (a directory holding `.git`, `.hg` or `.svn`): a project does not
+/// reach beyond its repository, and a checkout inside another project's tree is its own.
+pub fn root_of(
+    entry_dir: &Path,
+    root: Option<&Path>,
+    fallback: Option<&Path>,
+) -> Result<PathBuf, RunError> {
     if let Some(root) = root {
         let root = root
             .canonicalize()
@@ -54,34 +61,56 @@ pub fn root_of(entry_dir: &Path, root: Option<&Path>) -> Result<PathBuf, RunErro
         }
         return Ok(root);
     }
-    let marked = entry_dir
-        .ancestors()
-        .find(|dir| dir.join("pyproject.toml").is_file() || dir.join("setup.py").is_file());
-    Ok(marked.unwrap_or(entry_dir).to_path_buf())
+    let marked =
+        |dir: &Path| dir.join("pyproject.toml").is_file() || dir.join("setup.py").is_file();
+    let vcs_root = |dir: &Path| [".git", ".hg", ".svn"].iter().any(|m| dir.join(m).exists());
+    for dir in entry_dir.ancestors() {
+        if marked(dir) {
+            return Ok(dir.to_path_buf());
+        }
+        if vcs_root(dir) {
+            break;
+        }
+    }
+    Ok(fallback.unwrap_or(entry_dir).to_path_buf())
 }
 
 /// The project of the entry `entry` (absolute path, its text `text`) under `root`: `None` when
 /// it imports no local module (then it is reduced as a single file, exactly as before). The
 /// modules in `stay` (the `--preload` ones: the runner's helpers import them once, so they must
 /// stay modules) and their submodules are left out, as modules outside the root are.
+///
+/// A pytest test (`pytest`) finds modules in the root (`python -m pytest` puts its working
+/// directory, the root, first on `sys.path`), and the conftest.py files on the way to it are
+/// part of its project.
 pub fn discover(
     entry: &Path,
     text: &str,
     root: &Path,
     stay: &[String],
+    pytest: bool,
 ) -> Result<Option<Project>, RunError> {
     let failed = RunError::Failed;
     let entry_name = relative(entry, root)
         .ok_or_else(|| failed(format!("{} is outside the root", entry.display())))?;
     let search = match entry_name.rfind('/') {
-        Some(at) => entry_name[..=at].to_owned(),
-        None => String::new(),
+        _ if pytest => crate::pytest::search(root, &entry_name),
+        Some(at) => Search::one(&entry_name[..=at]),
+        None => Search::one(""),
     };
     let mut docs = vec![Doc {
         name: entry_name.clone(),
         content: Content::Text(text.to_owned()),
     }];
-    let mut seen: BTreeSet<String> = BTreeSet::from([entry_name]);
+    if pytest {
+        for name in crate::pytest::conftests(root, &entry_name) {
+            docs.push(Doc {
+                content: Content::Text(read_module(root, &name)?),
+                name,
+            });
+        }
+    }
+    let mut seen: BTreeSet<String> = docs.iter().map(|d| d.name.clone()).collect();
     let mut next = 0;
     while next < docs.len() {
         let name = docs[next].name.clone();
@@ -89,7 +118,7 @@ pub fn discover(
         next += 1;
         let facts = minrepro_pysyntax::module_facts(&source)
             .map_err(|p| failed(format!("{name} is not valid Python: {p}")))?;
-        let importer = (next > 1).then(|| module_name(&name, &search)).flatten();
+        let importer = (next > 1).then(|| search.module_name(&name)).flatten();
         for import in &facts.imports {
             for module in imported_modules(import, importer.as_deref(), is_package(&name)) {
                 if stay
@@ -118,10 +147,10 @@ pub fn discover(
 }
 
 /// The root-relative name of the file of `module`, if it is a package's `__init__.py` or a
-/// `.py` file below the search directory (a package before a module, as Python looks).
-fn resolve(root: &Path, search: &str, module: &str) -> Option<String> {
-    let base = format!("{search}{}", module.replace('.', "/"));
-    [format!("{base}/__init__.py"), format!("{base}.py")]
+/// `.py` file below a search directory (see [`Search::candidates`]).
+fn resolve(root: &Path, search: &Search, module: &str) -> Option<String> {
+    search
+        .candidates(module)
         .into_iter()
         .find(|name| root.join(name).is_file())
 }
@@ -156,7 +185,7 @@ pub fn outside_root(path: &str, root: &Path) -> String {
 }
 
 /// `path` relative to `root`, `/`-separated.
-fn relative(path: &Path, root: &Path) -> Option<String> {
+pub(crate) fn relative(path: &Path, root: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
     let parts: Vec<String> = rel
         .components()
@@ -166,20 +195,43 @@ fn relative(path: &Path, root: &Path) -> Option<String> {
 }
 
 /// The name the exception type `kind` prints as once the project's modules are inlined into
-/// its entry `entry` (relative to `root`): a class a local module defines prints qualified
-/// (`shop.discounts.DiscountError`), the same class defined in the single file (`__main__`)
-/// bare (`DiscountError`). `None` when `kind` is not qualified by a module found below the
-/// entry's directory, as the entry's `sys.path[0]` finds them.
-pub fn inlined_type_name(kind: &str, root: &Path, entry: &str) -> Option<String> {
+/// its entry `entry` (relative to `root`; modules found in `search`, see [`Project::search`]):
+/// a class a local module defines prints qualified (`shop.discounts.DiscountError`), the same
+/// class defined in the single file (`__main__`) bare (`DiscountError`); so does a class of a
+/// pytest test module, which pytest imports under its file's stem. `None` when `kind` is not
+/// qualified by a local module.
+pub fn inlined_type_name(kind: &str, root: &Path, search: &Search, entry: &str) -> Option<String> {
     let (module, name) = kind.rsplit_once('.')?;
-    let path = root.join(entry).parent()?.join(module.replace('.', "/"));
-    let local = path.with_extension("py").is_file() || path.join("__init__.py").is_file();
+    let stem = entry.rsplit('/').next()?.strip_suffix(".py")?;
+    let local = search
+        .candidates(module)
+        .iter()
+        .any(|file| root.join(file).is_file())
+        || module == stem;
     local.then(|| name.to_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_root_does_not_climb_out_of_a_repository() {
+        let (_dir, top) = minrepro_testkit::temp_path("roots");
+        let repo = top.join("outer/repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("src")).unwrap();
+        std::fs::write(top.join("outer/pyproject.toml"), "").unwrap();
+        let src = repo.join("src");
+        assert_eq!(root_of(&src, None, None).unwrap(), src);
+        assert_eq!(root_of(&src, None, Some(&repo)).unwrap(), repo);
+        std::fs::write(repo.join("setup.py"), "").unwrap();
+        assert_eq!(root_of(&src, None, None).unwrap(), repo);
+        // Without a repository, the nearest marked directory upwards.
+        std::fs::remove_dir(repo.join(".git")).unwrap();
+        std::fs::remove_file(repo.join("setup.py")).unwrap();
+        assert_eq!(root_of(&src, None, None).unwrap(), top.join("outer"));
+    }
 
     #[test]
     fn finds_local_modules_through_each_other_and_leaves_the_rest() {
@@ -195,20 +247,40 @@ mod tests {
         let entry = root.join("app/main.py");
         let text = "import os\nfrom pkg import run\nrun()\n";
         std::fs::write(&entry, text).unwrap();
-        let found = root_of(&root.join("app"), None).unwrap();
+        let found = root_of(&root.join("app"), None, None).unwrap();
         assert_eq!(found, root);
-        let project = discover(&entry, text, &found, &[]).unwrap().unwrap();
+        let project = discover(&entry, text, &found, &[], false).unwrap().unwrap();
         let names: Vec<&str> = project.docs.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(
             names,
             ["app/main.py", "app/pkg/__init__.py", "app/pkg/core.py"]
         );
-        assert_eq!(project.search, "app/");
-        assert!(discover(&entry, "import os\n", &found, &[])
+        assert_eq!(project.search, Search::one("app/"));
+        assert!(discover(&entry, "import os\n", &found, &[], false)
             .unwrap()
             .is_none());
+        // A pytest test's conftest.py files are in its set, and it finds modules in its
+        // basedir (app/, which has no __init__.py: pytest puts it first on sys.path), then in
+        // the root.
+        std::fs::write(root.join("app/conftest.py"), "from pkg import run\n").unwrap();
+        let test = discover(&entry, "import os\n", &found, &[], true)
+            .unwrap()
+            .unwrap();
+        let names: Vec<&str> = test.docs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "app/main.py",
+                "app/conftest.py",
+                "app/pkg/__init__.py",
+                "app/pkg/core.py"
+            ]
+        );
+        assert_eq!(test.search, Search(vec!["app/".into(), String::new()]));
         // A preloaded package stays a module: then nothing local is left to reduce with it.
         let stay = ["pkg".to_owned()];
-        assert!(discover(&entry, text, &found, &stay).unwrap().is_none());
+        assert!(discover(&entry, text, &found, &stay, false)
+            .unwrap()
+            .is_none());
     }
 }

@@ -94,12 +94,14 @@ pub fn documents(text: &str, entry: &str) -> Vec<minrepro_driver::Document> {
 }
 
 /// The success line of a project's run: `reduced` is the output's text (a set's), `before` the
-/// original's; `run_with` the interpreter's command words before the file.
+/// original's; `run_with` the interpreter's command words before the file; `failed_check` runs
+/// a single file's text and says which check of the failure it fails.
 pub fn success_line(
     output: &Path,
     project: &Project,
     reduced: Option<&str>,
     run_with: &dyn Fn(&str) -> String,
+    failed_check: &dyn Fn(&str) -> Option<String>,
 ) -> String {
     let tokens = |docs: &[Doc]| -> usize {
         docs.iter()
@@ -122,7 +124,11 @@ pub fn success_line(
     }
     let why = match inline_all(&docs, &project.search) {
         Err(why) => why,
-        Ok(_) => "the modules inlined into one file did not reproduce the failure".to_owned(),
+        Ok(single) => {
+            let check = single.content.text().and_then(failed_check);
+            let check = check.map(|c| format!(" ({c})")).unwrap_or_default();
+            format!("the modules inlined into one file did not reproduce the failure{check}")
+        }
     };
     let entry = output.join(project.entry());
     format!(

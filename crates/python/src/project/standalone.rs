@@ -14,7 +14,7 @@ use std::ops::Range;
 use minrepro_pysyntax::{module_facts, Import, ModuleFacts};
 use minrepro_text::{Content, Doc, SetRewrites};
 
-use super::layout::{from_module, is_package, module_name, prefixes};
+use super::layout::{from_module, is_conftest, is_package, prefixes, Search};
 use names::Names;
 
 mod names;
@@ -49,12 +49,12 @@ struct Unit {
 }
 
 /// The set `docs` (entry first) as one file, or why it cannot be.
-pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
+pub fn inline_all(docs: &[Doc], search: &Search) -> Result<Doc, String> {
     let modules: BTreeMap<String, usize> = docs
         .iter()
         .enumerate()
         .skip(1)
-        .filter_map(|(i, d)| Some((module_name(&d.name, search)?, i)))
+        .filter_map(|(i, d)| Some((search.module_name(&d.name)?, i)))
         .collect();
     let mut units = Vec::new();
     for (i, doc) in docs.iter().enumerate() {
@@ -62,12 +62,18 @@ pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
             .content
             .text()
             .ok_or_else(|| format!("{} is not text", doc.name))?;
-        let module = (i > 0).then(|| module_name(&doc.name, search)).flatten();
+        let module = (i > 0).then(|| search.module_name(&doc.name)).flatten();
         if i > 0 && module.is_none() {
             return Err(format!("{} is not a module the entry can import", doc.name));
         }
         units.push(analyse(doc, text, module, &modules)?);
     }
+    // pytest loads the conftest.py files on the way to a test before the test module itself:
+    // inlined, their fixtures come first, as if the entry imported them before anything.
+    let conftests: Vec<usize> = (1..docs.len())
+        .filter(|&i| is_conftest(&docs[i].name) && !units[0].deps.contains(&i))
+        .collect();
+    units[0].deps.splice(0..0, conftests.iter().copied());
     let order = dependency_order(&units, docs)?;
     let names = Names::assign(&units, &order, docs)?;
     let mut block = String::new();
@@ -85,15 +91,14 @@ pub fn inline_all(docs: &[Doc], search: &str) -> Result<Doc, String> {
         block.push_str(&text);
     }
     let entry = &units[0];
-    let first = entry
-        .local_imports
-        .first()
-        .ok_or("the entry imports no local module")?
-        .clone();
     let mut text = edited(entry, 0, &units, &names, docs)?;
     // The entry's edits keep its first local import's range free (it became ""), so the block
-    // goes at its start, shifted by the edits before it.
-    let at = shifted(entry, &names, 0, first.start, &units, docs)?;
+    // goes at its start, shifted by the edits before it; with conftest files only, at the top.
+    let at = match entry.local_imports.first() {
+        Some(first) => shifted(entry, &names, 0, first.start, &units, docs)?,
+        None if !conftests.is_empty() => 0,
+        None => return Err("the entry imports no local module".into()),
+    };
     text.insert_str(at, &block);
     text.insert_str(0, &futures);
     Ok(Doc {
@@ -421,8 +426,8 @@ fn shifted(
 /// documentation).
 #[derive(Debug, Clone)]
 pub struct Standalone {
-    /// The directory modules are found in (see `Project::search`).
-    pub search: String,
+    /// The directories modules are found in (see `Project::search`).
+    pub search: Search,
     /// The Python 3 minor version the file must be valid for.
     pub minor: u8,
 }

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use minrepro_text::{Content, Doc};
 
-use super::inline_all;
+use super::{inline_all, Search};
 use crate::project::inlined_type_name;
 
 fn docs(files: &[(&str, &str)]) -> Vec<Doc> {
@@ -35,7 +35,8 @@ fn run(dir: &Path, entry: &str) -> (String, String) {
 /// The project `files` in a temporary directory, and its single file (entry first) in another.
 fn project_and_single_file(files: &[(&str, &str)]) -> (impl AsRef<Path>, impl AsRef<Path>, String) {
     let set = docs(files);
-    let single = inline_all(&set, "").unwrap_or_else(|why| panic!("not one file: {why}"));
+    let single =
+        inline_all(&set, &Search::one("")).unwrap_or_else(|why| panic!("not one file: {why}"));
     let (project, _) = minrepro_testkit::temp_path("project");
     for (name, text) in files {
         let path = project.path().join(name);
@@ -141,7 +142,7 @@ fn one_third_party_import_in_two_files_is_no_clash() {
 
 #[test]
 fn a_set_that_cannot_be_one_file_says_why() {
-    let why = |files: &[(&str, &str)]| inline_all(&docs(files), "").unwrap_err();
+    let why = |files: &[(&str, &str)]| inline_all(&docs(files), &Search::one("")).unwrap_err();
     let circular = why(&[
         ("main.py", "import a\n"),
         ("a.py", "import b\n"),
@@ -184,15 +185,67 @@ fn an_exception_class_of_a_local_module_prints_bare_once_inlined() {
     let (_, in_single) = run(alone.as_ref(), "main.py");
     assert_eq!(in_project, "shop.errors.DiscountError: 120.0 > 100.0");
     assert_eq!(in_single, "DiscountError: 120.0 > 100.0", "{text}");
-    let bare = inlined_type_name("shop.errors.DiscountError", project.as_ref(), "main.py");
+    let bare = inlined_type_name(
+        "shop.errors.DiscountError",
+        project.as_ref(),
+        &Search::one(""),
+        "main.py",
+    );
     assert_eq!(bare.as_deref(), Some("DiscountError"));
     // Not a local module's class: a builtin, the standard library's.
     assert_eq!(
-        inlined_type_name("ValueError", project.as_ref(), "main.py"),
+        inlined_type_name("ValueError", project.as_ref(), &Search::one(""), "main.py"),
         None
     );
     assert_eq!(
-        inlined_type_name("json.decoder.JSONDecodeError", project.as_ref(), "main.py"),
+        inlined_type_name(
+            "json.decoder.JSONDecodeError",
+            project.as_ref(),
+            &Search::one(""),
+            "main.py"
+        ),
         None
+    );
+}
+
+/// A pytest test's conftest.py files go ahead of the test module's own code (pytest loads them
+/// first), outermost first, with the modules they import before them; the test module itself
+/// may import no local module.
+#[test]
+fn conftest_files_go_first_outermost_first() {
+    let set = docs(&[
+        (
+            "tests/test_a.py",
+            "import pytest\n\n\ndef test_a(db):\n    assert db == 2\n",
+        ),
+        ("conftest.py", "from shop import make\n"),
+        (
+            "tests/conftest.py",
+            "import pytest\n\n\n@pytest.fixture\ndef db():\n    return 1\n",
+        ),
+        ("shop.py", "def make():\n    return 1\n"),
+    ]);
+    let single = inline_all(&set, &Search::one("")).unwrap();
+    let text = single.content.text().unwrap();
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} in {text}"))
+    };
+    assert!(
+        at("def make") < at("def db") && at("def db") < at("def test_a"),
+        "{text}"
+    );
+    assert!(!text.contains("from shop"), "{text}");
+    // A class of the test module prints under the file's stem under pytest, bare in a script.
+    let (_dir, root) = minrepro_testkit::temp_path("stem");
+    assert_eq!(
+        inlined_type_name(
+            "test_a.RateError",
+            &root,
+            &Search::one(""),
+            "tests/test_a.py"
+        )
+        .as_deref(),
+        Some("RateError")
     );
 }
