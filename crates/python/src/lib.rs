@@ -172,7 +172,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         }
         return Err(error);
     }
-    let (guard, keep) = fidelity_guard(args, &first.last_run, &source, &progress);
+    let (guard, keep, in_library) = fidelity_guard(args, &first.last_run, &source, &progress);
     let original_seconds =
         probe_started.elapsed().as_secs_f64() / first.exit_codes.len().max(1) as f64;
     let predicate = apply_timeout_factor(
@@ -199,6 +199,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
         &temp,
         original_seconds,
         (runner.as_ref(), &progress),
+        in_library,
     );
     job.predicate = &predicate;
     job.rejudge = args.rejudge_timeouts.into();
@@ -314,16 +315,16 @@ fn judge_original<L: Language>(
 /// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
 /// one-line explanation; and, when the failure must stay in a function of the program itself,
 /// that function's file (relative to the workspace) and qualified name (so the language does
-/// not offer to inline it away).
+/// not offer to inline it away); and whether the failure must stay in a library's function.
 fn fidelity_guard(
     args: &PythonArgs,
     first: &minrepro_predicate::RunRecord,
     source: &Source,
     progress: &Progress,
-) -> (Option<OutputCheck>, Option<(String, String)>) {
+) -> (Option<OutputCheck>, Option<(String, String)>, bool) {
     let level = args.fidelity_level();
     if level == Fidelity::Message {
-        return (None, None);
+        return (None, None, false);
     }
     let found = guard::exception_type(&first.stderr.tail);
     let own_file = format!("{{workspace}}/{}", source.file_name);
@@ -370,10 +371,15 @@ fn fidelity_guard(
                         }),
                         file: own_file,
                     });
+            let in_library = !origin.in_program();
             let check = guard::same_origin_check_in(&kind, origin, inlined);
-            (Some(check), keep)
+            (Some(check), keep, in_library)
         }
-        (found, _) => (Some(guard::same_exception_check(found.as_deref())), None),
+        (found, _) => (
+            Some(guard::same_exception_check(found.as_deref())),
+            None,
+            false,
+        ),
     }
 }
 
@@ -408,6 +414,7 @@ fn value_recorder(
     temp: &TempRoot,
     original_seconds: f64,
     (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
+    in_library: bool,
 ) -> Option<Arc<ValueRecorder>> {
     if args.no_value_substitution {
         return None;
@@ -443,7 +450,8 @@ fn value_recorder(
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
         last_values,
-    );
+    )
+    .library_failure(in_library);
     // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
     // interpreter would import the preloaded modules again for every recorded text.
     Some(Arc::new(match runner {
