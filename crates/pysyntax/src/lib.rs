@@ -252,6 +252,7 @@ pub const KINDS: &[(&str, Group)] = &[
     ("await-to-callee", Group::Simplifications),
     ("halve-integer", Group::IntegerReduction),
     ("shorten-string", Group::IntegerReduction),
+    ("empty-to-zero", Group::IntegerReduction),
     ("remove-element", Group::SlowRemovals),
     ("remove-argument", Group::SlowRemovals),
     ("remove-keyword", Group::SlowRemovals),

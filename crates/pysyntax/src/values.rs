@@ -16,18 +16,27 @@
 //! substitutions never make a text larger in tokens); a dict, list or tuple too large for that
 //! is offered emptied instead (`self.tiers` → `{}`); a number becomes `(-3)` / `(5)` where a
 //! bare one would bind differently (`-3 ** 2`) or not parse (`5.real`).
+//!
+//! A value without a literal may be recorded as a call that rebuilds it (`Linear()`,
+//! `np.zeros((3, 4))`: see `minrepro-pyvalues`). Such a call may be larger than the read it
+//! replaces when that read (a name, an attribute or subscript of one, or of a call of one:
+//! `Grid().values`) is the name's only read: the statements that built the object are then
+//! dead, and statement removal deletes them. Not where they cannot go: a name bound in frozen code, or a method's receiver
+//! (`self.values`: the method still receives it). A callee named by the program (`layer()`,
+//! not a built-in name) is a site for such calls only, since no literal is callable.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use ruff_python_ast::token::TokenKind;
-use ruff_python_ast::visitor::{walk_expr, Visitor};
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{
-    self as ast, Decorator, Expr, ExprContext, InterpolatedStringElement, Operator, Pattern,
+    self as ast, Decorator, Expr, ExprContext, InterpolatedStringElement, Operator, Pattern, Stmt,
     StringFlags, TypeParams,
 };
 use ruff_text_size::Ranged;
 
+use crate::builtin_names::BUILTIN_NAMES;
 use crate::rewrites::{span, trivia, Ctx};
 use crate::{analyse, Group, Parsed, Rewrite};
 
@@ -51,6 +60,12 @@ struct Site {
     /// Quote characters of the f-strings around it: before Python 3.12 an f-string field may
     /// contain neither them nor a backslash.
     quotes: String,
+    /// The name a read (name, attribute or subscript chain, from a name or a call of one)
+    /// starts from, unless it is a method's receiver: a call rebuilding its value may be
+    /// larger when this is the name's only read.
+    root: Option<String>,
+    /// The callee of a call: only a rebuilding call may replace it.
+    callee: bool,
 }
 
 /// Byte ranges of the expressions of `source` whose values are recorded (see the module
@@ -94,6 +109,11 @@ pub fn instrument(source: &str, sites: &[Range<usize>]) -> String {
 pub fn value_rewrites(source: &str, values: &[(Range<usize>, String)]) -> Vec<Rewrite> {
     analyse(source, |parsed, frozen| {
         let sites = collect(source, parsed, &frozen.ranges);
+        let mut uses = NameUses {
+            frozen: &frozen.ranges,
+            ..NameUses::default()
+        };
+        uses.visit_body(&parsed.syntax().body);
         let mut ctx = Ctx::new(
             source,
             parsed.tokens(),
@@ -108,6 +128,10 @@ pub fn value_rewrites(source: &str, values: &[(Range<usize>, String)]) -> Vec<Re
                 continue;
             };
             let site = &sites[at];
+            let rebuilt = is_call(literal);
+            if site.callee && !rebuilt {
+                continue;
+            }
             let is_number = literal.starts_with(|c: char| c.is_ascii_digit() || c == '-');
             let replacement = if site.number_parens && is_number {
                 format!("({literal})")
@@ -120,6 +144,9 @@ pub fn value_rewrites(source: &str, values: &[(Range<usize>, String)]) -> Vec<Re
             // needs its kind (a dict to look a missing key up in), not its items.
             let replacement = if literal_tokens(&replacement) > site.tokens {
                 match empty_form(literal) {
+                    _ if rebuilt && site.root.as_deref().is_some_and(|n| uses.only_read(n)) => {
+                        replacement
+                    }
                     Some(empty) if literal_tokens(empty) <= site.tokens => empty.to_owned(),
                     _ => continue,
                 }
@@ -163,6 +190,12 @@ fn empty_form(literal: &str) -> Option<&'static str> {
     (literal != empty).then_some(empty)
 }
 
+/// Whether a recorded value is written as a call (a rebuilt object, never a literal).
+fn is_call(value: &str) -> bool {
+    ruff_python_parser::parse_expression(value)
+        .is_ok_and(|parsed| matches!(parsed.expr(), Expr::Call(_)))
+}
+
 /// Significant tokens of a literal written on its own.
 fn literal_tokens(literal: &str) -> usize {
     // The lexer adds a logical newline after the expression.
@@ -187,6 +220,9 @@ fn collect(source: &str, parsed: &Parsed, frozen: &[Range<usize>]) -> Vec<Site> 
         number_parens: HashSet::new(),
         field_tops: HashSet::new(),
         quotes: String::new(),
+        callees: HashSet::new(),
+        in_class: false,
+        receivers: Vec::new(),
     };
     walker.visit_body(&parsed.syntax().body);
     let mut sites = walker.sites;
@@ -198,6 +234,39 @@ fn collect(source: &str, parsed: &Parsed, frozen: &[Range<usize>]) -> Vec<Site> 
     sites.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
     sites.dedup_by(|a, b| a.range == b.range);
     sites
+}
+
+/// How often each name is read anywhere (all scopes together), and which names frozen code
+/// binds.
+#[derive(Default)]
+struct NameUses<'a> {
+    frozen: &'a [Range<usize>],
+    reads: HashMap<&'a str, usize>,
+    frozen_bound: HashSet<&'a str>,
+}
+
+impl NameUses<'_> {
+    /// Whether `name` is read once and bound outside frozen code only.
+    fn only_read(&self, name: &str) -> bool {
+        self.reads.get(name) == Some(&1) && !self.frozen_bound.contains(name)
+    }
+}
+
+impl<'a> Visitor<'a> for NameUses<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr {
+            if n.ctx == ExprContext::Load {
+                *self.reads.entry(n.id.as_str()).or_default() += 1;
+            } else if self
+                .frozen
+                .iter()
+                .any(|f| f.contains(&n.start().to_usize()))
+            {
+                self.frozen_bound.insert(n.id.as_str());
+            }
+        }
+        walk_expr(self, expr);
+    }
 }
 
 /// The walk listing sites.
@@ -213,6 +282,12 @@ struct Walker<'a> {
     field_tops: HashSet<(usize, usize)>,
     /// Quote characters of the f-strings around the node visited.
     quotes: String,
+    /// Ranges of callees that are sites (names the program binds).
+    callees: HashSet<(usize, usize)>,
+    /// The statement visited is directly in a class body.
+    in_class: bool,
+    /// The receivers (first parameters) of the methods around the node visited.
+    receivers: Vec<&'a str>,
 }
 
 /// `(start, end)` of a node.
@@ -220,7 +295,20 @@ fn key(node: impl Ranged) -> (usize, usize) {
     (node.start().to_usize(), node.end().to_usize())
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    /// The name the read `expr` starts from, unless a method's receiver (see [`Site::root`]).
+    fn root(&self, expr: &'a Expr) -> Option<String> {
+        match expr {
+            Expr::Name(n) => (!self.receivers.contains(&n.id.as_str())).then(|| n.id.to_string()),
+            Expr::Attribute(a) => self.root(&a.value),
+            Expr::Subscript(s) => self.root(&s.value),
+            // What a call of a plain name returns (`Grid().values`): the name's definition
+            // builds it.
+            Expr::Call(c) if c.func.is_name_expr() => self.root(&c.func),
+            _ => None,
+        }
+    }
+
     /// Whether `expr` is a site (its own kind and context; see the module documentation).
     fn is_site(&self, expr: &Expr) -> bool {
         if self.not_sites.contains(&key(expr)) {
@@ -262,6 +350,24 @@ impl Walker<'_> {
 impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_annotation(&mut self, _expr: &'a Expr) {}
 
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        let in_class = std::mem::replace(&mut self.in_class, false);
+        let receivers = self.receivers.len();
+        match stmt {
+            Stmt::ClassDef(_) => self.in_class = true,
+            Stmt::FunctionDef(f) if in_class => {
+                let parameters = &f.parameters;
+                let first = parameters.posonlyargs.iter().chain(&parameters.args).next();
+                self.receivers
+                    .extend(first.map(|p| p.parameter.name.as_str()));
+            }
+            _ => {}
+        }
+        walk_stmt(self, stmt);
+        self.receivers.truncate(receivers);
+        self.in_class = in_class;
+    }
+
     fn visit_decorator(&mut self, _decorator: &'a Decorator) {}
 
     fn visit_pattern(&mut self, _pattern: &'a Pattern) {}
@@ -287,7 +393,14 @@ impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         match expr {
             Expr::Call(call) => {
-                self.not_sites.insert(key(&*call.func));
+                match &*call.func {
+                    Expr::Name(n) if !BUILTIN_NAMES.contains(&n.id.as_str()) => {
+                        self.callees.insert(key(&*call.func));
+                    }
+                    _ => {
+                        self.not_sites.insert(key(&*call.func));
+                    }
+                }
                 self.number_parens.insert(key(&*call.func));
             }
             Expr::Attribute(a) => {
@@ -311,6 +424,8 @@ impl<'a> Visitor<'a> for Walker<'a> {
                     tokens: self.tokens_in(&range),
                     number_parens: self.number_parens.contains(&key(expr)),
                     quotes: self.quotes.clone(),
+                    root: self.root(expr),
+                    callee: self.callees.contains(&key(expr)),
                     range,
                 });
             }

@@ -270,9 +270,12 @@ pub struct PythonArgs {
     /// program (not a candidate; its cost is in --stats-json) records the values expressions
     /// take, and an expression whose evaluation ran only the program's own code and the
     /// standard library may be replaced by the literal it evaluated to (`f"{a.shape[1]}"` →
-    /// `f"{128}"`). Expressions that entered third-party code (any module outside the program
-    /// and the standard library) are never replaced. Off with --predicate, a remote
-    /// --launcher, or a source not in UTF-8.
+    /// `f"{128}"`), or, for a value without a literal, by a call that rebuilds it (an instance
+    /// of the program's class whose constructor needs no argument: `Linear()`; a library's
+    /// array: `np.zeros((3, 4))`). Expressions that entered third-party code (any module
+    /// outside the program and the standard library) are never replaced, unless the failure is
+    /// raised inside a library function (`--fidelity origin` keeps it there). Off with
+    /// --predicate, a remote --launcher, or a source not in UTF-8.
     #[arg(long)]
     pub no_value_substitution: bool,
     /// The project's root directory: when SOURCE imports modules that resolve inside it (found

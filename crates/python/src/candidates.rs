@@ -23,6 +23,8 @@ use crate::{project, PythonArgs, PLACEHOLDERS};
 /// the program), at most ten times `--timeout`. Under the runner backend the runs fork from its
 /// warm helpers, as candidates do. Never less than `--timeout`: a shorter limit
 /// that a loaded machine overruns would make the values, and so the result, depend on the load.
+/// `in_library`: the failure is raised in a library function that every candidate must still
+/// reach, so values library code produced may be substituted too.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn value_recorder(
     args: &PythonArgs,
@@ -33,6 +35,7 @@ pub(crate) fn value_recorder(
     temp: &TempRoot,
     original_seconds: f64,
     (runner, progress): (Option<&Arc<RunnerPool>>, &Progress),
+    in_library: bool,
 ) -> Option<Arc<ValueRecorder>> {
     if args.no_value_substitution {
         return None;
@@ -68,7 +71,8 @@ pub(crate) fn value_recorder(
         temp.path().to_path_buf(),
         Duration::from_secs_f64(seconds),
         last_values,
-    );
+    )
+    .library_failure(in_library);
     // On the runner's warm helpers when it runs the candidates: with --preload, a fresh
     // interpreter would import the preloaded modules again for every recorded text.
     Some(Arc::new(match runner {

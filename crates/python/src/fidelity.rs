@@ -10,7 +10,8 @@ use crate::{guard, project, Fidelity, PythonArgs};
 /// The fidelity guard `--fidelity` asks for, read off the original's run `first`, with its
 /// one-line explanation; and, when the failure must stay in a function of the program itself,
 /// that function's file (relative to the workspace) and qualified name (so the language does
-/// not offer to inline it away).
+/// not offer to inline it away); and how the original fails (`Expected`, with whether the
+/// failure must stay in a library's function).
 pub(crate) fn fidelity_guard(
     args: &PythonArgs,
     first: &minrepro_predicate::RunRecord,
@@ -50,6 +51,7 @@ pub(crate) fn fidelity_guard(
     let expected = Expected {
         kind: found.clone(),
         function: origin.as_ref().map(|o| o.function.clone()),
+        in_library: origin.as_ref().is_some_and(|o| !o.in_program()),
     };
     match (found, origin) {
         (Some(kind), Some(origin)) => {
@@ -98,6 +100,9 @@ pub(crate) struct Expected {
     kind: Option<String>,
     /// The qualified name of the function raising it, at `--fidelity origin`.
     function: Option<String>,
+    /// Whether that function is a library's: every candidate must then still call the library
+    /// and fail inside it, so values library code produced may be substituted too.
+    pub(crate) in_library: bool,
 }
 
 impl Expected {

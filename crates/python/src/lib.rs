@@ -221,6 +221,7 @@ pub fn run(args: &PythonArgs) -> Result<String, RunError> {
             &temp,
             original_seconds,
             (runner, &progress),
+            expected.in_library,
         )
     };
     // A test module is no program to run: its values are recorded once it is a plain script.

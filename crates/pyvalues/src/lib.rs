@@ -7,12 +7,15 @@
 //! arguments, environment and working directory of the candidates ([`Program`]), under its own
 //! time limit, and writes what it saw as JSON. It runs the way the candidates do: with their
 //! executor when one is given ([`ValueRecorder::with_executor`]: the runner backend forks it
-//! from a warm helper, its preloaded modules already imported), else as a fresh interpreter. A site is offered only when no evaluation of it
-//! entered third-party code or touched a value such code produced (so "wrong result" bugs of a
-//! library keep their call) and none raised; it is offered with the literal of its last
-//! evaluation, the one closest before the failure (a site evaluated in a loop, such as a message
-//! built for every order, gets the value of the failing iteration). Results are cached by text,
-//! so the run happens once per current text that the group searches.
+//! from a warm helper, its preloaded modules already imported), else as a fresh interpreter. A
+//! site is offered only when no evaluation of it entered third-party code or touched a value
+//! such code produced (so "wrong result" bugs of a library keep their call; unless the failure
+//! is the library's own, [`ValueRecorder::library_failure`]) and none raised; it is offered
+//! with the literal of its last evaluation, the one closest before the failure (a site
+//! evaluated in a loop, such as a message built for every order, gets the value of the failing
+//! iteration), or for a value without a literal the call that rebuilds it (`Linear()`,
+//! `np.zeros((3, 4))`: see `recorder.py`). Results are cached by text, so the run happens once
+//! per current text that the group searches.
 //!
 //! A crate of its own (like `minrepro-pyrunner`) because it is a Python program driven from Rust
 //! with its own process, time limit and output protocol, independent of how candidates are judged.
@@ -60,6 +63,9 @@ pub struct ValueRecorder {
     pub timeout: Duration,
     /// Offer the last value of sites whose evaluations disagreed too (not only agreeing ones).
     pub last_values: bool,
+    /// The failure is raised inside a library function and must stay there: values library
+    /// code produced are offered too ([`ValueRecorder::library_failure`]).
+    pub library_failure: bool,
     cache: Mutex<HashMap<String, Arc<Values>>>,
     cost: Mutex<RecordingCost>,
     /// Runs the instrumented program: the candidates' executor (e.g. the runner backend's warm
@@ -95,6 +101,7 @@ impl ValueRecorder {
             temp,
             timeout,
             last_values,
+            library_failure: false,
             cache: Mutex::new(HashMap::new()),
             cost: Mutex::new(RecordingCost::default()),
             executor: None,
@@ -105,6 +112,16 @@ impl ValueRecorder {
     /// backend, so that it starts as warm as they do) instead of a fresh interpreter.
     pub fn with_executor(mut self, executor: Arc<dyn Executor + Send>) -> Self {
         self.executor = Some(RunWith(executor));
+        self
+    }
+
+    /// Offers the values of tainted sites too, for a failure raised inside a library function
+    /// that the fidelity guard keeps it in. Taint keeps a library's call when the program
+    /// fails on what the library returned; here the library fails itself, and every candidate
+    /// must still call it and fail in the same function, so what its inputs were computed by is
+    /// not the bug (`np.broadcast_to(np.zeros((3, 4)), (5, 4))` is the report).
+    pub fn library_failure(mut self, library_failure: bool) -> Self {
+        self.library_failure = library_failure;
         self
     }
 
@@ -193,14 +210,20 @@ impl ValueRecorder {
             return None;
         }
         let json = std::fs::read_to_string(&out).ok()?;
-        Some(parse_values(&json, &sites, self.last_values))
+        let taint_ok = self.library_failure;
+        Some(parse_values(&json, &sites, self.last_values, taint_ok))
     }
 }
 
-/// The substitutable values of the recorder's JSON `json` for `sites`: untainted, never raised,
-/// with a literal last value that every evaluation agreed on (or any last value with
-/// `last_values`).
-pub fn parse_values(json: &str, sites: &[Range<usize>], last_values: bool) -> Values {
+/// The substitutable values of the recorder's JSON `json` for `sites`: untainted (or tainted
+/// too with `tainted_ok`), never raised, with a last value (a literal or a rebuilding call) that
+/// every evaluation agreed on (or any last value with `last_values`).
+pub fn parse_values(
+    json: &str,
+    sites: &[Range<usize>],
+    last_values: bool,
+    tainted_ok: bool,
+) -> Values {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(json) else {
         return Vec::new();
     };
@@ -220,7 +243,7 @@ pub fn parse_values(json: &str, sites: &[Range<usize>], last_values: bool) -> Va
         let Some(range) = usize::try_from(index).ok().and_then(|i| sites.get(i)) else {
             continue;
         };
-        if !tainted && !raised && (agreed || last_values) {
+        if (!tainted || tainted_ok) && !raised && (agreed || last_values) {
             values.push((range.clone(), literal));
         }
     }
@@ -247,11 +270,19 @@ mod tests {
             [4, null, false, false, false, 1],
             [9, "5", true, false, false, 1]
         ]}"#;
-        assert_eq!(parse_values(json, &sites, false), [(0..1, "1".to_owned())]);
+        let one = (0..1, "1".to_owned());
+        let two = (2..3, "2".to_owned());
+        let three = (4..5, "3".to_owned());
         assert_eq!(
-            parse_values(json, &sites, true),
-            [(0..1, "1".to_owned()), (2..3, "2".to_owned())]
+            parse_values(json, &sites, false, false),
+            std::slice::from_ref(&one)
         );
-        assert!(parse_values("not json", &sites, true).is_empty());
+        assert_eq!(
+            parse_values(json, &sites, true, false),
+            [one.clone(), two.clone()]
+        );
+        // A failure inside a library: what library code produced may be replaced too.
+        assert_eq!(parse_values(json, &sites, true, true), [one, two, three]);
+        assert!(parse_values("not json", &sites, true, true).is_empty());
     }
 }

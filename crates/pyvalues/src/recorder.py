@@ -7,7 +7,9 @@ INSTRUMENTED is PROGRAM's text with every site i wrapped as
 _minrepro_end(i, _minrepro_begin(i), EXPR); it is compiled under PROGRAM's path and run
 with sys.argv = [PROGRAM, ARG...] and sys.path[0] = PROGRAM's directory, as `PYTHON PROGRAM`
 would. At exit (an uncaught exception included) OUT receives one JSON object:
-{"sites": [[i, repr_or_null, agreed, tainted, raised, count], ...]} for every evaluated site.
+{"sites": [[i, text_or_null, agreed, tainted, raised, count], ...]} for every evaluated site:
+text is the value's literal, or for a value that has none, a call of the program's own names
+that rebuilds it (see _rebuild).
 
 A site is *tainted* when its evaluation entered third-party code (a function whose file is
 neither PROGRAM, nor this file, nor in the standard library; site-packages count as third
@@ -24,6 +26,7 @@ import sys
 import sysconfig
 import threading
 
+_MAIN = None  # the program's module, once it runs
 OUT, INSTRUMENTED, PROGRAM = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 HERE = os.path.abspath(__file__)
 MAX_REPR = 200
@@ -159,6 +162,7 @@ def _literal(value, budget):
 
 
 def _repr(value):
+    """The value's literal, or None."""
     if not _literal(value, [MAX_ITEMS]):
         return None
     try:
@@ -166,6 +170,95 @@ def _repr(value):
     except Exception:
         return None
     return text if len(text) <= MAX_REPR else None
+
+
+# A value without a literal may still be rebuilt by a short call, when what the failure needs
+# of it is its kind and shape rather than its contents: an instance of the program's own class
+# made by a constructor that takes no arguments (`Linear()`), a library's array made by its
+# module's `zeros` with the same type, shape, dtype and device (`np.zeros((3, 4))`). The call
+# names only what the program's module binds; the candidate's run judges whether the contents
+# mattered (the substitution is rejected when they did).
+_rebuilds = {}
+MAX_ELEMENTS = 1 << 20
+
+
+def _rebuild(value):
+    """A call rebuilding `value` (see above), or None."""
+    kind = type(value)
+    try:
+        if kind.__module__ == "__main__":
+            key = kind
+        elif _third_party_type(kind):
+            shape = getattr(value, "shape", None)
+            if shape is None:
+                return None
+            shape = tuple(int(n) for n in shape)
+            dtype, device = getattr(value, "dtype", None), getattr(value, "device", None)
+            key = (kind, shape, str(dtype), str(device))
+        else:
+            return None
+        if key not in _rebuilds:
+            _rebuilds[key] = _instance(kind) if key is kind else _array(value, key)
+    except Exception:
+        return None
+    return _rebuilds[key]
+
+
+def _instance(kind):
+    """`Name()` for a class of the program's module bound to its own name, whose construction
+    needs no argument (checked on its signature: calling it would run the program's code)."""
+    if _MAIN.__dict__.get(kind.__name__) is not kind or kind.__qualname__ != kind.__name__:
+        return None
+    if kind.__new__ is not object.__new__ or issubclass(kind, BaseException):
+        return None
+    init = kind.__init__
+    if init is not object.__init__:
+        code = getattr(init, "__code__", None)
+        if code is None:
+            return None
+        required = code.co_argcount - len(init.__defaults__ or ())
+        keywords = set(code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount])
+        if required > 1 or not keywords <= set(init.__kwdefaults__ or ()):
+            return None
+    return kind.__name__ + "()"
+
+
+def _array(value, key):
+    """`alias.zeros(shape)` (with `dtype=alias.NAME` when needed) for an array of a library
+    whose module the program binds as `alias`, when evaluating it gives the same type, shape,
+    dtype and device; tried on the program's names after the fact, never while it runs."""
+    kind, shape, dtype, device = key
+    if dtype == "None" or len(shape) > 8 or math.prod(shape) > MAX_ELEMENTS:
+        return None
+    module = sys.modules.get(kind.__module__.split(".")[0])
+    aliases = sorted(
+        (n for n, v in _MAIN.__dict__.items() if v is module and n.isidentifier()),
+        key=lambda n: (len(n), n),
+    )
+    if module is None or not aliases or not callable(getattr(module, "zeros", None)):
+        return None
+    alias = aliases[0]
+    forms = ["%s.zeros(%r)" % (alias, shape)]
+    name = dtype.rsplit(".", 1)[-1]
+    if name.isidentifier():
+        forms.append("%s.zeros(%r, dtype=%s.%s)" % (alias, shape, alias, name))
+    profile = sys.getprofile()
+    sys.setprofile(None)
+    try:
+        for form in forms:
+            made = eval(form, dict(_MAIN.__dict__))
+            same = (type(made), tuple(made.shape), str(made.dtype), str(getattr(made, "device", None)))
+            if same == key:
+                return form
+    finally:
+        sys.setprofile(profile)
+    return None
+
+
+def _text(value):
+    """The value's literal, else its rebuilding call, else None."""
+    text = _repr(value)
+    return text if text is not None else _rebuild(value)
 
 
 _begins = {}
@@ -194,7 +287,7 @@ def _minrepro_end(i, token, value):
         _tainted[i] = True
         _tainted_values[id(value)] = value
         _state[0] += 1
-    text = _repr(value)
+    text = _text(value)
     count = _ends.get(i, 0) + 1
     _ends[i] = count
     if count > 1 and (text is None or _last.get(i) != text):
@@ -227,7 +320,8 @@ def _main():
     code = compile(text, PROGRAM, "exec", dont_inherit=True)
     builtins._minrepro_begin = _minrepro_begin
     builtins._minrepro_end = _minrepro_end
-    main = _MODULE("__main__")
+    global _MAIN
+    main = _MAIN = _MODULE("__main__")
     main.__file__ = PROGRAM
     main.__cached__ = None
     main.__builtins__ = builtins

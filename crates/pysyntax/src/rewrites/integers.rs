@@ -3,7 +3,10 @@
 //! - `halve-integer`: an integer literal greater than 1 becomes half its value (rounded down,
 //!   written in decimal); literals beyond 64 bits are left alone;
 //! - `shorten-string`: a plain one-part string literal without escapes keeps the first half of
-//!   its characters.
+//!   its characters;
+//! - `empty-to-zero`: an empty tuple, list or dict display (`()`, `[]`, `{}`, two tokens) becomes
+//!   `0` (one): where it only fills a place (an argument nothing reads) the number does too.
+//!   Value substitution writes emptied containers, and no other rewrite makes them smaller.
 
 use ruff_python_ast::{self as ast, Expr, Number};
 
@@ -58,6 +61,31 @@ pub fn shorten_string(ctx: &mut Ctx<'_>, whole: &Expr, s: &ast::ExprStringLitera
         "shorten-string",
         span(whole),
         replacement,
+        &[],
+    );
+}
+
+/// `empty-to-zero`.
+pub fn empty_to_zero(ctx: &mut Ctx<'_>, whole: &Expr) {
+    let empty = match whole {
+        Expr::Tuple(t) => t.elts.is_empty(),
+        Expr::List(l) => l.elts.is_empty(),
+        Expr::Dict(d) => d.items.is_empty(),
+        _ => false,
+    };
+    if ctx.group != Group::IntegerReduction || !empty {
+        return;
+    }
+    // The display's own brackets only (a bare `()` may sit in extra parentheses).
+    let text = ctx.text(span(whole));
+    if !matches!(text.chars().next(), Some('(' | '[' | '{')) {
+        return;
+    }
+    ctx.push(
+        Group::IntegerReduction,
+        "empty-to-zero",
+        span(whole),
+        "0".to_owned(),
         &[],
     );
 }

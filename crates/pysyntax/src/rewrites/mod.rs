@@ -486,10 +486,19 @@ impl Visitor<'_> for Walker<'_, '_> {
             }
             Expr::NumberLiteral(number) => integers::halve(ctx, expr, number),
             Expr::StringLiteral(string) => integers::shorten_string(ctx, expr, string),
-            Expr::Tuple(t) => lists::elements(ctx, t.elts.iter().map(span).collect()),
-            Expr::List(l) => lists::elements(ctx, l.elts.iter().map(span).collect()),
+            Expr::Tuple(t) => {
+                integers::empty_to_zero(ctx, expr);
+                lists::elements(ctx, t.elts.iter().map(span).collect())
+            }
+            Expr::List(l) => {
+                integers::empty_to_zero(ctx, expr);
+                lists::elements(ctx, l.elts.iter().map(span).collect())
+            }
             Expr::Set(s) => lists::elements(ctx, s.elts.iter().map(span).collect()),
-            Expr::Dict(d) => lists::dict_items(ctx, d),
+            Expr::Dict(d) => {
+                integers::empty_to_zero(ctx, expr);
+                lists::dict_items(ctx, d)
+            }
             Expr::ListComp(_) | Expr::SetComp(_) | Expr::Generator(_) | Expr::DictComp(_) => {
                 expressions::comprehension(ctx, expr)
             }

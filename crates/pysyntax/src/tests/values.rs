@@ -29,6 +29,7 @@ fn sites_are_reads_calls_subscripts_attributes_binops_and_fstrings() {
         site_texts(source),
         [
             "f(a.b[i] + 1)",
+            "f",
             "a.b[i] + 1",
             "a.b[i]",
             "a.b",
@@ -41,7 +42,7 @@ fn sites_are_reads_calls_subscripts_attributes_binops_and_fstrings() {
 }
 
 #[test]
-fn targets_callees_annotations_decorators_patterns_and_debug_fields_are_not_sites() {
+fn targets_builtin_callees_annotations_decorators_patterns_and_debug_fields_are_not_sites() {
     let source = "\
 @deco(k)
 def g(p: T = d) -> R:
@@ -75,7 +76,7 @@ def g(p: T = d) -> R:
 #[test]
 fn frozen_code_has_no_sites() {
     let source = "x = f(a)\ny = g(b)  # autodd: freeze\n";
-    assert_eq!(site_texts(source), ["f(a)", "a"]);
+    assert_eq!(site_texts(source), ["f(a)", "f", "a"]);
     let values = vec![(
         source.find("g(b)").unwrap()..source.find("  #").unwrap(),
         "1".to_owned(),
@@ -157,4 +158,59 @@ fn values_of_ranges_that_are_not_sites_are_ignored() {
     let values = vec![(0..1, "1".to_owned()), (4..5, "2".to_owned())];
     assert!(value_rewrites(source, &values).is_empty());
     assert!(value_rewrites("x = (", &values).is_empty());
+}
+
+#[test]
+fn a_rebuilding_call_may_be_larger_than_the_only_read_of_a_name() {
+    // The loop variable is read once, as a callee: its value's constructor may replace it.
+    let source = "for layer in model.layers:\n    layer()\n";
+    let callee = source.rfind("layer").unwrap();
+    let values = vec![(callee..callee + 5, "Linear()".to_owned())];
+    let rewrites = value_rewrites(source, &values);
+    assert_eq!(
+        apply(source, &rewrites.iter().collect::<Vec<_>>()),
+        "for layer in model.layers:\n    Linear()()\n"
+    );
+    // An attribute of a name read once, too.
+    let source = "grid = Grid()\nnp.broadcast_to(grid.values, (5, 4))\n";
+    assert_eq!(
+        substituted(source, "grid.values", "np.zeros((3, 4))").unwrap(),
+        "grid = Grid()\nnp.broadcast_to(np.zeros((3, 4)), (5, 4))\n"
+    );
+}
+
+#[test]
+fn a_rebuilding_call_larger_than_the_read_needs_the_names_bindings_to_become_dead() {
+    // Read twice: the other read keeps what builds it.
+    let twice = "grid = Grid()\nf(grid.values, grid.rows)\n";
+    assert_eq!(substituted(twice, "grid.values", "np.zeros((3, 4))"), None);
+    // A method's receiver stays: the method still receives it.
+    let receiver = "class G:\n    def f(self):\n        return g(self.values)\n";
+    assert_eq!(
+        substituted(receiver, "self.values", "np.zeros((3, 4))"),
+        None
+    );
+    // A binding in frozen code stays.
+    let frozen = "e = Encoder(indent=2)  # autodd: freeze\ne.encode()\n";
+    assert_eq!(substituted(frozen, "e", "Encoder()"), None);
+    // Not larger: offered wherever the value was recorded.
+    let call = "y = f(np.arange(12).reshape(-1, 4))\nz = y\n";
+    assert_eq!(
+        substituted(call, "np.arange(12).reshape(-1, 4)", "np.zeros((3, 4))").unwrap(),
+        "y = f(np.zeros((3, 4)))\nz = y\n"
+    );
+}
+
+#[test]
+fn a_callee_is_replaced_by_a_rebuilding_call_only() {
+    let source = "handler = pick()\nhandler(1)\n";
+    let at = source.rfind("handler").unwrap();
+    for (value, offered) in [("Handler()", true), ("1", false), ("'h'", false)] {
+        let values = vec![(at..at + 7, value.to_owned())];
+        assert_eq!(
+            !value_rewrites(source, &values).is_empty(),
+            offered,
+            "{value}"
+        );
+    }
 }
