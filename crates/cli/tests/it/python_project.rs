@@ -151,3 +151,53 @@ fn a_module_the_failure_names_stays_a_module_and_the_run_says_why() {
     let size = |p: &Path| std::fs::read_to_string(p).unwrap().len();
     assert!(size(&out.join("main.py")) < size(&entry), "{said}");
 }
+
+/// Two modules defining the same name differently (`limit`), both needed by frozen code: the
+/// single file keeps both definitions, the later module's renamed, and reproduces on its own.
+#[test]
+fn a_name_two_modules_define_is_renamed_in_the_single_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("a.py"), "def limit():\n    return 10\n").unwrap();
+    std::fs::write(
+        project.join("b.py"),
+        "def limit():\n    return 3\n\n\ndef check(n):\n    if n > limit():  # autodd: freeze\n\
+         \x20       raise ValueError('over the limit: %d' % n)  # autodd: freeze\n",
+    )
+    .unwrap();
+    let entry = project.join("main.py");
+    std::fs::write(
+        &entry,
+        "from a import limit\nfrom b import check\n\ncheck(limit())  # autodd: freeze\n",
+    )
+    .unwrap();
+    let mut outputs = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path().join(format!("out{jobs}.py"));
+        let assert = python_command(&entry, "over the limit", &out)
+            .arg("--root")
+            .arg(&project)
+            .args(["-j", jobs])
+            .assert()
+            .code(0);
+        let said = all_output(assert.get_output());
+        assert!(said.contains("one standalone file"), "{said}");
+        outputs.push(std::fs::read_to_string(&out).unwrap());
+    }
+    assert_eq!(outputs[0], outputs[1], "-j 1 and -j 3 differ");
+    let text = &outputs[0];
+    let definitions = text.lines().filter(|l| l.starts_with("def limit")).count();
+    assert_eq!(
+        definitions, 2,
+        "both definitions of `limit` stay, one renamed:\n{text}"
+    );
+    assert!(!text.contains("import"), "{text}");
+    // The frozen comparison now reads the renamed (b's) definition, the call a's.
+    assert!(text.contains("if n > limit_"), "{text}");
+    let fresh = tempfile::tempdir().unwrap();
+    let alone = fresh.path().join("repro.py");
+    std::fs::write(&alone, text).unwrap();
+    let run = run_candidate(&alone, fresh.path());
+    assert!(run.contains("ValueError: over the limit"), "{run}");
+}
