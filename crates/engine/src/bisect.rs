@@ -139,6 +139,17 @@ impl<C: 'static> Search<C> for Bisect<C> {
                 continue;
             };
             let bound = bound.min(chain.levels + 1);
+            // A bound of 1 with levels left: cutting one more level was rejected already (as
+            // the larger cut before an accepted one: cutting the top levels composes), so the
+            // chain stands where a rejected one-level cut leaves it and its witness decides.
+            if bound == 1 && chain.levels >= 1 {
+                if let Some(proposal) = self.witness.as_ref().and_then(|w| w(current, chain)) {
+                    self.open = None;
+                    self.confirming = Some(key);
+                    self.proposed = Some(Proposed::Witness);
+                    return Some(vec![proposal]);
+                }
+            }
             if bound <= 1 {
                 self.finish(key);
                 continue;
@@ -293,6 +304,21 @@ mod tests {
             p.case[0] >= 5
         });
         assert_eq!((end, witnesses), (vec![5, 1], 1));
+        assert_eq!(*minimal.lock().unwrap(), vec![0]);
+    }
+
+    #[test]
+    fn a_chain_whose_last_accepted_cut_reached_a_rejected_depth_is_confirmed_minimal() {
+        // 500 -> 497 accepted, 495 rejected, 496 accepted: one level less is 495, known to
+        // fail, so no one-level cut is rejected on the 496 chain itself; its witness runs.
+        let (mut search, minimal) = witnessed(1);
+        let mut seen = Vec::new();
+        let end = run_search(&mut search, vec![500], &mut |p| {
+            seen.push(p.case[0]);
+            p.case[0] >= 496 && p.change != serde_json::json!("witness")
+        });
+        assert_eq!(end, vec![496]);
+        assert_eq!(seen[seen.len() - 3..], [495, 496, 495], "{seen:?}");
         assert_eq!(*minimal.lock().unwrap(), vec![0]);
     }
 

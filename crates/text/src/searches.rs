@@ -8,7 +8,10 @@
 //! more than the runs ProbDD saves.
 //!
 //! A group searched level by level goes through the levels in a [`LevelSearch`] when its
-//! [`LevelPolicy`] asks for more than plain HDD (re-sweeps, stopping after fruitless levels).
+//! [`LevelPolicy`](crate::spec::LevelPolicy) asks for more than plain HDD (re-sweeps, stopping after fruitless levels).
+//! Every search of one pass (each level's, each re-sweep's) chooses among the sites of one
+//! [`Listed`] text: preparing is a parse and a listing of the whole text, and a chain nested a
+//! thousand levels deep with one site per level opens a thousand searches on the same text.
 //!
 //! ProbDD's sets hold about 1 / prior = 10 sites at first, however long the list: on thousands of
 //! sites of which few are needed (a 50,000-line file where one line fails) that is thousands of
@@ -18,38 +21,80 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use minrepro_engine::{Ddmin, InnerSearch, ProbDd, Proposal, Search, Width};
+use minrepro_engine::{Ddmin, ProbDd, Search};
 
 use crate::candidate::BatchSites;
 use crate::candidate::{candidate, candidate_on, identities};
 use crate::language::{Language, Prepared, Strategy};
 use crate::levels;
 use crate::lock::lock;
-use crate::spec::{LevelPolicy, PROBDD_MAX_PRIOR};
+use crate::spec::PROBDD_MAX_PRIOR;
 use crate::state::SharedState;
+
+mod level;
+
+pub(crate) use level::LevelSearch;
 
 /// Longest site list searched with ProbDD (see the module documentation).
 pub const PROBDD_MAX_SITES: usize = 1000;
 
-/// A prepared text without its skipped sites, with the identities of the sites it kept (empty
-/// for a group that does not skip failed sites).
-struct Sited<P> {
+/// A text prepared with every site of the group, their identities (empty for a group that
+/// tracks none; computed over all of the group's sites, so a site's identity does not depend on
+/// the level or on what is skipped) and their levels among all of them.
+struct Listed<P> {
     prepared: Arc<P>,
-    ids: Arc<Vec<[u8; 32]>>,
+    ids: Vec<[u8; 32]>,
+    levels: Vec<usize>,
 }
 
-impl<P> Clone for Sited<P> {
-    fn clone(&self) -> Self {
+impl<P: Prepared> Listed<P> {
+    /// Whether the site at `position` is one of `skip`.
+    fn skipped(&self, position: usize, skip: &HashSet<[u8; 32]>) -> bool {
+        self.ids.get(position).is_some_and(|id| skip.contains(id))
+    }
+}
+
+/// The sites of a listed text that a search chooses among: their positions in its list (those
+/// not skipped), their identities, and their levels among themselves.
+struct Sited<P> {
+    listed: Arc<Listed<P>>,
+    kept: Vec<usize>,
+    ids: Vec<[u8; 32]>,
+    levels: Vec<usize>,
+}
+
+impl<P: Prepared> Sited<P> {
+    /// The sites of `listed` not in `skip`.
+    fn new(listed: Arc<Listed<P>>, skip: &HashSet<[u8; 32]>) -> Self {
+        let n = listed.prepared.sites().len();
+        let kept: Vec<usize> = (0..n).filter(|&i| !listed.skipped(i, skip)).collect();
+        let ids = kept
+            .iter()
+            .filter_map(|&i| listed.ids.get(i).copied())
+            .collect();
+        let all = listed.prepared.sites();
+        let ranges: Vec<_> = kept.iter().map(|&i| P::info(&all[i]).range).collect();
         Sited {
-            prepared: Arc::clone(&self.prepared),
-            ids: Arc::clone(&self.ids),
+            levels: levels::levels(&ranges),
+            listed,
+            kept,
+            ids,
+        }
+    }
+
+    /// Positions (in `kept`) of the sites at `level` (all when `None`).
+    fn positions(&self, level: Option<usize>) -> Vec<usize> {
+        match level {
+            None => (0..self.kept.len()).collect(),
+            Some(level) => levels::at_level(&self.levels, level),
         }
     }
 }
 
-/// The last text asked about, prepared with its sites (a search asks for the same text many
-/// times).
-type SiteMemo<P> = Arc<Mutex<Option<Sited<P>>>>;
+/// The last text asked about, listed (a pass asks for the same text many times).
+type ListedMemo<P> = Arc<Mutex<Option<Arc<Listed<P>>>>>;
+/// Its sites a search chooses among.
+type SiteMemo<P> = Arc<Mutex<Option<Arc<Sited<P>>>>>;
 
 /// What the searches of one group pass share.
 pub(crate) struct SiteSearches<L: Language> {
@@ -63,7 +108,7 @@ pub(crate) struct SiteSearches<L: Language> {
     /// must not change under ddmin between two acceptances), and those a level re-sweep leaves
     /// out; left out.
     pub(crate) skip: Arc<HashSet<[u8; 32]>>,
-    /// For a group whose levels are re-swept ([`LevelPolicy::resweep`]): the single sites that
+    /// For a group whose levels are re-swept ([`LevelPolicy::resweep`](crate::spec::LevelPolicy::resweep)): the single sites that
     /// failed alone since the last acceptance (ProbDD reports them here; ddmin's go through
     /// `batch_sites`).
     level_failed: Option<Arc<Mutex<HashSet<[u8; 32]>>>>,
@@ -73,6 +118,9 @@ pub(crate) struct SiteSearches<L: Language> {
     deferred_failed: Option<Arc<Mutex<HashSet<[u8; 32]>>>>,
     /// ProbDD's prior when not the group's (a re-sweep expects most sites to be needed).
     prior: Option<f64>,
+    /// Shared by every search of the pass, re-sweeps included.
+    listed: ListedMemo<L::Prepared>,
+    /// Of these searches' own `skip`.
     memo: SiteMemo<L::Prepared>,
     /// What each ddmin proposal of the last batch applies (see `GroupSearch`).
     pub(crate) batch_sites: Arc<Mutex<Vec<BatchSites>>>,
@@ -88,6 +136,7 @@ impl<L: Language> Clone for SiteSearches<L> {
             level_failed: self.level_failed.clone(),
             deferred_failed: self.deferred_failed.clone(),
             prior: self.prior,
+            listed: Arc::clone(&self.listed),
             memo: Arc::clone(&self.memo),
             batch_sites: Arc::clone(&self.batch_sites),
         }
@@ -113,6 +162,7 @@ impl<L: Language> SiteSearches<L> {
             level_failed: resweeps.then(|| Arc::new(Mutex::new(HashSet::new()))),
             deferred_failed: resweeps.then(|| Arc::new(Mutex::new(HashSet::new()))),
             prior: None,
+            listed: Arc::new(Mutex::new(None)),
             memo: Arc::new(Mutex::new(None)),
             batch_sites: Arc::clone(batch_sites),
         }
@@ -154,72 +204,70 @@ impl<L: Language> SiteSearches<L> {
             max_size.is_none_or(|max| self.state.language().size(current) <= max)
         };
         if probdd.is_some_and(small) {
-            let (base, ids) = self.without_skipped(current, level);
-            if base.sites().is_empty() {
+            let listed = self.listed(current);
+            let positions = self.unskipped_at(&listed, level);
+            if positions.is_empty() {
                 return None;
             }
-            if base.sites().len() <= PROBDD_MAX_SITES {
-                return Some(self.probdd(base, ids));
+            if positions.len() <= PROBDD_MAX_SITES {
+                return Some(self.probdd(listed, positions));
             }
-        } else if Self::positions(&self.prepared(current).prepared, level).is_empty() {
+        } else if self.prepared(current).positions(level).is_empty() {
             return None;
         }
         Some(Box::new(self.ddmin(level)))
     }
 
-    /// The prepared `current` without the skipped sites.
-    fn prepared(&self, current: &str) -> Sited<L::Prepared> {
-        let mut memo = lock(&self.memo);
-        if let Some(sited) = memo.as_ref() {
-            if sited.prepared.source() == current {
-                return sited.clone();
+    /// `current` listed, from the memo when it was the last text asked about; a new listing
+    /// becomes the last prepared text (see [`SharedState::follow`]).
+    fn listed(&self, current: &str) -> Arc<Listed<L::Prepared>> {
+        let mut memo = lock(&self.listed);
+        if let Some(listed) = memo.as_ref() {
+            if listed.prepared.source() == current {
+                return Arc::clone(listed);
             }
         }
-        let (prepared, ids) = self.without_skipped(current, None);
-        let sited = Sited {
-            prepared: Arc::new(prepared),
-            ids: Arc::new(ids),
-        };
-        self.state.follow(&sited.prepared);
-        *memo = Some(sited.clone());
-        sited
-    }
-
-    /// `current` prepared with the sites at `level` (all when `None`) that are not skipped, and
-    /// their identities (when the group skips failed sites; computed over all of the group's
-    /// sites, so a site's identity does not depend on the level or on what is skipped).
-    fn without_skipped(&self, current: &str, level: Option<usize>) -> (L::Prepared, Vec<[u8; 32]>) {
-        let mut base = self.state.language().prepare(current, self.group);
+        let prepared = Arc::new(self.state.language().prepare(current, self.group));
         let ids = if self.tracks_singles() {
-            identities(self.state.spec(self.group), &base)
+            identities(self.state.spec(self.group), &*prepared)
         } else {
             Vec::new()
         };
-        let mut keep: Vec<bool> = match level {
-            Some(level) => levels_of(&base).into_iter().map(|l| l == level).collect(),
-            None => vec![true; base.sites().len()],
-        };
-        for (keep, id) in keep.iter_mut().zip(&ids) {
-            *keep &= !self.skip.contains(id);
-        }
-        if keep.iter().any(|k| !k) {
-            let mut kept = keep.iter().copied();
-            base.retain_sites(&mut |_| kept.next().unwrap_or(false));
-        }
-        let ids = ids
-            .into_iter()
-            .zip(&keep)
-            .filter_map(|(id, &k)| k.then_some(id))
+        let ranges: Vec<_> = prepared
+            .sites()
+            .iter()
+            .map(|s| L::Prepared::info(s).range)
             .collect();
-        (base, ids)
+        let listed = Arc::new(Listed {
+            levels: levels::levels(&ranges),
+            prepared,
+            ids,
+        });
+        self.state.follow(&listed.prepared);
+        *memo = Some(Arc::clone(&listed));
+        listed
     }
 
-    /// Positions (in the prepared text's sites) of the sites at `level` (all when `None`).
-    fn positions(prepared: &L::Prepared, level: Option<usize>) -> Vec<usize> {
-        match level {
-            None => (0..prepared.sites().len()).collect(),
-            Some(level) => levels::at_level(&levels_of(prepared), level),
+    /// The sites of `current` these searches choose among (all but the skipped ones).
+    fn prepared(&self, current: &str) -> Arc<Sited<L::Prepared>> {
+        let mut memo = lock(&self.memo);
+        if let Some(sited) = memo.as_ref() {
+            if sited.listed.prepared.source() == current {
+                return Arc::clone(sited);
+            }
         }
+        let sited = Arc::new(Sited::new(self.listed(current), &self.skip));
+        *memo = Some(Arc::clone(&sited));
+        sited
+    }
+
+    /// Positions in `listed` of its sites at `level` (all when `None`; levels among all of the
+    /// group's sites) that are not skipped.
+    fn unskipped_at(&self, listed: &Listed<L::Prepared>, level: Option<usize>) -> Vec<usize> {
+        (0..listed.levels.len())
+            .filter(|&i| level.is_none_or(|level| listed.levels[i] == level))
+            .filter(|&i| !listed.skipped(i, &self.skip))
+            .collect()
     }
 
     /// ddmin over the sites at `level` of the current text (every site when `None`), re-derived
@@ -229,19 +277,19 @@ impl<L: Language> SiteSearches<L> {
         let build = self.clone();
         let inner = Ddmin::new(
             0,
-            move |current: &String| {
-                Self::positions(&length.prepared(current).prepared, level).len()
-            },
+            move |current: &String| length.prepared(current).positions(level).len(),
             move |current: &String, chunk: &[usize]| {
-                let Sited { prepared, ids } = build.prepared(current);
-                let positions = Self::positions(&prepared, level);
+                let sited = build.prepared(current);
+                let positions = sited.positions(level);
                 let chosen: Vec<usize> = chunk
                     .iter()
                     .filter_map(|&i| positions.get(i).copied())
                     .collect();
-                let proposal = candidate(build.group, &build.state, &*prepared, &chosen)?;
+                let listed: Vec<usize> = chosen.iter().map(|&k| sited.kept[k]).collect();
+                let prepared = &*sited.listed.prepared;
+                let proposal = candidate(build.group, &build.state, prepared, &listed)?;
                 let single = match chosen.as_slice() {
-                    [only] if build.tracks_singles() => ids.get(*only).copied(),
+                    [only] if build.tracks_singles() => sited.ids.get(*only).copied(),
                     _ => None,
                 };
                 lock(&build.batch_sites).push((chosen.len(), single));
@@ -251,21 +299,30 @@ impl<L: Language> SiteSearches<L> {
         inner
     }
 
-    /// ProbDD over the sites of `base`, which stay fixed for the whole search: a candidate
-    /// applies every site accepted so far plus the new set to the base text. A single site whose
-    /// application alone failed is remembered as failed (for the groups that skip those).
-    fn probdd(&self, base: L::Prepared, ids: Vec<[u8; 32]>) -> Box<dyn Search<String>> {
-        let base = Arc::new(base);
+    /// ProbDD over the sites of `listed` at `positions`, which stay fixed for the whole search:
+    /// a candidate applies every site accepted so far plus the new set to the listed text. A
+    /// single site whose application alone failed is remembered as failed (for the groups that
+    /// skip those).
+    fn probdd(
+        &self,
+        listed: Arc<Listed<L::Prepared>>,
+        positions: Vec<usize>,
+    ) -> Box<dyn Search<String>> {
+        let base = Arc::clone(&listed.prepared);
         let state = Arc::clone(&self.state);
-        state.follow(&base);
         let group = self.group;
         // The current text, prepared for judging candidates against it.
         let judged = Mutex::new(Arc::clone(&base));
         let failed_state = Arc::clone(&state);
         let prior = self.prior.unwrap_or_else(|| state.prior(group));
-        let priors = base.priors(prior);
+        let all_priors = base.priors(prior);
+        let priors: Vec<f64> = positions.iter().map(|&i| all_priors[i]).collect();
+        let ids: Vec<[u8; 32]> = positions
+            .iter()
+            .filter_map(|&i| listed.ids.get(i).copied())
+            .collect();
         let search = ProbDd::new(
-            base.sites().len(),
+            positions.len(),
             prior,
             move |current: &String, applied: &[usize]| {
                 let judged = {
@@ -277,7 +334,8 @@ impl<L: Language> SiteSearches<L> {
                     }
                     Arc::clone(&judged)
                 };
-                candidate_on(group, &state, &*base, &*judged, applied)
+                let applied: Vec<usize> = applied.iter().map(|&i| positions[i]).collect();
+                candidate_on(group, &state, &*base, &*judged, &applied)
             },
         )
         .with_priors(&priors);
@@ -301,186 +359,4 @@ impl<L: Language> SiteSearches<L> {
             }
         }))
     }
-}
-
-/// A group's search level by level (HDD) under a [`LevelPolicy`]: each level's search opened
-/// on the text current when the previous one ended, a level searched again while its search
-/// accepted something (`resweep`), and no deeper level once enough levels in a row accepted
-/// nothing after an acceptance (`stop_after_fruitless`).
-pub(crate) struct LevelSearch<L: Language> {
-    sites: SiteSearches<L>,
-    policy: LevelPolicy,
-    level: usize,
-    /// The open search of the level, if any (at the engine's width).
-    inner: InnerSearch<'static, String>,
-    /// Whether the next search of the level is a re-sweep.
-    resweeping: bool,
-    /// Whether the open search, the current level and the whole search accepted something.
-    search_accepted: bool,
-    level_accepted: bool,
-    accepted_any: bool,
-    /// Consecutive levels that accepted nothing, and their sites.
-    fruitless_levels: usize,
-    fruitless_sites: usize,
-    /// Whether the current level has proposed a batch (a level whose every candidate was
-    /// refused unrun costs nothing, so it does not count as fruitless).
-    level_ran: bool,
-    /// Sites of the current level when its first search opened.
-    level_sites: usize,
-    done: bool,
-}
-
-impl<L: Language> LevelSearch<L> {
-    /// The level search of `sites` under `policy`.
-    pub(crate) fn new(sites: SiteSearches<L>, policy: LevelPolicy) -> Self {
-        LevelSearch {
-            sites,
-            policy,
-            level: 0,
-            inner: InnerSearch::default(),
-            resweeping: false,
-            search_accepted: false,
-            level_accepted: false,
-            accepted_any: false,
-            fruitless_levels: 0,
-            fruitless_sites: 0,
-            level_ran: false,
-            level_sites: 0,
-            done: false,
-        }
-    }
-
-    /// The number of sites at `level` of `current`.
-    fn sites_at(&self, current: &str, level: usize) -> usize {
-        SiteSearches::<L>::positions(&self.sites.prepared(current).prepared, Some(level)).len()
-    }
-
-    /// Moves to the next level of `current`, or ends the search (see
-    /// [`LevelPolicy::stop_after_fruitless`]): not when the next level has at least as many
-    /// sites as the fruitless ones together (a chain of wrappers before a wide level: a Java
-    /// class's deletion, its two hoistings and its modifiers, then its ten members).
-    fn next_level(&mut self, current: &str) {
-        if self.level_accepted {
-            self.fruitless_levels = 0;
-            self.fruitless_sites = 0;
-        } else if self.level_ran {
-            self.fruitless_levels += 1;
-            self.fruitless_sites += self.level_sites;
-        }
-        let stop = self
-            .policy
-            .stop_after_fruitless
-            .is_some_and(|most| self.accepted_any && self.fruitless_levels >= most);
-        self.done |= stop && self.sites_at(current, self.level + 1) < self.fruitless_sites;
-        self.level += 1;
-        self.level_accepted = false;
-        self.level_ran = false;
-        self.resweeping = false;
-    }
-}
-
-impl<L: Language> Search<String> for LevelSearch<L> {
-    fn next_batch(&mut self, current: &String) -> Option<Vec<Proposal<String>>> {
-        loop {
-            if self.done {
-                return None;
-            }
-            if !self.inner.is_open() {
-                let opened = if self.resweeping {
-                    let failed = self
-                        .sites
-                        .level_failed
-                        .as_ref()
-                        .map(|set| std::mem::take(&mut *lock(set)))
-                        .unwrap_or_default();
-                    let mut failed = failed;
-                    if let Some(sticky) = &self.sites.deferred_failed {
-                        failed.extend(lock(sticky).iter().copied());
-                    }
-                    self.sites
-                        .resweeping(failed)
-                        .open(current, Some(self.level))
-                } else {
-                    self.level_sites = self.sites_at(current, self.level);
-                    self.sites.open(current, Some(self.level))
-                };
-                match opened {
-                    Some(search) => self.inner.open(search),
-                    // Every site of the level left out: on to the next one.
-                    None if self.resweeping => {
-                        self.next_level(current);
-                        continue;
-                    }
-                    // No site this deep.
-                    None => {
-                        self.done = true;
-                        return None;
-                    }
-                }
-            }
-            if let Some(batch) = self.inner.next_batch(current) {
-                // ddmin hands over an empty batch when every candidate of a step was refused
-                // unrun: that step cost nothing.
-                self.level_ran |= !batch.is_empty();
-                return Some(batch);
-            }
-            if self.policy.resweep && self.search_accepted {
-                self.search_accepted = false;
-                self.resweeping = true;
-            } else {
-                self.next_level(current);
-            }
-        }
-    }
-
-    fn feedback(&mut self, accepted: Option<usize>) {
-        let decided = accepted.unwrap_or(lock(&self.sites.batch_sites).len());
-        let rejected: Vec<usize> = (0..decided).collect();
-        self.record(&rejected);
-        self.inner.feedback(accepted);
-        self.accepted(accepted.is_some());
-    }
-
-    fn combine(&self, current: &String, indices: &[usize]) -> Option<Proposal<String>> {
-        self.inner.combine(current, indices)
-    }
-
-    fn set_width(&mut self, width: Width) {
-        self.inner.set_width(width);
-    }
-
-    fn feedback_fold(&mut self, accepted: &[usize], rejected: &[usize]) {
-        self.record(rejected);
-        self.inner.feedback_fold(accepted, rejected);
-        self.accepted(!accepted.is_empty());
-    }
-}
-
-impl<L: Language> LevelSearch<L> {
-    /// Records ddmin's single sites of the last batch's `rejected` proposals as failed at this
-    /// level (ProbDD reports its own).
-    fn record(&self, rejected: &[usize]) {
-        if let Some(failed) = &self.sites.level_failed {
-            let batch = lock(&self.sites.batch_sites);
-            lock(failed).extend(rejected.iter().filter_map(|&i| batch.get(i)?.1));
-        }
-    }
-
-    /// Notes whether the last batch changed the text.
-    fn accepted(&mut self, accepted: bool) {
-        if accepted {
-            self.search_accepted = true;
-            self.level_accepted = true;
-            self.accepted_any = true;
-            if let Some(failed) = &self.sites.level_failed {
-                lock(failed).clear();
-            }
-        }
-    }
-}
-
-/// The [level](levels::levels) of each site of `prepared`.
-fn levels_of<P: Prepared>(prepared: &P) -> Vec<usize> {
-    let ranges: Vec<_> = prepared.sites().iter().map(|s| P::info(s).range).collect();
-    levels::levels(&ranges)
 }
