@@ -180,6 +180,11 @@ fn a_test_needing_a_builtin_fixture_stays_a_pytest_test_and_the_run_says_why() {
     assert!(said.contains("-m pytest"), "{said}");
     let run = StdCommand::new(python())
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        // tmp_path's directories inside the test's own directory, not in TMPDIR.
+        .arg(format!(
+            "--basetemp={}",
+            dir.path().join("pytest-tmp").display()
+        ))
         .arg(format!("{}::test_config", out.display()))
         .current_dir(dir.path())
         .env("PYTHONDONTWRITEBYTECODE", "1")

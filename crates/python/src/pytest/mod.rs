@@ -69,11 +69,23 @@ impl NodeId {
     }
 
     /// The arguments of every candidate's run, the test file being `entry` (root-relative).
+    /// `tmp_path`'s directories go below the candidate's workspace (the run's directory), which
+    /// minrepro removes, instead of pytest's default under TMPDIR, which nothing removes.
     pub fn predicate_args(&self, entry: &str) -> Vec<String> {
         let node = format!("{entry}::{}", self.rest);
-        ["-c", BOOTSTRAP, "-x", "-q", "-p", "no:cacheprovider", &node]
-            .map(str::to_owned)
-            .to_vec()
+        let basetemp = "--basetemp=.pytest-tmp";
+        [
+            "-c",
+            BOOTSTRAP,
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            basetemp,
+            &node,
+        ]
+        .map(str::to_owned)
+        .to_vec()
     }
 }
 
